@@ -1,0 +1,21 @@
+export default function Home() {
+  return (
+    <main className="mx-auto max-w-2xl px-6 py-16">
+      <h1 className="text-3xl font-semibold tracking-tight">Identity Verification</h1>
+      <p className="mt-4 text-slate-600">
+        Hosted verification sessions, an OpenID Connect provider and an organization API, self-hosted.
+      </p>
+      <ul className="mt-8 space-y-2 text-sm">
+        <li>
+          Verification API: <code className="rounded bg-slate-200 px-1">/api/v2</code>
+        </li>
+        <li>
+          Organization API: <code className="rounded bg-slate-200 px-1">/api/sdk</code>
+        </li>
+        <li>
+          Health: <a className="text-blue-700 underline" href="/api/health">/api/health</a>
+        </li>
+      </ul>
+    </main>
+  );
+}

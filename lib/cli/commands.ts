@@ -1,0 +1,103 @@
+import { creditWallet } from "@/lib/billing/wallet";
+import { parseAmountToCents } from "@/lib/billing/money";
+import { createApp } from "@/lib/tenancy/create-app";
+import { createDeveloper } from "@/lib/tenancy/create-developer";
+import { ensureDemo } from "@/lib/tenancy/demo";
+import { addRedirectUri, setScopes } from "@/lib/tenancy/oidc-settings";
+import { createWebhookEndpoint } from "@/lib/tenancy/webhook-endpoints";
+import { db } from "@/lib/db/client";
+import { ApiError } from "@/lib/http/api-error";
+import { requireFlag, UsageError, type ParsedArgs } from "./args";
+
+type Flags = ParsedArgs["flags"];
+type Command = { usage: string; run(flags: Flags): Promise<object> };
+
+/** The admin CLI's commands: each prints one JSON object (README "Admin CLI"). */
+export const COMMANDS: Record<string, Command> = {
+  "developer:create": {
+    usage: "--email E --password P [--name N] [--org-name O]",
+    async run(flags) {
+      const created = await createDeveloper({
+        email: requireFlag(flags, "email"),
+        password: requireFlag(flags, "password"),
+        name: typeof flags.name === "string" ? flags.name : undefined,
+        organizationName: typeof flags["org-name"] === "string" ? flags["org-name"] : undefined,
+      });
+      return { developer_id: created.developerId, organization_id: created.organizationId, email: created.email };
+    },
+  },
+  "app:create": {
+    usage: "--org ORG --name N --env test|production",
+    async run(flags) {
+      const app = await createApp({
+        organizationId: requireFlag(flags, "org"),
+        name: requireFlag(flags, "name"),
+        environment: requireFlag(flags, "env") as "test" | "production",
+      });
+      return {
+        app_id: app.appId,
+        environment: app.environment,
+        api_key: app.apiKey,
+        client_id: app.clientId,
+        client_secret: app.clientSecret,
+      };
+    },
+  },
+  "app:redirect-uri": {
+    usage: "--app APP --uri URI",
+    run: (flags) => addRedirectUri(requireFlag(flags, "app"), requireFlag(flags, "uri")),
+  },
+  "app:scopes": {
+    usage: '--app APP --scopes "openid profile verifications"',
+    run: (flags) =>
+      setScopes(
+        requireFlag(flags, "app"),
+        requireFlag(flags, "scopes").split(/[\s,]+/).filter(Boolean),
+      ),
+  },
+  "webhook:create": {
+    usage: "--app APP --url URL [--approve]",
+    async run(flags) {
+      const hook = await createWebhookEndpoint({
+        appId: requireFlag(flags, "app"),
+        url: requireFlag(flags, "url"),
+        approve: flags.approve === true || flags.approve === "true",
+      });
+      return { webhook_id: hook.webhookId, url: hook.url, secret: hook.secret, approved: hook.approved, active: hook.active };
+    },
+  },
+  "wallet:credit": {
+    usage: "--org ORG --amount 12.50",
+    async run(flags) {
+      let cents: number;
+      try {
+        cents = parseAmountToCents(requireFlag(flags, "amount"));
+      } catch (err) {
+        if (err instanceof RangeError) throw new UsageError(err.message);
+        throw err;
+      }
+      if (cents === 0) throw new UsageError("--amount must be greater than 0");
+      const organizationId = requireFlag(flags, "org");
+      const prisma = await db();
+      if (!(await prisma.organization.findUnique({ where: { id: organizationId } }))) {
+        throw new ApiError("not_found", { message: "Organization not found" });
+      }
+      const wallet = await creditWallet(organizationId, cents);
+      return { organization_id: organizationId, balance: wallet.balance };
+    },
+  },
+  demo: {
+    usage: "",
+    async run() {
+      const { created, ...credentials } = await ensureDemo();
+      return { ...credentials, created };
+    },
+  },
+};
+
+export function usage(): string {
+  return [
+    "usage: npm run -s svc -- <command> [flags]",
+    ...Object.entries(COMMANDS).map(([name, c]) => `  ${name} ${c.usage}`.trimEnd()),
+  ].join("\n");
+}

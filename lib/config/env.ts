@@ -1,0 +1,79 @@
+import path from "node:path";
+import { z } from "zod";
+
+/**
+ * Configuration from the environment, validated once. Every variable is
+ * documented in README.md ("Configuration") and `.env.example`.
+ */
+const booleanFlag = z
+  .enum(["1", "0", "true", "false", "yes", "no", ""])
+  .optional()
+  .transform((v) => v === "1" || v === "true" || v === "yes");
+
+const optionalString = z
+  .string()
+  .optional()
+  .transform((v) => (v === undefined || v.trim() === "" ? undefined : v.trim()));
+
+const EnvSchema = z.object({
+  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+  PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+  PUBLIC_BASE_URL: optionalString.pipe(z.url().optional()),
+  DATABASE_URL: optionalString.pipe(
+    z
+      .string()
+      .regex(/^postgres(ql)?:\/\//, "must be a postgres:// or postgresql:// URL")
+      .optional(),
+  ),
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(10),
+  DATA_DIR: optionalString,
+  REDIS_URL: optionalString.pipe(
+    z.string().regex(/^rediss?:\/\//, "must be a redis:// or rediss:// URL").optional(),
+  ),
+  REDIS_KEY_PREFIX: z.string().default("svc:"),
+  ENCRYPTION_KEY: optionalString,
+  TRUST_PROXY: booleanFlag,
+  RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(150),
+  SMTP_HOST: optionalString,
+  SMTP_PORT: z.coerce.number().int().min(1).max(65535).default(587),
+  SMTP_SECURE: booleanFlag,
+  SMTP_USER: optionalString,
+  SMTP_PASSWORD: optionalString,
+  SMTP_FROM: z.string().default("Identity Verification <no-reply@localhost>"),
+});
+
+export type Env = z.infer<typeof EnvSchema> & {
+  PUBLIC_BASE_URL: string;
+  DATA_DIR: string;
+  isProduction: boolean;
+};
+
+export class ConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "ConfigError";
+  }
+}
+
+export function parseEnv(source: Record<string, string | undefined> = process.env): Env {
+  const parsed = EnvSchema.safeParse(source);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join("\n")}`);
+  }
+  const env = parsed.data;
+  return {
+    ...env,
+    PUBLIC_BASE_URL: (env.PUBLIC_BASE_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, ""),
+    DATA_DIR: path.resolve(/* turbopackIgnore: true */ env.DATA_DIR ?? ".data"),
+    isProduction: env.NODE_ENV === "production",
+  };
+}
+
+const globalForEnv = globalThis as unknown as { __svcEnv?: Env };
+
+/** The process configuration (parsed on first use). */
+export function env(): Env {
+  globalForEnv.__svcEnv ??= parseEnv();
+  return globalForEnv.__svcEnv;
+}

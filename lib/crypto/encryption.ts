@@ -1,0 +1,23 @@
+import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto";
+import { encryptionKey } from "./encryption-key";
+
+const VERSION = "v1";
+
+/** AES-256-GCM; output `v1.<iv>.<tag>.<ciphertext>` in base64url. */
+export function encryptString(plaintext: string, key: Buffer = encryptionKey()): string {
+  const iv = randomBytes(12);
+  const cipher = createCipheriv("aes-256-gcm", key, iv);
+  const data = Buffer.concat([cipher.update(plaintext, "utf8"), cipher.final()]);
+  const tag = cipher.getAuthTag();
+  return [VERSION, iv, tag, data].map((p) => (typeof p === "string" ? p : p.toString("base64url"))).join(".");
+}
+
+export function decryptString(sealed: string, key: Buffer = encryptionKey()): string {
+  const [version, iv, tag, data] = sealed.split(".");
+  if (version !== VERSION || !iv || !tag || data === undefined) {
+    throw new Error("Unrecognised encrypted value");
+  }
+  const decipher = createDecipheriv("aes-256-gcm", key, Buffer.from(iv, "base64url"));
+  decipher.setAuthTag(Buffer.from(tag, "base64url"));
+  return Buffer.concat([decipher.update(Buffer.from(data, "base64url")), decipher.final()]).toString("utf8");
+}

@@ -1,0 +1,56 @@
+import { env } from "@/lib/config/env";
+import { connectEmbedded, type EmbeddedConnection, type EmbeddedRole } from "./embedded-host";
+import { migrateDatabase } from "./migrate";
+
+/**
+ * Resolves the database every process of this install talks to, and makes
+ * sure its schema is current. DATABASE_URL set: that PostgreSQL, migrated
+ * under an advisory lock. Unset: the embedded PGlite under DATA_DIR (see
+ * embedded-host.ts), migrated by whichever process hosts it.
+ */
+export type DatabaseHandle = { url: string; embedded: boolean; close(): Promise<void> };
+
+const globalForDb = globalThis as unknown as {
+  __svcDatabase?: Promise<DatabaseHandle>;
+  __svcDatabaseRole?: EmbeddedRole;
+};
+
+/** The CLI declares itself so it never holds the embedded database long. */
+export function setDatabaseRole(role: EmbeddedRole) {
+  globalForDb.__svcDatabaseRole = role;
+}
+
+export function ensureDatabase(log: (line: string) => void = (l) => process.stderr.write(`[db] ${l}\n`)) {
+  globalForDb.__svcDatabase ??= openDatabase(log).catch((err) => {
+    globalForDb.__svcDatabase = undefined;
+    throw err;
+  });
+  return globalForDb.__svcDatabase;
+}
+
+async function openDatabase(log: (line: string) => void): Promise<DatabaseHandle> {
+  const config = env();
+  if (config.DATABASE_URL) {
+    await migrateDatabase(config.DATABASE_URL, undefined, log);
+    return { url: config.DATABASE_URL, embedded: false, async close() {} };
+  }
+  const embedded: EmbeddedConnection = await connectEmbedded(
+    config.DATA_DIR,
+    globalForDb.__svcDatabaseRole ?? "server",
+  );
+  if (embedded.owner) {
+    try {
+      await migrateDatabase(embedded.url, undefined, log);
+    } catch (err) {
+      await embedded.close();
+      throw err;
+    }
+    embedded.publish();
+  }
+  return { url: embedded.url, embedded: true, close: () => embedded.close() };
+}
+
+/** Forget the cached handle (used by the CLI and tests after close()). */
+export function resetDatabaseHandle() {
+  globalForDb.__svcDatabase = undefined;
+}

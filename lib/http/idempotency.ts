@@ -1,0 +1,115 @@
+import { createHash } from "node:crypto";
+import { Prisma } from "@/generated/prisma/client";
+import { db } from "@/lib/db/client";
+import { now } from "@/lib/clock";
+import { ApiError } from "./api-error";
+
+/**
+ * Spec 8 `Idempotency-Key` on POST, the protocol Stripe uses:
+ * - the first request with a key runs; its response (status and body) is
+ *   stored and replayed for 24 hours to a retry with the same key and body;
+ * - the same key with a different body (or endpoint) -> 422 `idempotency_key_reused`;
+ * - a retry while the first is still running -> 409 `idempotency_in_progress`;
+ * - a request that fails validation, or hits a server error, stores nothing,
+ *   so the key can be retried.
+ * A unique (scope, key) row decides which of concurrent duplicates runs: the
+ * others never execute. A claim whose process died is taken over after
+ * LOCK_MS.
+ */
+export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
+const LOCK_MS = 60_000;
+const MAX_KEY_LENGTH = 255;
+
+export type IdempotencyClaim =
+  | { kind: "run"; recordId: string }
+  | { kind: "replay"; status: number; body: string };
+
+export function fingerprint(method: string, path: string, rawBody: string): string {
+  return createHash("sha256").update(`${method} ${path}\n${rawBody}`).digest("hex");
+}
+
+export function validateIdempotencyKey(key: string): string {
+  const trimmed = key.trim();
+  if (!trimmed || trimmed.length > MAX_KEY_LENGTH || !/^[\x21-\x7e]+$/.test(trimmed)) {
+    throw new ApiError("invalid_request", {
+      message: `Idempotency-Key must be 1 to ${MAX_KEY_LENGTH} visible ASCII characters`,
+      data: { errors: { "Idempotency-Key": ["Invalid idempotency key"] } },
+    });
+  }
+  return trimmed;
+}
+
+function isUniqueViolation(err: unknown): boolean {
+  return err instanceof Prisma.PrismaClientKnownRequestError && err.code === "P2002";
+}
+
+export async function claimIdempotencyKey(input: {
+  scope: string;
+  key: string;
+  method: string;
+  path: string;
+  requestHash: string;
+}): Promise<IdempotencyClaim> {
+  const prisma = await db();
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const at = now();
+    try {
+      const record = await prisma.idempotencyRecord.create({
+        data: {
+          scope: input.scope,
+          key: input.key,
+          method: input.method,
+          path: input.path,
+          requestHash: input.requestHash,
+          lockedUntil: new Date(at.getTime() + LOCK_MS),
+          expiresAt: new Date(at.getTime() + IDEMPOTENCY_TTL_MS),
+        },
+      });
+      return { kind: "run", recordId: record.id };
+    } catch (err) {
+      if (!isUniqueViolation(err)) throw err;
+    }
+    const existing = await prisma.idempotencyRecord.findUnique({
+      where: { scope_key: { scope: input.scope, key: input.key } },
+    });
+    if (!existing) continue; // released meanwhile: try to claim again
+    if (existing.expiresAt <= at) {
+      await prisma.idempotencyRecord.deleteMany({ where: { id: existing.id, expiresAt: { lte: at } } });
+      continue;
+    }
+    if (existing.requestHash !== input.requestHash) {
+      throw new ApiError("idempotency_key_reused", {
+        message: "This Idempotency-Key was already used with a different request body or endpoint",
+      });
+    }
+    if (existing.state === "completed" && existing.responseStatus !== null && existing.responseBody !== null) {
+      return { kind: "replay", status: existing.responseStatus, body: existing.responseBody };
+    }
+    if (existing.lockedUntil > at) {
+      throw new ApiError("idempotency_in_progress", {
+        message: "A request with this Idempotency-Key is still being processed; retry shortly",
+      });
+    }
+    // The first attempt's process died mid-request: take the claim over.
+    const taken = await prisma.idempotencyRecord.updateMany({
+      where: { id: existing.id, state: "in_progress", lockedUntil: { lte: at } },
+      data: { lockedUntil: new Date(at.getTime() + LOCK_MS) },
+    });
+    if (taken.count === 1) return { kind: "run", recordId: existing.id };
+    throw new ApiError("idempotency_in_progress");
+  }
+  throw new ApiError("idempotency_in_progress");
+}
+
+export async function completeIdempotencyKey(recordId: string, status: number, body: string) {
+  const prisma = await db();
+  await prisma.idempotencyRecord.update({
+    where: { id: recordId },
+    data: { state: "completed", responseStatus: status, responseBody: body },
+  });
+}
+
+export async function releaseIdempotencyKey(recordId: string) {
+  const prisma = await db();
+  await prisma.idempotencyRecord.deleteMany({ where: { id: recordId, state: "in_progress" } });
+}

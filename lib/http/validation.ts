@@ -1,0 +1,25 @@
+import type { z } from "zod";
+import { ApiError } from "./api-error";
+
+/** Per-field map for `data.errors`: `{ "members.0.email": ["Invalid email address"] }`. */
+export function fieldErrors(error: z.ZodError, root = "body"): Record<string, string[]> {
+  const errors: Record<string, string[]> = {};
+  // Request bodies and queries name fields by their own path; a single value
+  // (a CLI flag, a path parameter) is named by its root.
+  const prefix = root === "body" || root === "query" ? [] : [root];
+  for (const issue of error.issues) {
+    const key = issue.path.length ? [...prefix, ...issue.path.map(String)].join(".") : root;
+    (errors[key] ??= []).push(issue.message);
+  }
+  return errors;
+}
+
+export function parseOrThrow<S extends z.ZodType>(schema: S, value: unknown, root: string): z.infer<S> {
+  const result = schema.safeParse(value);
+  if (!result.success) {
+    const errors = fieldErrors(result.error, root);
+    const fields = Object.keys(errors).join(", ");
+    throw new ApiError("invalid_request", { message: `Invalid request: ${fields}`, data: { errors } });
+  }
+  return result.data;
+}

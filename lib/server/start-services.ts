@@ -1,0 +1,46 @@
+import { ConfigError, env } from "@/lib/config/env";
+import { encryptionKey } from "@/lib/crypto/encryption-key";
+import { db } from "@/lib/db/client";
+import { logger } from "@/lib/log/logger";
+import { demoCredentialsFile, ensureDemo } from "@/lib/tenancy/demo";
+
+/**
+ * Runs once per server process before the first request (instrumentation.ts):
+ * validates configuration (production refuses to start without an
+ * ENCRYPTION_KEY), opens and migrates the database, and in development on an
+ * empty database creates the demo account and prints how to sign in.
+ */
+export async function startServerServices() {
+  try {
+    const config = env();
+    encryptionKey();
+    const prisma = await db();
+    if (!config.isProduction) await announceDemo(prisma);
+  } catch (err) {
+    const message = err instanceof ConfigError ? err.message : `Startup failed: ${(err as Error).stack ?? err}`;
+    process.stderr.write(`\n${message}\n\n`);
+    process.exit(1);
+  }
+}
+
+async function announceDemo(prisma: Awaited<ReturnType<typeof db>>) {
+  const developers = await prisma.developer.count();
+  if (developers === 0) {
+    const demo = await ensureDemo();
+    logger.info("demo account created");
+    process.stdout.write(
+      [
+        "",
+        "  Demo account (development only):",
+        `    sign in:        ${demo.email} / ${demo.password}`,
+        `    API key:        ${demo.api_key}`,
+        `    OIDC client:    ${demo.client_id} / ${demo.client_secret}`,
+        `    saved to:       ${demoCredentialsFile()}`,
+        "    print again:    npm run -s svc -- demo",
+        "",
+      ].join("\n") + "\n",
+    );
+  } else {
+    process.stdout.write(`\n  Demo credentials: ${demoCredentialsFile()} (or: npm run -s svc -- demo)\n\n`);
+  }
+}

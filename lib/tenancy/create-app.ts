@@ -1,0 +1,74 @@
+import { z } from "zod";
+import { db } from "@/lib/db/client";
+import { ApiError } from "@/lib/http/api-error";
+import { parseOrThrow } from "@/lib/http/validation";
+import { newApiKey, newClientCredentials } from "./credentials";
+import { AppEnvironmentSchema, AppNameSchema } from "./schemas";
+
+export const CreateAppInput = z.object({
+  organizationId: z.string().min(1),
+  name: AppNameSchema,
+  environment: AppEnvironmentSchema,
+});
+
+/**
+ * An app is one environment of one project (spec 5 rule 9): its own API
+ * keys, OIDC client, workflows and webhooks, sharing nothing with another.
+ * Returns the API key and client secret in clear once; only hashes are kept.
+ */
+export async function createApp(input: z.input<typeof CreateAppInput>) {
+  const data = parseOrThrow(CreateAppInput, input, "app");
+  const prisma = await db();
+  const organization = await prisma.organization.findUnique({ where: { id: data.organizationId } });
+  if (!organization) throw new ApiError("not_found", { message: "Organization not found" });
+  const client = newClientCredentials(data.environment);
+  const apiKey = newApiKey(data.environment);
+  const app = await prisma.app.create({
+    data: {
+      organizationId: organization.id,
+      name: data.name,
+      environment: data.environment,
+      clientId: client.clientId,
+      clientSecretHash: client.secretHash,
+      apiKeys: { create: { prefix: apiKey.prefix, keyHash: apiKey.hash } },
+    },
+  });
+  return {
+    appId: app.id,
+    environment: app.environment,
+    apiKey: apiKey.key,
+    clientId: client.clientId,
+    clientSecret: client.secret,
+  };
+}
+
+/** A further API key for an app (the portal's "create key"); shown once. */
+export async function issueApiKey(appId: string, name = "default") {
+  const prisma = await db();
+  const app = await prisma.app.findUnique({ where: { id: appId } });
+  if (!app) throw new ApiError("not_found", { message: "App not found" });
+  const apiKey = newApiKey(app.environment);
+  const record = await prisma.apiKey.create({
+    data: { appId, name, prefix: apiKey.prefix, keyHash: apiKey.hash },
+  });
+  return { id: record.id, prefix: record.prefix, apiKey: apiKey.key };
+}
+
+export async function revokeApiKey(appId: string, apiKeyId: string) {
+  const prisma = await db();
+  const result = await prisma.apiKey.updateMany({
+    where: { id: apiKeyId, appId, revokedAt: null },
+    data: { revokedAt: new Date() },
+  });
+  if (result.count === 0) throw new ApiError("not_found", { message: "API key not found" });
+}
+
+/** Replaces the OIDC client secret; the old one stops working at once. */
+export async function rotateClientSecret(appId: string) {
+  const prisma = await db();
+  const app = await prisma.app.findUnique({ where: { id: appId } });
+  if (!app) throw new ApiError("not_found", { message: "App not found" });
+  const client = newClientCredentials(app.environment);
+  await prisma.app.update({ where: { id: appId }, data: { clientSecretHash: client.secretHash } });
+  return { clientId: app.clientId, clientSecret: client.secret };
+}

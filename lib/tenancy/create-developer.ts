@@ -1,0 +1,54 @@
+import { z } from "zod";
+import { Prisma } from "@/generated/prisma/client";
+import { db } from "@/lib/db/client";
+import { hashPassword } from "@/lib/crypto/secrets";
+import { applyLedgerEntry } from "@/lib/billing/ledger";
+import { WELCOME_CREDIT_CENTS } from "@/lib/billing/money";
+import { ApiError } from "@/lib/http/api-error";
+import { parseOrThrow } from "@/lib/http/validation";
+import { EmailSchema, PasswordSchema } from "./schemas";
+
+export const CreateDeveloperInput = z.object({
+  email: EmailSchema,
+  password: PasswordSchema,
+  name: z.string().trim().max(120).optional(),
+  organizationName: z.string().trim().min(1).max(120).optional(),
+});
+
+/**
+ * A developer account with its organization and wallet. The one-time welcome
+ * credit (spec 1.6, 100 USD) is a ledger row in the same transaction; its
+ * unique reference makes it impossible to grant twice.
+ */
+export async function createDeveloper(input: z.input<typeof CreateDeveloperInput>) {
+  const data = parseOrThrow(CreateDeveloperInput, input, "developer");
+  const passwordHash = await hashPassword(data.password);
+  const prisma = await db();
+  try {
+    return await prisma.$transaction(async (tx) => {
+      const developer = await tx.developer.create({
+        data: { email: data.email, passwordHash, name: data.name ?? null },
+      });
+      const organization = await tx.organization.create({
+        data: { name: data.organizationName ?? `${data.name ?? data.email.split("@")[0]}'s organization` },
+      });
+      await tx.organizationDeveloper.create({
+        data: { organizationId: organization.id, developerId: developer.id, role: "owner" },
+      });
+      await tx.wallet.create({ data: { organizationId: organization.id } });
+      await applyLedgerEntry(tx, {
+        organizationId: organization.id,
+        amountCents: WELCOME_CREDIT_CENTS,
+        kind: "welcome_credit",
+        reference: "welcome_credit",
+        description: "One-time welcome credit",
+      });
+      return { developerId: developer.id, organizationId: organization.id, email: developer.email };
+    });
+  } catch (err) {
+    if (err instanceof Prisma.PrismaClientKnownRequestError && err.code === "P2002") {
+      throw new ApiError("already_exists", { message: "A developer with this email already exists" });
+    }
+    throw err;
+  }
+}

@@ -1,0 +1,46 @@
+import { db } from "@/lib/db/client";
+import { ApiError } from "@/lib/http/api-error";
+import { parseOrThrow } from "@/lib/http/validation";
+import { RedirectUriSchema, ScopesSchema } from "./schemas";
+
+function present(app: { id: string; clientId: string; redirectUris: string[]; scopes: string[]; isActive: boolean }) {
+  return {
+    app_id: app.id,
+    client_id: app.clientId,
+    redirect_uris: app.redirectUris,
+    scopes: app.scopes,
+    active: app.isActive,
+  };
+}
+
+async function findApp(appId: string) {
+  const prisma = await db();
+  const app = await prisma.app.findUnique({ where: { id: appId } });
+  if (!app) throw new ApiError("not_found", { message: "App not found" });
+  return { prisma, app };
+}
+
+export async function getOidcSettings(appId: string) {
+  return present((await findApp(appId)).app);
+}
+
+/** Registers one exact redirect URI (adding an existing one changes nothing). */
+export async function addRedirectUri(appId: string, uri: string) {
+  const value = parseOrThrow(RedirectUriSchema, uri, "uri");
+  const { prisma, app } = await findApp(appId);
+  if (app.redirectUris.includes(value)) return present(app);
+  return present(await prisma.app.update({ where: { id: appId }, data: { redirectUris: { push: value } } }));
+}
+
+export async function removeRedirectUri(appId: string, uri: string) {
+  const { prisma, app } = await findApp(appId);
+  const redirectUris = app.redirectUris.filter((u) => u !== uri);
+  return present(await prisma.app.update({ where: { id: appId }, data: { redirectUris } }));
+}
+
+/** Sets the scopes the app may request (spec 5 rule 3); must include openid. */
+export async function setScopes(appId: string, scopes: string[]) {
+  const value = parseOrThrow(ScopesSchema, scopes, "scopes");
+  const { prisma } = await findApp(appId);
+  return present(await prisma.app.update({ where: { id: appId }, data: { scopes: value } }));
+}

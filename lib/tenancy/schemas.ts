@@ -1,0 +1,55 @@
+import { z } from "zod";
+
+export const EmailSchema = z.string().trim().toLowerCase().pipe(z.email({ message: "Invalid email address" }));
+export const PasswordSchema = z.string().min(10, "Password must be at least 10 characters").max(200);
+export const AppEnvironmentSchema = z.enum(["test", "production"]);
+export const AppNameSchema = z.string().trim().min(1, "Name is required").max(120, "Name must be 1 to 120 characters");
+
+/** Spec 5 rule 3: the scopes an app may enable; `openid` is mandatory. */
+export const KNOWN_SCOPES = ["openid", "profile", "verifications", "zkp", "doctor_license"] as const;
+export const ScopesSchema = z
+  .array(z.enum(KNOWN_SCOPES, { message: `Unknown scope; known: ${KNOWN_SCOPES.join(", ")}` }))
+  .refine((s) => s.includes("openid"), "Scopes must include openid")
+  .transform((s) => [...new Set(s)]);
+
+function isLoopbackHost(host: string) {
+  return host === "localhost" || host === "127.0.0.1" || host === "[::1]";
+}
+
+/**
+ * Spec 5 rule 8: redirect URIs are registered exactly; HTTPS, except a local
+ * callback on localhost for development. No fragments, no wildcards.
+ */
+export const RedirectUriSchema = z
+  .string()
+  .trim()
+  .pipe(z.url({ message: "Redirect URI must be an absolute URL" }))
+  .superRefine((value, ctx) => {
+    const url = new URL(value);
+    if (url.hash) ctx.addIssue({ code: "custom", message: "Redirect URI must not contain a fragment" });
+    if (url.protocol !== "https:" && !(url.protocol === "http:" && isLoopbackHost(url.hostname))) {
+      ctx.addIssue({ code: "custom", message: "Redirect URI must use https (http only for localhost)" });
+    }
+    if (value.includes("*")) ctx.addIssue({ code: "custom", message: "Wildcards are not allowed" });
+  });
+
+/** Webhook URLs: HTTPS; test apps may also use http on localhost. */
+export function webhookUrlSchema(environment: "test" | "production") {
+  return z
+    .string()
+    .trim()
+    .pipe(z.url({ message: "Webhook URL must be an absolute URL" }))
+    .superRefine((value, ctx) => {
+      const url = new URL(value);
+      const localHttp = url.protocol === "http:" && isLoopbackHost(url.hostname);
+      if (url.protocol !== "https:" && !(environment === "test" && localHttp)) {
+        ctx.addIssue({
+          code: "custom",
+          message:
+            environment === "test"
+              ? "Webhook URL must use https (http only for localhost in test apps)"
+              : "Webhook URL must use https",
+        });
+      }
+    });
+}

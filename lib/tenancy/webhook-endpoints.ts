@@ -1,0 +1,36 @@
+import { db } from "@/lib/db/client";
+import { decryptString, encryptString } from "@/lib/crypto/encryption";
+import { ApiError } from "@/lib/http/api-error";
+import { parseOrThrow } from "@/lib/http/validation";
+import { newWebhookSecret } from "./credentials";
+import { webhookUrlSchema } from "./schemas";
+
+/**
+ * A webhook endpoint of an app. The signing secret is generated here, shown
+ * once to the developer, and stored encrypted (the signer needs it back).
+ * `approved` gates use as a per-session `callback` (spec 2.2).
+ */
+export async function createWebhookEndpoint(input: { appId: string; url: string; approve?: boolean }) {
+  const prisma = await db();
+  const app = await prisma.app.findUnique({ where: { id: input.appId } });
+  if (!app) throw new ApiError("not_found", { message: "App not found" });
+  const url = parseOrThrow(webhookUrlSchema(app.environment), input.url, "url");
+  const secret = newWebhookSecret();
+  const endpoint = await prisma.webhookEndpoint.create({
+    data: { appId: app.id, url, secretEncrypted: encryptString(secret), approved: input.approve ?? false },
+  });
+  return { webhookId: endpoint.id, url: endpoint.url, secret, approved: endpoint.approved, active: endpoint.active };
+}
+
+export async function setWebhookApproval(appId: string, webhookId: string, approved: boolean) {
+  const prisma = await db();
+  const result = await prisma.webhookEndpoint.updateMany({ where: { id: webhookId, appId }, data: { approved } });
+  if (result.count === 0) throw new ApiError("not_found", { message: "Webhook not found" });
+}
+
+export async function webhookSigningSecret(webhookId: string): Promise<string> {
+  const prisma = await db();
+  const endpoint = await prisma.webhookEndpoint.findUnique({ where: { id: webhookId } });
+  if (!endpoint) throw new ApiError("not_found", { message: "Webhook not found" });
+  return decryptString(endpoint.secretEncrypted);
+}

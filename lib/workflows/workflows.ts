@@ -1,0 +1,74 @@
+import type { z } from "zod";
+import type { App, Workflow } from "@/generated/prisma/client";
+import { db } from "@/lib/db/client";
+import { ApiError } from "@/lib/http/api-error";
+import { normaliseFeatures, type CreateWorkflowBody, type UpdateWorkflowBody } from "./schemas";
+
+export function presentWorkflow(w: Workflow) {
+  return {
+    id: w.id,
+    name: w.name,
+    features: w.features,
+    settings: w.settings,
+    is_active: w.isActive,
+    created_at: w.createdAt.toISOString(),
+    updated_at: w.updatedAt.toISOString(),
+  };
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** A workflow of this app, or 404 (also when it belongs to another app: spec 7 rule 2). */
+export async function findWorkflow(app: App, id: string): Promise<Workflow> {
+  if (!UUID.test(id)) throw new ApiError("workflow_not_found");
+  const prisma = await db();
+  const workflow = await prisma.workflow.findFirst({ where: { id, appId: app.id, deletedAt: null } });
+  if (!workflow) throw new ApiError("workflow_not_found");
+  return workflow;
+}
+
+export async function createWorkflow(app: App, body: z.infer<typeof CreateWorkflowBody>) {
+  const prisma = await db();
+  const workflow = await prisma.workflow.create({
+    data: {
+      appId: app.id,
+      name: body.name,
+      features: normaliseFeatures(body.features),
+      settings: body.settings as object,
+      isActive: body.is_active,
+    },
+  });
+  return presentWorkflow(workflow);
+}
+
+export async function listWorkflows(app: App) {
+  const prisma = await db();
+  const rows = await prisma.workflow.findMany({
+    where: { appId: app.id, deletedAt: null },
+    orderBy: { createdAt: "desc" },
+  });
+  return rows.map(presentWorkflow);
+}
+
+export async function updateWorkflow(app: App, id: string, body: z.infer<typeof UpdateWorkflowBody>) {
+  const existing = await findWorkflow(app, id);
+  const prisma = await db();
+  const workflow = await prisma.workflow.update({
+    where: { id: existing.id },
+    data: {
+      name: body.name,
+      features: body.features ? normaliseFeatures(body.features) : undefined,
+      settings: body.settings as object | undefined,
+      isActive: body.is_active,
+    },
+  });
+  return presentWorkflow(workflow);
+}
+
+/** Soft delete: sessions that already snapshotted it keep working (spec 4.2). */
+export async function deleteWorkflow(app: App, id: string) {
+  const existing = await findWorkflow(app, id);
+  const prisma = await db();
+  await prisma.workflow.update({ where: { id: existing.id }, data: { deletedAt: new Date() } });
+  return { deleted: true as const };
+}

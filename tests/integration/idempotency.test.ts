@@ -1,0 +1,128 @@
+import { randomUUID } from "node:crypto";
+import { beforeAll, describe, expect, it } from "vitest";
+import { api, createTenant, keyHeader, shared, type Tenant } from "../support/api";
+import { sql } from "../support/database";
+
+let tenant: Tenant;
+beforeAll(async () => {
+  tenant = await createTenant();
+});
+
+async function workflowsNamed(t: Tenant, name: string) {
+  const res = await api("GET", "/api/v2/workflows", { headers: keyHeader(t) });
+  return res.body.data.workflows.filter((w: { name: string }) => w.name === name);
+}
+
+function post(t: Tenant, key: string, json: unknown) {
+  return api("POST", "/api/v2/workflows", { headers: { ...keyHeader(t), "Idempotency-Key": key }, json });
+}
+
+describe("Idempotency-Key (spec 8)", () => {
+  it("replays the first response for the same key and body, running once", async () => {
+    const key = randomUUID();
+    const body = { name: `replay-${key}`, features: ["liveness"] };
+    const first = await post(tenant, key, body);
+    expect(first.status).toBe(201);
+    const second = await post(tenant, key, body);
+    expect(second.status).toBe(201);
+    expect(second.body).toEqual(first.body);
+    expect(second.headers.get("idempotent-replayed")).toBe("true");
+    expect(second.headers.get("x-request-id")).not.toBe(first.headers.get("x-request-id"));
+    expect(await workflowsNamed(tenant, body.name)).toHaveLength(1);
+  });
+
+  it("the same key with a different body is 422 idempotency_key_reused", async () => {
+    const key = randomUUID();
+    expect((await post(tenant, key, { name: `a-${key}`, features: ["liveness"] })).status).toBe(201);
+    const res = await post(tenant, key, { name: `b-${key}`, features: ["liveness"] });
+    expect(res.status).toBe(422);
+    expect(res.body).toMatchObject({ success: false, data: [], error: { code: "idempotency_key_reused" } });
+    expect(await workflowsNamed(tenant, `b-${key}`)).toHaveLength(0);
+  });
+
+  it("a retry while the first is still running is 409 idempotency_in_progress", async () => {
+    const key = randomUUID();
+    const body = { name: `busy-${key}`, features: ["liveness"] };
+    // The first request holds the key (as a request mid-flight does).
+    const env = shared().env;
+    const { createHash } = await import("node:crypto");
+    const hash = createHash("sha256")
+      .update(`POST /api/v2/workflows\n${JSON.stringify(body)}`)
+      .digest("hex");
+    await sql(
+      env,
+      `INSERT INTO idempotency_records (id, scope, key, method, path, request_hash, state, locked_until, expires_at)
+       VALUES ($1, $2, $3, 'POST', '/api/v2/workflows', $4, 'in_progress', now() + interval '1 minute', now() + interval '1 day')`,
+      [randomUUID(), `app:${tenant.appId}`, key, hash],
+    );
+    const res = await post(tenant, key, body);
+    expect(res.status).toBe(409);
+    expect(res.body).toMatchObject({ success: false, data: [], error: { code: "idempotency_in_progress" } });
+    expect(await workflowsNamed(tenant, body.name)).toHaveLength(0);
+  });
+
+  it("a claim left by a crashed request is taken over once its lock lapses", async () => {
+    const key = randomUUID();
+    const body = { name: `crashed-${key}`, features: ["liveness"] };
+    const { createHash } = await import("node:crypto");
+    const hash = createHash("sha256").update(`POST /api/v2/workflows\n${JSON.stringify(body)}`).digest("hex");
+    await sql(
+      shared().env,
+      `INSERT INTO idempotency_records (id, scope, key, method, path, request_hash, state, locked_until, expires_at)
+       VALUES ($1, $2, $3, 'POST', '/api/v2/workflows', $4, 'in_progress', now() - interval '1 second', now() + interval '1 day')`,
+      [randomUUID(), `app:${tenant.appId}`, key, hash],
+    );
+    const res = await post(tenant, key, body);
+    expect(res.status).toBe(201);
+    expect(await workflowsNamed(tenant, body.name)).toHaveLength(1);
+  });
+
+  it("concurrent duplicates never both execute", async () => {
+    const key = randomUUID();
+    const body = { name: `race-${key}`, features: ["face_match"] };
+    const results = await Promise.all(Array.from({ length: 12 }, () => post(tenant, key, body)));
+    const statuses = results.map((r) => r.status);
+    expect(statuses.every((s) => s === 201 || s === 409)).toBe(true);
+    expect(statuses).toContain(201);
+    const ids = new Set(results.filter((r) => r.status === 201).map((r) => r.body.data.workflow.id));
+    expect(ids.size).toBe(1);
+    expect(await workflowsNamed(tenant, body.name)).toHaveLength(1);
+    for (const r of results.filter((r) => r.status === 409)) {
+      expect(r.body.error.code).toBe("idempotency_in_progress");
+    }
+  });
+
+  it("a request that fails validation does not use up its key", async () => {
+    const key = randomUUID();
+    const bad = await post(tenant, key, { name: "", features: [] });
+    expect(bad.status).toBe(400);
+    const good = await post(tenant, key, { name: `fixed-${key}`, features: ["liveness"] });
+    expect(good.status).toBe(201);
+  });
+
+  it("keys are scoped per app", async () => {
+    const other = await createTenant();
+    const key = randomUUID();
+    const body = { name: `scoped-${key}`, features: ["liveness"] };
+    const mine = await post(tenant, key, body);
+    const theirs = await post(other, key, body);
+    expect(mine.status).toBe(201);
+    expect(theirs.status).toBe(201);
+    expect(theirs.headers.get("idempotent-replayed")).toBeNull();
+    expect(theirs.body.data.workflow.id).not.toBe(mine.body.data.workflow.id);
+  });
+
+  it("an unusable key is 400 invalid_request", async () => {
+    const res = await post(tenant, "x".repeat(256), { name: "long key", features: ["liveness"] });
+    expect(res.status).toBe(400);
+    expect(res.body.error.code).toBe("invalid_request");
+    expect(res.body.data.errors).toHaveProperty("Idempotency-Key");
+  });
+
+  it("without a key, each POST runs", async () => {
+    const name = `nokey-${randomUUID()}`;
+    await api("POST", "/api/v2/workflows", { headers: keyHeader(tenant), json: { name, features: ["liveness"] } });
+    await api("POST", "/api/v2/workflows", { headers: keyHeader(tenant), json: { name, features: ["liveness"] } });
+    expect(await workflowsNamed(tenant, name)).toHaveLength(2);
+  });
+});

@@ -1,0 +1,181 @@
+import { spawn } from "node:child_process";
+import path from "node:path";
+import pg from "pg";
+import { afterAll, describe, expect, it } from "vitest";
+import { PrismaPg } from "@prisma/adapter-pg";
+import { PrismaClient } from "@/generated/prisma/client";
+import { connectEmbedded, type EmbeddedConnection } from "@/lib/db/embedded-host";
+import { migrateDatabase, readMigrations } from "@/lib/db/migrate";
+import { createTestDatabase, testDatabaseKind, type TestDatabase } from "../support/database";
+import { ROOT } from "../support/server";
+
+const cleanups: Array<() => Promise<void>> = [];
+afterAll(async () => {
+  for (const fn of cleanups.reverse()) await fn();
+});
+
+/** A fresh, empty database of the kind this run tests (PostgreSQL or embedded). */
+async function freshDatabase(label: string): Promise<string> {
+  const db: TestDatabase = await createTestDatabase(label);
+  cleanups.push(() => db.drop());
+  if (db.kind === "postgres") return db.env.DATABASE_URL!;
+  const embedded: EmbeddedConnection = await connectEmbedded(db.env.DATA_DIR!, "cli");
+  cleanups.push(() => embedded.close());
+  return embedded.url;
+}
+
+async function query<T extends pg.QueryResultRow>(url: string, text: string): Promise<T[]> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return (await client.query<T>(text)).rows;
+  } finally {
+    await client.end();
+  }
+}
+
+function run(command: string, args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { cwd: ROOT, env: { ...process.env, ...env } });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d) => (stdout += d));
+    child.stderr.on("data", (d) => (stderr += d));
+    child.on("close", (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+async function catalog(url: string) {
+  const columns = await query(
+    url,
+    `SELECT table_name, column_name, data_type, udt_name, is_nullable, column_default
+       FROM information_schema.columns
+      WHERE table_schema = 'public' AND table_name <> '_prisma_migrations'
+      ORDER BY table_name, column_name`,
+  );
+  const indexes = await query(
+    url,
+    `SELECT indexname, indexdef FROM pg_indexes
+      WHERE schemaname = 'public' AND tablename <> '_prisma_migrations' ORDER BY indexname`,
+  );
+  const constraints = await query(
+    url,
+    `SELECT conrelid::regclass::text AS rel, conname, pg_get_constraintdef(oid) AS def
+       FROM pg_constraint WHERE connamespace = 'public'::regnamespace
+        AND conrelid::regclass::text <> '"_prisma_migrations"' AND conrelid::regclass::text <> '_prisma_migrations'
+      ORDER BY rel, conname`,
+  );
+  const enums = await query(
+    url,
+    `SELECT t.typname, string_agg(e.enumlabel, ',' ORDER BY e.enumsortorder) AS labels
+       FROM pg_type t JOIN pg_enum e ON e.enumtypid = t.oid GROUP BY t.typname ORDER BY t.typname`,
+  );
+  return { columns, indexes, constraints, enums };
+}
+
+const names = readMigrations().map((m) => m.name);
+
+describe(`migrations (${testDatabaseKind()})`, () => {
+  it("apply every migration to an empty database, then nothing to an up-to-date one", async () => {
+    const url = await freshDatabase("mig");
+    const first = await migrateDatabase(url);
+    expect(first).toEqual({ applied: names, alreadyApplied: [] });
+    const second = await migrateDatabase(url);
+    expect(second).toEqual({ applied: [], alreadyApplied: names });
+    const rows = await query<{ migration_name: string; finished_at: Date | null; checksum: string }>(
+      url,
+      `SELECT migration_name, finished_at, checksum FROM "_prisma_migrations" ORDER BY migration_name`,
+    );
+    expect(rows.map((r) => r.migration_name)).toEqual(names);
+    expect(rows.every((r) => r.finished_at && r.checksum.length === 64)).toBe(true);
+  });
+
+  it("produce exactly the schema Prisma generates from schema.prisma", async () => {
+    const [migrated, generated] = await Promise.all([freshDatabase("mig-a"), freshDatabase("mig-b")]);
+    await migrateDatabase(migrated);
+    const prismaCli = path.join(ROOT, "node_modules", "prisma", "build", "index.js");
+    const diff = await run(
+      process.execPath,
+      [prismaCli, "migrate", "diff", "--from-empty", "--to-schema-datamodel", "prisma/schema.prisma", "--script"],
+      { DATABASE_URL: generated },
+    );
+    expect(diff.code, diff.stderr).toBe(0);
+    const client = new pg.Client({ connectionString: generated });
+    await client.connect();
+    await client.query(diff.stdout);
+    await client.end();
+    expect(await catalog(migrated)).toEqual(await catalog(generated));
+  });
+
+  it("leave a database the Prisma client can fully use", async () => {
+    const url = await freshDatabase("mig-use");
+    await migrateDatabase(url);
+    const prisma = new PrismaClient({ adapter: new PrismaPg({ connectionString: url, max: 2 }) });
+    try {
+      const developer = await prisma.developer.create({ data: { email: "m@example.com", passwordHash: "x" } });
+      const org = await prisma.organization.create({
+        data: {
+          name: "Org",
+          developers: { create: { developerId: developer.id } },
+          wallet: { create: { balanceCents: 500, entries: { create: { amountCents: 500, balanceAfterCents: 500, kind: "manual_credit", reference: "r1" } } } },
+          members: { create: { memberId: "vmem_000000000000000000000001", email: "w@example.com" } },
+          auditLogs: { create: { actor: "test", action: "created", data: { a: 1 } } },
+        },
+      });
+      const app = await prisma.app.create({
+        data: {
+          organizationId: org.id,
+          name: "App",
+          environment: "production",
+          clientId: "cli_x",
+          clientSecretHash: "h",
+          redirectUris: ["https://a.example/cb"],
+          apiKeys: { create: { prefix: "sk_live_abcd", keyHash: "k" } },
+          webhooks: { create: { url: "https://a.example/hook", secretEncrypted: "v1.x" } },
+          workflows: { create: { name: "W", features: ["liveness"], settings: { nested: { ok: true } } } },
+        },
+      });
+      await prisma.idempotencyRecord.create({
+        data: { scope: "s", key: "k", method: "POST", path: "/p", requestHash: "h", lockedUntil: new Date(), expiresAt: new Date() },
+      });
+      const loaded = await prisma.organization.findUniqueOrThrow({
+        where: { id: org.id },
+        include: { wallet: { include: { entries: true } }, members: true, auditLogs: true, apps: { include: { apiKeys: true, webhooks: true, workflows: true } } },
+      });
+      expect(loaded.wallet?.entries[0]?.amountCents).toBe(500);
+      expect(loaded.apps[0]?.workflows[0]?.settings).toEqual({ nested: { ok: true } });
+      expect(loaded.apps[0]?.redirectUris).toEqual(["https://a.example/cb"]);
+      expect(loaded.apps[0]?.scopes).toEqual(["openid"]);
+      expect(loaded.members[0]?.status).toBe("invited");
+      expect(loaded.auditLogs[0]?.data).toEqual({ a: 1 });
+      await prisma.app.update({ where: { id: app.id }, data: { redirectUris: { push: "http://localhost:1/cb" } } });
+      // Unique constraints hold: one ledger reference per wallet.
+      await expect(
+        prisma.ledgerEntry.create({
+          data: { walletId: loaded.wallet!.id, amountCents: 1, balanceAfterCents: 501, kind: "manual_credit", reference: "r1" },
+        }),
+      ).rejects.toMatchObject({ code: "P2002" });
+      await prisma.organization.delete({ where: { id: org.id } });
+      expect(await prisma.app.count()).toBe(0);
+    } finally {
+      await prisma.$disconnect();
+    }
+  });
+
+  it.skipIf(testDatabaseKind() !== "postgres")(
+    "two instances migrating together apply each migration once (advisory lock)",
+    async () => {
+      const url = await freshDatabase("mig-race");
+      const reports = await Promise.all([migrateDatabase(url), migrateDatabase(url), migrateDatabase(url)]);
+      expect(reports.flatMap((r) => r.applied).sort()).toEqual(names);
+      const rows = await query(url, `SELECT migration_name FROM "_prisma_migrations"`);
+      expect(rows).toHaveLength(names.length);
+    },
+  );
+
+  it("schema.prisma has no change without a migration (npm run db:diff -- --check)", async () => {
+    const tsx = path.join(ROOT, "node_modules", "tsx", "dist", "cli.mjs");
+    const result = await run(process.execPath, [tsx, "bin/db-diff.ts", "--check"], {});
+    expect(result.code, result.stderr).toBe(0);
+  });
+});

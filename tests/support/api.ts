@@ -1,0 +1,64 @@
+import { inject } from "vitest";
+import { cli } from "./cli";
+
+export function shared() {
+  return inject("server");
+}
+
+export type ApiResponse = { status: number; headers: Headers; body: any; text: string };
+
+/** A request to the shared server (or `base`), body as JSON when given as an object. */
+export async function api(
+  method: string,
+  path: string,
+  options: { headers?: Record<string, string>; json?: unknown; raw?: string; base?: string } = {},
+): Promise<ApiResponse> {
+  const base = options.base ?? shared().url;
+  const headers: Record<string, string> = { ...options.headers };
+  let body: string | undefined;
+  if (options.json !== undefined) {
+    headers["content-type"] ??= "application/json";
+    body = JSON.stringify(options.json);
+  } else if (options.raw !== undefined) {
+    body = options.raw;
+  }
+  const res = await fetch(`${base}${path}`, { method, headers, body });
+  const text = await res.text();
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    parsed = undefined;
+  }
+  return { status: res.status, headers: res.headers, body: parsed, text };
+}
+
+export type Tenant = {
+  developerId: string;
+  organizationId: string;
+  appId: string;
+  apiKey: string;
+  clientId: string;
+  clientSecret: string;
+};
+
+let counter = 0;
+
+/** A developer, organization and app made through the admin CLI. */
+export async function createTenant(env = shared().env, environment: "test" | "production" = "test"): Promise<Tenant> {
+  const email = `dev${Date.now()}${counter++}${Math.random().toString(36).slice(2, 6)}@example.com`;
+  const dev = await cli(["developer:create", "--email", email, "--password", "correct-horse-battery"], env);
+  const app = await cli(["app:create", "--org", dev.organization_id, "--name", "Test app", "--env", environment], env);
+  return {
+    developerId: dev.developer_id,
+    organizationId: dev.organization_id,
+    appId: app.app_id,
+    apiKey: app.api_key,
+    clientId: app.client_id,
+    clientSecret: app.client_secret,
+  };
+}
+
+export function keyHeader(tenant: Pick<Tenant, "apiKey">) {
+  return { "X-API-Key": tenant.apiKey };
+}

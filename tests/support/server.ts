@@ -1,0 +1,70 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import net from "node:net";
+import path from "node:path";
+
+export type RunningServer = { url: string; port: number; stop(): Promise<void>; output(): string };
+
+export const ROOT = path.resolve(import.meta.dirname, "..", "..");
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.listen(0, "127.0.0.1", () => {
+      const port = (srv.address() as net.AddressInfo).port;
+      srv.close(() => resolve(port));
+    });
+    srv.on("error", reject);
+  });
+}
+
+/** The environment a test server and the CLI share, minus the caller's own database settings. */
+export function baseEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
+  const env: Record<string, string | undefined> = { ...process.env };
+  for (const k of ["DATABASE_URL", "DATA_DIR", "REDIS_URL", "TRUST_PROXY", "RATE_LIMIT_PER_MINUTE", "PORT", "PUBLIC_BASE_URL"]) {
+    delete env[k];
+  }
+  return { ...env, NEXT_TELEMETRY_DISABLED: "1", NO_COLOR: "1", ...extra } as unknown as NodeJS.ProcessEnv;
+}
+
+/** Starts the real production server (`node server.mjs`, after `next build`) and waits for /api/health. */
+export async function startServer(env: Record<string, string>): Promise<RunningServer> {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  let log = "";
+  const child: ChildProcess = spawn(process.execPath, ["server.mjs"], {
+    cwd: ROOT,
+    env: baseEnv({ NODE_ENV: "production", HOST: "127.0.0.1", PORT: String(port), PUBLIC_BASE_URL: url, ...env }),
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  child.stdout?.on("data", (d) => (log += d));
+  child.stderr?.on("data", (d) => (log += d));
+  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}:\n${log}`);
+    try {
+      const res = await fetch(`${url}/api/health`);
+      if (res.status === 200) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) {
+      child.kill("SIGKILL");
+      throw new Error(`server did not become healthy:\n${log}`);
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  return {
+    url,
+    port,
+    output: () => log,
+    async stop() {
+      if (child.exitCode !== null) return;
+      child.kill("SIGTERM");
+      const timer = setTimeout(() => child.kill("SIGKILL"), 10_000);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+}

@@ -1,0 +1,137 @@
+import { randomBytes } from "node:crypto";
+import { describe, expect, it } from "vitest";
+import { centsToAmount, parseAmountToCents } from "@/lib/billing/money";
+import { parseArgs } from "@/lib/cli/args";
+import { parseEnv } from "@/lib/config/env";
+import { decodeEncryptionKey } from "@/lib/crypto/encryption-key";
+import { decryptString, encryptString } from "@/lib/crypto/encryption";
+import { hashPassword, hashSecret, verifyPassword } from "@/lib/crypto/secrets";
+import { ERROR_CATALOGUE } from "@/lib/http/error-catalogue";
+import { normaliseFeatures } from "@/lib/workflows/schemas";
+
+describe("money", () => {
+  it("parses decimal amounts into integer cents", () => {
+    expect(parseAmountToCents("12.50")).toBe(1250);
+    expect(parseAmountToCents("0.1")).toBe(10);
+    expect(parseAmountToCents(100)).toBe(10000);
+    expect(centsToAmount(11250)).toBe(112.5);
+  });
+  it.each(["-1", "1.001", "1e3", "", "abc", "1,5"])("rejects %j", (v) => {
+    expect(() => parseAmountToCents(v)).toThrow(RangeError);
+  });
+});
+
+describe("secrets", () => {
+  it("hashes passwords with scrypt and verifies them", async () => {
+    const hash = await hashPassword("correct horse");
+    expect(hash).toMatch(/^scrypt\$16384\$8\$1\$/);
+    expect(await verifyPassword("correct horse", hash)).toBe(true);
+    expect(await verifyPassword("wrong horse", hash)).toBe(false);
+    expect(await hashPassword("correct horse")).not.toBe(hash);
+  });
+  it("hashes tokens deterministically", () => {
+    expect(hashSecret("sk_test_x")).toBe(hashSecret("sk_test_x"));
+    expect(hashSecret("sk_test_x")).toHaveLength(64);
+  });
+});
+
+describe("encryption at rest", () => {
+  const key = randomBytes(32);
+  it("round-trips and authenticates", () => {
+    const sealed = encryptString("whsec_secret", key);
+    expect(sealed).not.toContain("whsec_secret");
+    expect(decryptString(sealed, key)).toBe("whsec_secret");
+    expect(encryptString("whsec_secret", key)).not.toBe(sealed);
+    const tampered = sealed.slice(0, -2) + (sealed.endsWith("A") ? "BB" : "AA");
+    expect(() => decryptString(tampered, key)).toThrow();
+    expect(() => decryptString(sealed, randomBytes(32))).toThrow();
+  });
+  it("accepts 32-byte keys as hex or base64 only", () => {
+    expect(decodeEncryptionKey("ab".repeat(32))).toHaveLength(32);
+    expect(decodeEncryptionKey(randomBytes(32).toString("base64"))).toHaveLength(32);
+    expect(() => decodeEncryptionKey("short")).toThrow(/32 bytes/);
+  });
+});
+
+describe("configuration", () => {
+  it("fills defaults", () => {
+    const env = parseEnv({});
+    expect(env.PORT).toBe(3000);
+    expect(env.PUBLIC_BASE_URL).toBe("http://localhost:3000");
+    expect(env.RATE_LIMIT_PER_MINUTE).toBe(150);
+    expect(env.TRUST_PROXY).toBe(false);
+    expect(env.isProduction).toBe(false);
+  });
+  it("rejects bad values with every problem named", () => {
+    expect(() => parseEnv({ PORT: "http", DATABASE_URL: "mysql://x", REDIS_URL: "x" })).toThrow(
+      /PORT[\s\S]*DATABASE_URL[\s\S]*REDIS_URL/,
+    );
+  });
+  it("trims a trailing slash from PUBLIC_BASE_URL", () => {
+    expect(parseEnv({ PUBLIC_BASE_URL: "https://id.example.com/" }).PUBLIC_BASE_URL).toBe("https://id.example.com");
+  });
+});
+
+describe("CLI arguments", () => {
+  it("reads --key value, --key=value and bare flags", () => {
+    expect(parseArgs(["webhook:create", "--app", "a1", "--url=https://x/y?a=b", "--approve"])).toEqual({
+      command: "webhook:create",
+      flags: { app: "a1", url: "https://x/y?a=b", approve: true },
+    });
+  });
+  it("rejects stray arguments", () => {
+    expect(() => parseArgs(["demo", "oops"])).toThrow(/Unexpected/);
+  });
+});
+
+describe("workflow features (spec 2.3)", () => {
+  it("adding age injects id_verification", () => {
+    expect(normaliseFeatures(["age"])).toEqual(["id_verification", "age"]);
+    expect(normaliseFeatures(["liveness", "age", "id_verification"])).toEqual(["id_verification", "liveness", "age"]);
+    expect(normaliseFeatures(["liveness"])).toEqual(["liveness"]);
+  });
+});
+
+describe("error catalogue (spec 7)", () => {
+  it("has the statuses of the spec's operation codes", () => {
+    const expected: Record<string, number> = {
+      invalid_api_key: 401,
+      callback_not_allowed: 422,
+      workflow_not_found: 404,
+      not_found: 404,
+      missing_parameter: 400,
+      missing_identifier: 400,
+      invalid_request: 400,
+      review_not_pending: 409,
+      required_face_checks_incomplete: 409,
+      already_active: 409,
+      deactivated: 409,
+      rate_limited: 429,
+      idempotency_in_progress: 409,
+      idempotency_key_reused: 422,
+      invalid_grant: 400,
+      invalid_client: 401,
+      invalid_scope: 400,
+      insufficient_scope: 403,
+      invalid_token: 401,
+      unsupported_grant_type: 400,
+      unsupported_response_type: 400,
+      invalid_redirect_uri: 400,
+      unauthorized_client: 403,
+      access_denied: 403,
+      endpoint_removed: 410,
+      session_expired: 410,
+      session_closed: 409,
+      session_not_found: 404,
+      token_missing: 401,
+      image_too_large: 413,
+      verification_soft_locked: 423,
+      server_error: 500,
+      insufficient_funds: 402,
+    };
+    for (const [code, status] of Object.entries(expected)) {
+      expect(ERROR_CATALOGUE[code as keyof typeof ERROR_CATALOGUE]?.status, code).toBe(status);
+    }
+    expect(Object.keys(ERROR_CATALOGUE).length).toBeGreaterThanOrEqual(150);
+  });
+});
