@@ -1,6 +1,9 @@
 /** @type {import('next').NextConfig} */
 const nextConfig = {
   reactStrictMode: true,
+  // The tests run their own `next dev` in a separate folder, so they never
+  // collide with a developer's running `npm run dev`.
+  distDir: process.env.SVC_NEXT_DIST_DIR || ".next",
   poweredByHeader: false,
   // Loaded by Node at run time, never bundled: PGlite ships WASM and data
   // files, pg/ioredis have optional native paths.

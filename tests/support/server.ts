@@ -26,14 +26,23 @@ export function baseEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
   return { ...env, NEXT_TELEMETRY_DISABLED: "1", NO_COLOR: "1", ...extra } as unknown as NodeJS.ProcessEnv;
 }
 
-/** Starts the real production server (`node server.mjs`, after `next build`) and waits for /api/health. */
-export async function startServer(env: Record<string, string>): Promise<RunningServer> {
+/**
+ * Starts the real server, `node server.mjs` (production, after `next build`)
+ * or `node server.mjs --dev`, and waits for /api/health.
+ */
+export async function startServer(env: Record<string, string>, options: { dev?: boolean } = {}): Promise<RunningServer> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   let log = "";
-  const child: ChildProcess = spawn(process.execPath, ["server.mjs"], {
+  const child: ChildProcess = spawn(process.execPath, ["server.mjs", ...(options.dev ? ["--dev"] : [])], {
     cwd: ROOT,
-    env: baseEnv({ NODE_ENV: "production", HOST: "127.0.0.1", PORT: String(port), PUBLIC_BASE_URL: url, ...env }),
+    env: baseEnv({
+      NODE_ENV: options.dev ? "development" : "production",
+      HOST: "127.0.0.1",
+      PORT: String(port),
+      PUBLIC_BASE_URL: url,
+      ...env,
+    }),
     stdio: ["ignore", "pipe", "pipe"],
   });
   child.stdout?.on("data", (d) => (log += d));

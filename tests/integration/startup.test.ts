@@ -1,0 +1,60 @@
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { api } from "../support/api";
+import { baseEnv, freePort, ROOT, startServer } from "../support/server";
+
+const dirs: string[] = [];
+afterAll(() => dirs.forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
+
+function tempDir() {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "svc-startup-"));
+  dirs.push(dir);
+  return dir;
+}
+
+describe("npm run dev (README)", () => {
+  it("serves the app on the embedded database and prints the demo credentials", async () => {
+    const dataDir = tempDir();
+    const devEnv = { DATA_DIR: dataDir, SVC_NEXT_DIST_DIR: ".next-test-dev" };
+    const server = await startServer(devEnv, { dev: true });
+    try {
+      const output = server.output();
+      expect(output).toContain("Demo account (development only)");
+      const apiKey = output.match(/API key:\s+(sk_test_\S+)/)?.[1];
+      expect(apiKey).toBeDefined();
+      const res = await api("GET", "/api/v2/workflows", { headers: { "X-API-Key": apiKey! }, base: server.url });
+      expect(res.status).toBe(200);
+      const saved = JSON.parse(fs.readFileSync(path.join(dataDir, "demo-credentials.json"), "utf8"));
+      expect(saved.api_key).toBe(apiKey);
+    } finally {
+      await server.stop();
+    }
+    // Second start: the data is still there, and it says where the credentials are.
+    const again = await startServer(devEnv, { dev: true });
+    try {
+      expect(again.output()).toContain(`Demo credentials: ${path.join(dataDir, "demo-credentials.json")}`);
+      expect(again.output()).not.toContain("applied migration");
+    } finally {
+      await again.stop();
+    }
+  });
+});
+
+describe("production start", () => {
+  it("refuses to start without ENCRYPTION_KEY", async () => {
+    const port = await freePort();
+    const child = spawn(process.execPath, ["server.mjs"], {
+      cwd: ROOT,
+      env: baseEnv({ NODE_ENV: "production", PORT: String(port), HOST: "127.0.0.1", DATA_DIR: tempDir(), ENCRYPTION_KEY: "" }),
+    });
+    let output = "";
+    child.stdout.on("data", (d) => (output += d));
+    child.stderr.on("data", (d) => (output += d));
+    const code = await new Promise<number | null>((resolve) => child.on("exit", resolve));
+    expect(code).not.toBe(0);
+    expect(output).toContain("ENCRYPTION_KEY is required in production");
+  });
+});
