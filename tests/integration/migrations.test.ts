@@ -173,6 +173,18 @@ describe(`migrations (${testDatabaseKind()})`, () => {
     },
   );
 
+  it("npm run db:migrate applies pending migrations and reports them as JSON", async () => {
+    const db = await createTestDatabase("mig-cli");
+    cleanups.push(() => db.drop());
+    const tsx = path.join(ROOT, "node_modules", "tsx", "dist", "cli.mjs");
+    const env = { ...db.env, ...(db.kind === "embedded" ? { DATABASE_URL: "" } : {}) };
+    const first = await run(process.execPath, [tsx, "bin/migrate.ts"], env);
+    expect(first.code, first.stderr).toBe(0);
+    expect(JSON.parse(first.stdout)).toEqual({ applied: names, alreadyApplied: [] });
+    const second = await run(process.execPath, [tsx, "bin/migrate.ts"], env);
+    expect(JSON.parse(second.stdout)).toEqual({ applied: [], alreadyApplied: names });
+  });
+
   it("schema.prisma has no change without a migration (npm run db:diff -- --check)", async () => {
     const tsx = path.join(ROOT, "node_modules", "tsx", "dist", "cli.mjs");
     const result = await run(process.execPath, [tsx, "bin/db-diff.ts", "--check"], {});
