@@ -65,49 +65,46 @@ export async function ensureDemo(): Promise<DemoCredentials & { created: boolean
     });
     const app = await createApp({ organizationId: developer.organizationId, name: "Demo app", environment: "test" });
     await addRedirectUri(app.appId, DEMO_REDIRECT_URI);
-    const oidc = await setScopes(app.appId, [...KNOWN_SCOPES]);
-    const wallet = await getWallet(developer.organizationId);
-    const credentials: DemoCredentials = {
-      developer_id: developer.developerId,
-      organization_id: developer.organizationId,
-      email: DEMO_EMAIL,
-      password: DEMO_PASSWORD,
-      app_id: app.appId,
-      environment: "test",
-      api_key: app.apiKey,
-      client_id: app.clientId,
-      client_secret: app.clientSecret,
-      redirect_uris: oidc.redirect_uris,
-      scopes: oidc.scopes,
-      wallet_balance: wallet?.balance ?? 0,
-    };
-    save(credentials);
-    return { ...credentials, created: true };
+    await setScopes(app.appId, [...KNOWN_SCOPES]);
+    return { ...(await saveCredentials(developer.developerId, app.appId, app)), created: true };
   }
   const organization = existing.memberships[0]?.organization;
   const app = organization?.apps.find((a) => a.name === "Demo app") ?? organization?.apps[0];
   if (!organization || !app) throw new Error("The demo developer exists but has no organization or app");
-  const wallet = await getWallet(organization.id);
   const saved = readSaved();
   if (saved && saved.app_id === app.id) {
+    const wallet = await getWallet(organization.id);
     return { ...saved, redirect_uris: app.redirectUris, scopes: app.scopes, wallet_balance: wallet?.balance ?? 0, created: false };
   }
   const key = await issueApiKey(app.id, "demo");
   const client = await rotateClientSecret(app.id);
+  const secrets = { apiKey: key.apiKey, clientId: client.clientId, clientSecret: client.clientSecret };
+  return { ...(await saveCredentials(existing.id, app.id, secrets)), created: false };
+}
+
+/** Reads the demo app's current settings, writes the credentials file and returns its content. */
+async function saveCredentials(
+  developerId: string,
+  appId: string,
+  secrets: { apiKey: string; clientId: string; clientSecret: string },
+): Promise<DemoCredentials> {
+  const prisma = await db();
+  const app = await prisma.app.findUniqueOrThrow({ where: { id: appId } });
+  const wallet = await getWallet(app.organizationId);
   const credentials: DemoCredentials = {
-    developer_id: existing.id,
-    organization_id: organization.id,
+    developer_id: developerId,
+    organization_id: app.organizationId,
     email: DEMO_EMAIL,
     password: DEMO_PASSWORD,
     app_id: app.id,
     environment: "test",
-    api_key: key.apiKey,
-    client_id: client.clientId,
-    client_secret: client.clientSecret,
+    api_key: secrets.apiKey,
+    client_id: secrets.clientId,
+    client_secret: secrets.clientSecret,
     redirect_uris: app.redirectUris,
     scopes: app.scopes,
     wallet_balance: wallet?.balance ?? 0,
   };
   save(credentials);
-  return { ...credentials, created: false };
+  return credentials;
 }

@@ -1,4 +1,4 @@
-import { randomUUID } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
 import { api, createTenant, keyHeader, shared, type Tenant } from "../support/api";
 import { sql } from "../support/database";
@@ -11,6 +11,21 @@ beforeAll(async () => {
 async function workflowsNamed(t: Tenant, name: string) {
   const res = await api("GET", "/api/v2/workflows", { headers: keyHeader(t) });
   return res.body.data.workflows.filter((w: { name: string }) => w.name === name);
+}
+
+/**
+ * Leaves a claim on `key` as a request mid-flight (lock still held) or one
+ * whose process died (lock lapsed) would. The request hash is the wrapper's
+ * fingerprint: sha256 of "<METHOD> <path>\n<raw body>".
+ */
+async function holdKey(key: string, body: unknown, lock: "held" | "lapsed") {
+  const hash = createHash("sha256").update(`POST /api/v2/workflows\n${JSON.stringify(body)}`).digest("hex");
+  await sql(
+    shared().env,
+    `INSERT INTO idempotency_records (id, scope, key, method, path, request_hash, state, locked_until, expires_at)
+     VALUES ($1, $2, $3, 'POST', '/api/v2/workflows', $4, 'in_progress', now() + $5::interval, now() + interval '1 day')`,
+    [randomUUID(), `app:${tenant.appId}`, key, hash, lock === "held" ? "1 minute" : "-1 second"],
+  );
 }
 
 function post(t: Tenant, key: string, json: unknown) {
@@ -43,18 +58,7 @@ describe("Idempotency-Key (spec 8)", () => {
   it("a retry while the first is still running is 409 idempotency_in_progress", async () => {
     const key = randomUUID();
     const body = { name: `busy-${key}`, features: ["liveness"] };
-    // The first request holds the key (as a request mid-flight does).
-    const env = shared().env;
-    const { createHash } = await import("node:crypto");
-    const hash = createHash("sha256")
-      .update(`POST /api/v2/workflows\n${JSON.stringify(body)}`)
-      .digest("hex");
-    await sql(
-      env,
-      `INSERT INTO idempotency_records (id, scope, key, method, path, request_hash, state, locked_until, expires_at)
-       VALUES ($1, $2, $3, 'POST', '/api/v2/workflows', $4, 'in_progress', now() + interval '1 minute', now() + interval '1 day')`,
-      [randomUUID(), `app:${tenant.appId}`, key, hash],
-    );
+    await holdKey(key, body, "held");
     const res = await post(tenant, key, body);
     expect(res.status).toBe(409);
     expect(res.body).toMatchObject({ success: false, data: [], error: { code: "idempotency_in_progress" } });
@@ -64,14 +68,7 @@ describe("Idempotency-Key (spec 8)", () => {
   it("a claim left by a crashed request is taken over once its lock lapses", async () => {
     const key = randomUUID();
     const body = { name: `crashed-${key}`, features: ["liveness"] };
-    const { createHash } = await import("node:crypto");
-    const hash = createHash("sha256").update(`POST /api/v2/workflows\n${JSON.stringify(body)}`).digest("hex");
-    await sql(
-      shared().env,
-      `INSERT INTO idempotency_records (id, scope, key, method, path, request_hash, state, locked_until, expires_at)
-       VALUES ($1, $2, $3, 'POST', '/api/v2/workflows', $4, 'in_progress', now() - interval '1 second', now() + interval '1 day')`,
-      [randomUUID(), `app:${tenant.appId}`, key, hash],
-    );
+    await holdKey(key, body, "lapsed");
     const res = await post(tenant, key, body);
     expect(res.status).toBe(201);
     expect(await workflowsNamed(tenant, body.name)).toHaveLength(1);
