@@ -1,3 +1,5 @@
+import { InlineCode } from "@/components/ui/inline-code";
+
 export default function Home() {
   return (
     <main className="mx-auto max-w-2xl px-6 py-16">
@@ -7,13 +9,16 @@ export default function Home() {
       </p>
       <ul className="mt-8 space-y-2 text-sm">
         <li>
-          Verification API: <code className="rounded bg-slate-200 px-1">/api/v2</code>
+          Verification API: <InlineCode>/api/v2</InlineCode>
         </li>
         <li>
-          Organization API: <code className="rounded bg-slate-200 px-1">/api/sdk</code>
+          Organization API: <InlineCode>/api/sdk</InlineCode>
         </li>
         <li>
-          Health: <a className="text-blue-700 underline" href="/api/health">/api/health</a>
+          Health:{" "}
+          <a className="text-blue-700 underline" href="/api/health">
+            /api/health
+          </a>
         </li>
       </ul>
     </main>
