@@ -25,6 +25,11 @@ server.keepAliveTimeout = 65_000;
 server.listen(port, hostname, () => {
   const shown = hostname === "0.0.0.0" ? "localhost" : hostname;
   console.log(`> Ready on http://${shown}:${port} (${dev ? "development" : "production"})`);
+  // Next runs instrumentation (configuration check, database, migrations,
+  // background jobs) on the first request: make that happen now, not on a
+  // user's request. A bad configuration exits the process from there.
+  const local = hostname === "0.0.0.0" || hostname === "::" ? "127.0.0.1" : hostname;
+  fetch(`http://${local.includes(":") ? `[${local}]` : local}:${port}/api/health`).catch(() => {});
 });
 
 let stopping = false;

@@ -11,7 +11,7 @@ import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
-import { PGLiteSocketServer } from "@electric-sql/pglite-socket";
+import { PgliteWireServer } from "@/lib/db/pglite-wire-server";
 
 const args = process.argv.slice(2);
 const check = args.includes("--check");
@@ -33,9 +33,8 @@ const from = last
   : ["--from-empty"];
 
 const db = await PGlite.create();
-const server = new PGLiteSocketServer({ db, host: "127.0.0.1", port: 0, maxConnections: 20 });
-await server.start();
-const port = (server as unknown as { port: number }).port;
+const server = new PgliteWireServer(db);
+const port = await server.listen();
 const prismaCli = path.join(process.cwd(), "node_modules", "prisma", "build", "index.js");
 // Asynchronous on purpose: the socket server lives on this event loop.
 const result = await new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
@@ -50,7 +49,7 @@ const result = await new Promise<{ status: number | null; stdout: string; stderr
   child.stderr.on("data", (d) => (stderr += d));
   child.on("close", (status) => resolve({ status, stdout, stderr }));
 });
-await server.stop();
+await server.close();
 await db.close();
 
 if (check) {

@@ -1,45 +1,44 @@
-import { Prisma } from "@/generated/prisma/client";
 import type { Tx } from "@/lib/db/client";
 import { ApiError } from "@/lib/http/api-error";
 
-export type LedgerKind = "welcome_credit" | "manual_credit" | "check_charge" | "seat_charge" | "refund";
+export type LedgerKind = "welcome_credit" | "manual_credit" | "check_charge" | "seat_charge" | "refund" | "adjustment";
+
+export type LedgerResult = { applied: boolean; balanceCents: number };
 
 /**
  * Applies one balance change and writes its ledger row in the caller's
- * transaction (so it commits or rolls back with its cause). Debits never
- * take the balance below zero: 402 instead. A `reference` makes the change
- * happen at most once per wallet (the unique index rejects a second one).
+ * transaction, so it commits or rolls back with its cause.
+ * - A debit never takes the balance below zero: 402 insufficient_funds.
+ * - A `reference` makes the change happen at most once per wallet: a second
+ *   change with the same reference does nothing (`applied: false`), also
+ *   under concurrency (the unique index decides, without aborting the
+ *   caller's transaction).
  */
 export async function applyLedgerEntry(
   tx: Tx,
   input: { organizationId: string; amountCents: number; kind: LedgerKind; reference?: string; description?: string },
-) {
+): Promise<LedgerResult> {
   if (!Number.isInteger(input.amountCents) || input.amountCents === 0) {
     throw new RangeError("amountCents must be a non-zero integer");
   }
-  const where =
-    input.amountCents < 0
-      ? { organizationId: input.organizationId, balanceCents: { gte: -input.amountCents } }
-      : { organizationId: input.organizationId };
-  const updated = await tx.wallet.updateMany({ where, data: { balanceCents: { increment: input.amountCents } } });
-  if (updated.count === 0) {
-    const exists = await tx.wallet.findUnique({ where: { organizationId: input.organizationId } });
-    if (!exists) throw new Error(`Organization ${input.organizationId} has no wallet`);
-    throw new ApiError("insufficient_funds");
-  }
-  const wallet = await tx.wallet.findUniqueOrThrow({ where: { organizationId: input.organizationId } });
-  return tx.ledgerEntry.create({
-    data: {
-      walletId: wallet.id,
-      amountCents: input.amountCents,
-      balanceAfterCents: wallet.balanceCents,
-      kind: input.kind,
-      reference: input.reference ?? null,
-      description: input.description ?? null,
-    },
-  });
-}
+  const wallet = await tx.wallet.findUnique({ where: { organizationId: input.organizationId } });
+  if (!wallet) throw new Error(`Organization ${input.organizationId} has no wallet`);
 
-export function isDuplicateReference(err: unknown): boolean {
-  return err instanceof Prisma.PrismaClientKnownRequestError && err.code === "P2002";
+  const inserted = await tx.$queryRaw<Array<{ id: string }>>`
+    INSERT INTO ledger_entries (id, wallet_id, amount_cents, balance_after_cents, kind, reference, description)
+    VALUES (gen_random_uuid()::text, ${wallet.id}, ${input.amountCents}, 0, ${input.kind},
+            ${input.reference ?? null}, ${input.description ?? null})
+    ON CONFLICT (wallet_id, reference) DO NOTHING
+    RETURNING id`;
+  const entryId = inserted[0]?.id;
+  if (!entryId) return { applied: false, balanceCents: wallet.balanceCents };
+
+  const updated = await tx.$queryRaw<Array<{ balance_cents: number }>>`
+    UPDATE wallets SET balance_cents = balance_cents + ${input.amountCents}, updated_at = now()
+     WHERE id = ${wallet.id} AND balance_cents + ${input.amountCents} >= 0
+    RETURNING balance_cents`;
+  const balance = updated[0]?.balance_cents;
+  if (balance === undefined) throw new ApiError("insufficient_funds");
+  await tx.ledgerEntry.update({ where: { id: entryId }, data: { balanceAfterCents: balance } });
+  return { applied: true, balanceCents: balance };
 }

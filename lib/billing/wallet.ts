@@ -8,7 +8,7 @@ export async function creditWallet(organizationId: string, amountCents: number, 
   const entry = await prisma.$transaction((tx) =>
     applyLedgerEntry(tx, { organizationId, amountCents, kind: "manual_credit", description }),
   );
-  return { balanceCents: entry.balanceAfterCents, balance: centsToAmount(entry.balanceAfterCents) };
+  return { balanceCents: entry.balanceCents, balance: centsToAmount(entry.balanceCents) };
 }
 
 export async function getWallet(organizationId: string) {

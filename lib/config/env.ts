@@ -34,6 +34,9 @@ const EnvSchema = z.object({
   ENCRYPTION_KEY: optionalString,
   TRUST_PROXY: booleanFlag,
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(150),
+  /** JSON object of per-check prices in USD overriding the defaults, e.g. {"liveness":0.2}. */
+  CHECK_PRICES: optionalString,
+  SWEEP_INTERVAL_SECONDS: z.coerce.number().int().min(1).default(30),
   SMTP_HOST: optionalString,
   SMTP_PORT: z.coerce.number().int().min(1).max(65535).default(587),
   SMTP_SECURE: booleanFlag,

@@ -8,8 +8,8 @@ import path from "node:path";
  * PGlite is a single-process database, but the web server, the admin CLI and
  * workers must all reach the same data. The first process to start becomes
  * the *host*: it opens the data directory and serves it over the PostgreSQL
- * wire protocol on a random 127.0.0.1 port (pglite-socket, which keeps each
- * connection's transaction isolated). Every other process finds the host in
+ * wire protocol on a random 127.0.0.1 port (pglite-wire-server.ts, which
+ * keeps each client's queries and transactions whole). Every other process finds the host in
  * `DATA_DIR/pglite.host.json` and connects as an ordinary client. So all
  * code talks to Postgres the same way, embedded or not.
  */
@@ -107,7 +107,7 @@ export async function connectEmbedded(dataDir: string, role: EmbeddedRole): Prom
   // We own the data directory now.
   fs.rmSync(hostFile, { force: true });
   const { PGlite } = await import("@electric-sql/pglite");
-  const { PGLiteSocketServer } = await import("@electric-sql/pglite-socket");
+  const { PgliteWireServer } = await import("./pglite-wire-server");
   let db: InstanceType<typeof PGlite>;
   try {
     db = await PGlite.create({ dataDir: path.join(dataDir, "pglite") });
@@ -115,9 +115,8 @@ export async function connectEmbedded(dataDir: string, role: EmbeddedRole): Prom
     fs.rmSync(lockFile, { force: true });
     throw err;
   }
-  const server = new PGLiteSocketServer({ db, host: "127.0.0.1", port: 0, maxConnections: 200 });
-  await server.start();
-  const port = portOf(server);
+  const server = new PgliteWireServer(db);
+  const port = await server.listen(0, "127.0.0.1");
 
   const cleanup = () => {
     const current = readJson<HostInfo>(hostFile);
@@ -141,18 +140,8 @@ export async function connectEmbedded(dataDir: string, role: EmbeddedRole): Prom
       closed = true;
       cleanup();
       process.off("exit", cleanup);
-      await server.stop();
+      await server.close();
       await db.close();
     },
   };
-}
-
-function portOf(server: unknown): number {
-  // pglite-socket keeps the node net.Server as `server`; with port 0 the OS
-  // picked the port.
-  const address = (server as { server?: net.Server | null }).server?.address();
-  if (!address || typeof address === "string") {
-    throw new Error("Embedded database socket server has no TCP address");
-  }
-  return address.port;
 }

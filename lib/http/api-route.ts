@@ -37,6 +37,8 @@ export type RouteContext<A extends AuthKind, B, Q> = {
   requestId: string;
   params: Record<string, string>;
   app: A extends "none" ? null : App;
+  /** Who is calling, for audit logs: `api_key:<prefix>` or `client:<client_id>`. */
+  actor: A extends "none" ? null : string;
   body: B extends z.ZodType ? z.infer<B> : undefined;
   query: Q extends z.ZodType ? z.infer<Q> : Record<string, string>;
 };
@@ -126,12 +128,13 @@ export function apiRoute<
       const bucket = bucketFor(url.pathname);
       if (bucket) rateHeaders = await consumeRateLimit(bucket, clientIp(req));
 
-      const app =
+      const caller =
         options.auth === "apiKey"
           ? await authenticateApiKey(req)
           : options.auth === "client"
             ? await authenticateClient(req)
             : null;
+      const app = caller?.app ?? null;
 
       const { raw, value } = await readJsonBody(req);
       const body = options.body ? parseOrThrow(options.body, value ?? {}, "body") : undefined;
@@ -159,7 +162,7 @@ export function apiRoute<
       }
 
       handlerStarted = true;
-      const result = await handler({ req, requestId, params, app, body, query } as RouteContext<A, B, Q>);
+      const result = await handler({ req, requestId, params, app, actor: caller?.actor ?? null, body, query } as RouteContext<A, B, Q>);
       const out = result instanceof Reply ? result : new Reply(result);
       const text = JSON.stringify(successBody(out.data));
       if (claimId) await completeIdempotencyKey(claimId, out.status, text);

@@ -12,8 +12,8 @@ export function readApiKey(req: Request): string | undefined {
   return match?.[1];
 }
 
-/** Resolves the app of a verification API key, or 401 `invalid_api_key`. */
-export async function authenticateApiKey(req: Request): Promise<App> {
+/** Resolves the app of a verification API key (and who used it), or 401 `invalid_api_key`. */
+export async function authenticateApiKey(req: Request): Promise<{ app: App; actor: string }> {
   const key = readApiKey(req);
   if (!key) throw new ApiError("invalid_api_key", { message: "Missing API key: send X-API-Key or Authorization: Bearer" });
   const prisma = await db();
@@ -24,11 +24,11 @@ export async function authenticateApiKey(req: Request): Promise<App> {
   if (!record.lastUsedAt || Date.now() - record.lastUsedAt.getTime() > 60_000) {
     void prisma.apiKey.update({ where: { id: record.id }, data: { lastUsedAt: new Date() } }).catch(() => {});
   }
-  return record.app;
+  return { app: record.app, actor: `api_key:${record.prefix}` };
 }
 
 /** Spec 5: `X-Client-Id` + `X-Client-Secret`, scoped to the app's organization. */
-export async function authenticateClient(req: Request): Promise<App> {
+export async function authenticateClient(req: Request): Promise<{ app: App; actor: string }> {
   const clientId = req.headers.get("x-client-id")?.trim();
   const secret = req.headers.get("x-client-secret")?.trim();
   if (!clientId || !secret) {
@@ -39,5 +39,5 @@ export async function authenticateClient(req: Request): Promise<App> {
   if (!app || !constantTimeEqual(app.clientSecretHash, hashSecret(secret)) || !app.isActive) {
     throw new ApiError("invalid_client", { message: "Wrong client id or secret, or inactive app" });
   }
-  return app;
+  return { app, actor: `client:${app.clientId}` };
 }

@@ -8,8 +8,13 @@ export function fieldErrors(error: z.ZodError, root = "body"): Record<string, st
   // (a CLI flag, a path parameter) is named by its root.
   const prefix = root === "body" || root === "query" ? [] : [root];
   for (const issue of error.issues) {
-    const key = issue.path.length ? [...prefix, ...issue.path.map(String)].join(".") : root;
-    (errors[key] ??= []).push(issue.message);
+    // An unknown field is reported under its own name.
+    const paths =
+      issue.code === "unrecognized_keys" ? issue.keys.map((k) => [...issue.path, k]) : [issue.path];
+    for (const path of paths) {
+      const key = path.length ? [...prefix, ...path.map(String)].join(".") : root;
+      (errors[key] ??= []).push(issue.code === "unrecognized_keys" ? "Unknown field" : issue.message);
+    }
   }
   return errors;
 }

@@ -16,10 +16,10 @@ const FeatureList = z
   .array(z.enum(FEATURES, { message: `Unknown feature; known: ${FEATURES.join(", ")}` }))
   .min(1, "At least one feature is required");
 
-/** Per-feature settings get their validated schema with the sessions issue. */
+/** Checked against the workflow's features by resolveSettings() (settings.ts). */
 const Settings = z.record(z.string(), z.unknown());
 
-export const CreateWorkflowBody = z.object({
+export const CreateWorkflowBody = z.strictObject({
   name: z.string().trim().min(1, "Name is required").max(120, "Name must be at most 120 characters"),
   features: FeatureList,
   settings: Settings.default({}),
@@ -27,7 +27,7 @@ export const CreateWorkflowBody = z.object({
 });
 
 export const UpdateWorkflowBody = z
-  .object({
+  .strictObject({
     name: CreateWorkflowBody.shape.name.optional(),
     features: FeatureList.optional(),
     settings: Settings.optional(),

@@ -2,14 +2,15 @@ import type { z } from "zod";
 import type { App, Workflow } from "@/generated/prisma/client";
 import { db } from "@/lib/db/client";
 import { ApiError } from "@/lib/http/api-error";
-import { normaliseFeatures, type CreateWorkflowBody, type UpdateWorkflowBody } from "./schemas";
+import { normaliseFeatures, type CreateWorkflowBody, type Feature, type UpdateWorkflowBody } from "./schemas";
+import { resolveSettings, type WorkflowSettings } from "./settings";
 
 export function presentWorkflow(w: Workflow) {
   return {
     id: w.id,
     name: w.name,
     features: w.features,
-    settings: w.settings,
+    settings: w.settings as WorkflowSettings,
     is_active: w.isActive,
     created_at: w.createdAt.toISOString(),
     updated_at: w.updatedAt.toISOString(),
@@ -28,15 +29,11 @@ export async function findWorkflow(app: App, id: string): Promise<Workflow> {
 }
 
 export async function createWorkflow(app: App, body: z.infer<typeof CreateWorkflowBody>) {
+  const features = normaliseFeatures(body.features);
+  const settings = resolveSettings(features, body.settings);
   const prisma = await db();
   const workflow = await prisma.workflow.create({
-    data: {
-      appId: app.id,
-      name: body.name,
-      features: normaliseFeatures(body.features),
-      settings: body.settings as object,
-      isActive: body.is_active,
-    },
+    data: { appId: app.id, name: body.name, features, settings, isActive: body.is_active },
   });
   return presentWorkflow(workflow);
 }
@@ -50,17 +47,25 @@ export async function listWorkflows(app: App) {
   return rows.map(presentWorkflow);
 }
 
+/**
+ * PATCH semantics: `settings` replaces the settings of the keys it names and
+ * keeps the others; settings of features no longer in the workflow are
+ * dropped; new features get their defaults. Sessions already created keep
+ * the snapshot they took (spec 4.2).
+ */
 export async function updateWorkflow(app: App, id: string, body: z.infer<typeof UpdateWorkflowBody>) {
   const existing = await findWorkflow(app, id);
+  const features = body.features ? normaliseFeatures(body.features) : (existing.features as Feature[]);
+  const kept = Object.fromEntries(
+    Object.entries((existing.settings ?? {}) as Record<string, unknown>).filter(
+      ([key]) => key === "session" || features.includes(key as Feature),
+    ),
+  );
+  const settings = resolveSettings(features, { ...kept, ...(body.settings ?? {}) });
   const prisma = await db();
   const workflow = await prisma.workflow.update({
     where: { id: existing.id },
-    data: {
-      name: body.name,
-      features: body.features ? normaliseFeatures(body.features) : undefined,
-      settings: body.settings as object | undefined,
-      isActive: body.is_active,
-    },
+    data: { name: body.name, features, settings, isActive: body.is_active },
   });
   return presentWorkflow(workflow);
 }

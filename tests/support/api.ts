@@ -62,3 +62,29 @@ export async function createTenant(env = shared().env, environment: "test" | "pr
 export function keyHeader(tenant: Pick<Tenant, "apiKey">) {
   return { "X-API-Key": tenant.apiKey };
 }
+
+/** Creates a workflow over the API; returns its id. */
+export async function createWorkflow(
+  t: Pick<Tenant, "apiKey">,
+  features: string[],
+  extra: Record<string, unknown> = {},
+): Promise<string> {
+  const res = await api("POST", "/api/v2/workflows", {
+    headers: keyHeader(t),
+    json: { name: `wf-${features.join("+")}`, features, ...extra },
+  });
+  if (res.status !== 201) throw new Error(`workflow create failed: ${res.status} ${res.text}`);
+  return res.body.data.workflow.id;
+}
+
+/** POST /api/v2/session. */
+export function postSession(t: Pick<Tenant, "apiKey">, body: Record<string, unknown>, headers: Record<string, string> = {}) {
+  return api("POST", "/api/v2/session", { headers: { ...keyHeader(t), ...headers }, json: body });
+}
+
+/** Creates a session that must succeed; returns its create response data. */
+export async function createSession(t: Pick<Tenant, "apiKey">, body: Record<string, unknown>) {
+  const res = await postSession(t, body);
+  if (res.status !== 201) throw new Error(`session create failed: ${res.status} ${res.text}`);
+  return res.body.data as { session_id: string; status: string; url: string; session_token: string; features: string[]; expires_at: string };
+}

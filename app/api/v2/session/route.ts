@@ -1,0 +1,11 @@
+import { apiRoute, reply, routeMethods } from "@/lib/http/api-route";
+import { createSession } from "@/lib/sessions/create-session";
+import { listSessions } from "@/lib/sessions/read-sessions";
+import { CreateSessionBody, ListSessionsQuery } from "@/lib/sessions/schemas";
+
+export const { GET, POST, PUT, PATCH, DELETE } = routeMethods({
+  POST: apiRoute({ auth: "apiKey", body: CreateSessionBody }, async ({ app, body }) =>
+    reply(await createSession(app, body), 201),
+  ),
+  GET: apiRoute({ auth: "apiKey", query: ListSessionsQuery }, async ({ app, query }) => listSessions(app, query)),
+});

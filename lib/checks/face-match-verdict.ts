@@ -1,0 +1,12 @@
+import type { CheckStatus } from "@/lib/sessions/statuses";
+
+/**
+ * Face match: `passed` at or above the threshold; `review` within the
+ * review margin under it (borderline: a human looks); `failed` below.
+ */
+export function faceMatchStatus(similarity: number, settings: { threshold: number; review_margin: number }): CheckStatus {
+  if (similarity >= settings.threshold) return "passed";
+  // A hair of tolerance so 0.52 - 0.05 includes 0.47 despite binary floating point.
+  if (similarity >= settings.threshold - settings.review_margin - 1e-9) return "review";
+  return "failed";
+}

@@ -1,0 +1,29 @@
+import type { CheckStatus } from "@/lib/sessions/statuses";
+
+export type CheckOutcome = { type: string; status: CheckStatus };
+export type Verdict = "APPROVED" | "DECLINED" | "IN_REVIEW";
+
+/**
+ * The decision engine: the session's outcome from its checks.
+ * 1. A feature of the workflow with no result counts as `not_performed`, a failure.
+ * 2. Any `failed` or `not_performed` check -> DECLINED (a hard failure wins).
+ * 3. Else any `review` check (a borderline result: face similarity within
+ *    the review margin under the threshold, a low-confidence document read,
+ *    an unreachable licence registry) -> IN_REVIEW.
+ * 4. Else every check passed -> APPROVED.
+ */
+export function decide(features: readonly string[], checks: readonly CheckOutcome[]): Verdict {
+  const byType = new Map(checks.map((c) => [c.type, c.status]));
+  const statuses = features.map((f) => byType.get(f) ?? "not_performed");
+  if (statuses.some((s) => s === "failed" || s === "not_performed" || s === "pending")) return "DECLINED";
+  if (statuses.some((s) => s === "review")) return "IN_REVIEW";
+  return "APPROVED";
+}
+
+/** Spec 3.1: a manual approval needs these three checks passed. */
+export const REQUIRED_FOR_MANUAL_APPROVAL = ["id_verification", "liveness", "face_match"] as const;
+
+export function canApproveManually(checks: readonly CheckOutcome[]): boolean {
+  const byType = new Map(checks.map((c) => [c.type, c.status]));
+  return REQUIRED_FOR_MANUAL_APPROVAL.every((t) => byType.get(t) === "passed");
+}

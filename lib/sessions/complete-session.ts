@@ -1,0 +1,52 @@
+import { now } from "@/lib/clock";
+import { db } from "@/lib/db/client";
+import { decide, type CheckOutcome } from "@/lib/decisions/decide";
+import { ApiError } from "@/lib/http/api-error";
+import { enqueueSessionEvent } from "@/lib/webhooks/outbox";
+import { isTerminal } from "./statuses";
+
+/**
+ * The person finished the hosted flow: the decision engine turns the check
+ * results into APPROVED, DECLINED or IN_REVIEW. Checks of the workflow that
+ * never ran are recorded as `not_performed` (not billed). APPROVED and
+ * DECLINED are terminal and carry `decided_at`; IN_REVIEW waits for a
+ * manual decision. Each outcome emits its event in the same transaction.
+ */
+export async function completeSession(sessionId: string) {
+  const prisma = await db();
+  return prisma.$transaction(async (tx) => {
+    const [locked] = await tx.$queryRaw<Array<{ status: string }>>`
+      SELECT status FROM sessions WHERE id = ${sessionId} FOR UPDATE`;
+    if (!locked) throw new ApiError("session_not_found");
+    if (isTerminal(locked.status) || locked.status === "IN_REVIEW") {
+      throw new ApiError("session_closed", { message: `Session is already ${locked.status}` });
+    }
+    const session = await tx.session.findUniqueOrThrow({ where: { id: sessionId } });
+    const at = now();
+    if (session.expiresAt <= at) throw new ApiError("session_expired");
+    const results = await tx.checkResult.findMany({ where: { sessionId } });
+    const ran = new Set(results.map((r) => r.type));
+    for (const type of session.features.filter((f) => !ran.has(f))) {
+      await tx.checkResult.create({
+        data: {
+          sessionId,
+          type,
+          status: "not_performed",
+          error: { code: "not_performed", message: "The session finished without this check" },
+        },
+      });
+    }
+    const verdict = decide(session.features, results as CheckOutcome[]);
+    const updated = await tx.session.update({
+      where: { id: sessionId },
+      data: {
+        status: verdict,
+        startedAt: session.startedAt ?? at,
+        completedAt: at,
+        decidedAt: verdict === "IN_REVIEW" ? null : at,
+      },
+    });
+    await enqueueSessionEvent(tx, updated, verdict, at);
+    return updated;
+  });
+}

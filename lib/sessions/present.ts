@@ -1,0 +1,63 @@
+import type { CheckResult, Session } from "@/generated/prisma/client";
+import type { WorkflowSettings } from "@/lib/workflows/settings";
+import { isTerminal } from "./statuses";
+
+export type WorkflowSnapshot = { id: string; name: string; features: string[]; settings: WorkflowSettings };
+
+const iso = (d: Date | null) => (d ? d.toISOString() : null);
+
+/** The session summary (list, retrieve, status update). */
+export function presentSession(s: Session) {
+  const workflow = s.workflowSnapshot as WorkflowSnapshot;
+  return {
+    session_id: s.id,
+    status: s.status,
+    workflow_id: s.workflowId,
+    workflow: { id: s.workflowId, name: workflow.name },
+    features: s.features,
+    vendor_data: s.vendorData,
+    redirect_url: s.redirectUrl,
+    callback: s.callbackUrl,
+    metadata: s.metadata,
+    svc_id: null as string | null,
+    created_at: s.createdAt.toISOString(),
+    updated_at: s.updatedAt.toISOString(),
+    started_at: iso(s.startedAt),
+    completed_at: iso(s.completedAt),
+    decided_at: iso(s.decidedAt),
+    expires_at: s.expiresAt.toISOString(),
+  };
+}
+
+/** A check object (spec 2.2): `type`, `status`, `score?`, `data?`, `error`. */
+function presentCheck(type: string, result: CheckResult | undefined, sessionOpen: boolean) {
+  if (!result) {
+    return { type, status: sessionOpen ? "pending" : "not_performed", data: {}, error: null };
+  }
+  return {
+    type,
+    status: result.status,
+    ...(result.score === null ? {} : { score: result.score }),
+    data: result.data as Record<string, unknown>,
+    error: (result.error as Record<string, unknown> | null) ?? null,
+  };
+}
+
+/** The authoritative decision (spec 2.2). */
+export function presentDecision(s: Session, results: CheckResult[]) {
+  const byType = new Map(results.map((r) => [r.type, r]));
+  const open = !isTerminal(s.status) && s.status !== "IN_REVIEW";
+  const checks = s.features.map((type) => presentCheck(type, byType.get(type), open));
+  return {
+    session_id: s.id,
+    status: s.status,
+    vendor_data: s.vendorData,
+    svc_id: null as string | null,
+    origin: "fresh",
+    decision: open ? "pending" : s.status.toLowerCase(),
+    checks,
+    verifications: Object.fromEntries(checks.map((c) => [c.type, { status: c.status }])),
+    identity: null,
+    decided_at: iso(s.decidedAt),
+  };
+}

@@ -1,0 +1,71 @@
+import { Prisma } from "@/generated/prisma/client";
+import { now } from "@/lib/clock";
+import { db } from "@/lib/db/client";
+import { applyLedgerEntry } from "@/lib/billing/ledger";
+import { checkPrices } from "@/lib/billing/prices";
+import { ApiError } from "@/lib/http/api-error";
+import type { Feature } from "@/lib/workflows/schemas";
+import { isTerminal, type CheckStatus } from "./statuses";
+
+export type CheckResultInput = {
+  sessionId: string;
+  type: Feature;
+  status: Extract<CheckStatus, "passed" | "failed" | "review">;
+  score?: number | null;
+  data?: Record<string, unknown>;
+  error?: { code: string; message: string } | null;
+};
+
+/**
+ * Records the result of a check that ran for a session, and bills it: the
+ * check's price is charged once per (session, check) however often it is
+ * retried (the ledger reference `check:<session>:<type>`), a retry only
+ * replaces the result. The session row is locked, so concurrent retries
+ * serialise; a wallet that cannot pay is 402 and nothing is recorded. The
+ * first result moves a NOT_STARTED session to IN_PROGRESS. Terminal or
+ * IN_REVIEW sessions accept no further checks (409 session_closed); an
+ * expired one is 410 session_expired.
+ */
+export async function recordCheckResult(input: CheckResultInput) {
+  const prisma = await db();
+  return prisma.$transaction(async (tx) => {
+    const [session] = await tx.$queryRaw<
+      Array<{ id: string; app_id: string; status: string; features: string[]; expires_at: Date; organization_id: string }>
+    >`SELECT s.id, s.app_id, s.status, s.features, s.expires_at, a.organization_id
+        FROM sessions s JOIN apps a ON a.id = s.app_id WHERE s.id = ${input.sessionId} FOR UPDATE OF s`;
+    if (!session) throw new ApiError("session_not_found");
+    const at = now();
+    if (isTerminal(session.status) || session.status === "IN_REVIEW") {
+      throw new ApiError("session_closed", { message: `Session is ${session.status}: it accepts no further checks` });
+    }
+    if (session.expires_at <= at) throw new ApiError("session_expired");
+    if (!session.features.includes(input.type)) {
+      throw new ApiError("invalid_request", { message: `${input.type} is not a check of this session's workflow` });
+    }
+    const price = checkPrices()[input.type];
+    const charge = price > 0
+      ? await applyLedgerEntry(tx, {
+          organizationId: session.organization_id,
+          amountCents: -price,
+          kind: "check_charge",
+          reference: `check:${session.id}:${input.type}`,
+          description: `${input.type} check, session ${session.id}`,
+        })
+      : { applied: false };
+    const values = {
+      status: input.status,
+      score: input.score ?? null,
+      data: (input.data ?? {}) as object,
+      error: input.error ? (input.error as object) : Prisma.DbNull,
+    };
+    const result = await tx.checkResult.upsert({
+      where: { sessionId_type: { sessionId: session.id, type: input.type } },
+      create: { sessionId: session.id, type: input.type, ...values },
+      update: { ...values, attempts: { increment: 1 } },
+    });
+    if (session.status === "NOT_STARTED") {
+      await tx.session.update({ where: { id: session.id }, data: { status: "IN_PROGRESS", startedAt: at } });
+    }
+    return { result, charged: charge.applied };
+  });
+}

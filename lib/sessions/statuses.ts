@@ -1,0 +1,31 @@
+/**
+ * Session states (spec 3.1 plus IN_PROGRESS, set when the person starts the
+ * hosted flow). README "Session lifecycle" documents every transition.
+ */
+export const SESSION_STATUSES = [
+  "NOT_STARTED",
+  "IN_PROGRESS",
+  "IN_REVIEW",
+  "APPROVED",
+  "DECLINED",
+  "EXPIRED",
+  "ABANDONED",
+] as const;
+export type SessionStatus = (typeof SESSION_STATUSES)[number];
+
+/** No further checks, no further transitions. */
+export const TERMINAL_STATUSES: ReadonlySet<string> = new Set(["APPROVED", "DECLINED", "EXPIRED", "ABANDONED"]);
+
+/** The person can still work on the session (it can expire). */
+export const OPEN_STATUSES: readonly SessionStatus[] = ["NOT_STARTED", "IN_PROGRESS"];
+
+/** Statuses that carry an outcome and are announced as events (spec 6). */
+export const EVENT_STATUSES: ReadonlySet<string> = new Set(["APPROVED", "DECLINED", "IN_REVIEW", "EXPIRED", "ABANDONED"]);
+
+export function isTerminal(status: string): boolean {
+  return TERMINAL_STATUSES.has(status);
+}
+
+/** Check statuses: spec 2.2 names passed and failed; the rest are ours. */
+export const CHECK_STATUSES = ["passed", "failed", "review", "pending", "not_performed"] as const;
+export type CheckStatus = (typeof CHECK_STATUSES)[number];

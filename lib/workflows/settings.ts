@@ -1,0 +1,112 @@
+import { z } from "zod";
+import { ApiError } from "@/lib/http/api-error";
+import { fieldErrors } from "@/lib/http/validation";
+import type { Feature } from "./schemas";
+
+/**
+ * Workflow settings: one validated object per feature plus `session`, every
+ * field with a default, returned complete. README "Workflow settings"
+ * documents each field. Unknown keys are rejected, so a typo never silently
+ * falls back to a default.
+ */
+export const DOCUMENT_TYPES = ["passport", "id_card", "driving_licence"] as const;
+export const LIVENESS_ACTIONS = ["turn_left", "turn_right", "blink"] as const;
+
+export const SESSION_TTL = { min: 300, max: 7 * 24 * 3600, default: 24 * 3600 } as const;
+
+const SessionSettings = z
+  .object({
+    ttl_seconds: z.number().int().min(SESSION_TTL.min).max(SESSION_TTL.max).default(SESSION_TTL.default),
+  })
+  .strict();
+
+const IdVerificationSettings = z
+  .object({
+    allowed_documents: z.array(z.enum(DOCUMENT_TYPES)).min(1).default([...DOCUMENT_TYPES]),
+    /** A document read below this confidence goes to manual review instead of a guess. */
+    min_read_confidence: z.number().min(0).max(1).default(0.8),
+  })
+  .strict();
+
+const LivenessSettings = z
+  .object({
+    /** Active challenge: the person performs server-chosen actions over a burst of frames. */
+    actions: z.array(z.enum(LIVENESS_ACTIONS)).min(1).default([...LIVENESS_ACTIONS]),
+    actions_per_challenge: z.number().int().min(1).max(3).default(2),
+    frames: z.number().int().min(3).max(8).default(5),
+    max_attempts: z.number().int().min(1).max(10).default(3),
+  })
+  .strict();
+
+const FaceMatchSettings = z
+  .object({
+    /** Cosine similarity needed to pass (see `npm run eval:faces`). */
+    threshold: z.number().min(0).max(1).default(0.52),
+    /** Similarity within this margin under the threshold goes to manual review. */
+    review_margin: z.number().min(0).max(0.5).default(0.05),
+  })
+  .strict();
+
+const AgeSettings = z.object({ minimum_age: z.number().int().min(1).max(120).default(18) }).strict();
+
+const LocationSettings = z
+  .object({
+    /** Radius used when a session's metadata gives an expected point without `radius_m`; null keeps spec rule 3 (report distance only). */
+    default_radius_m: z.number().positive().max(20_040_000).nullable().default(null),
+  })
+  .strict();
+
+const CredentialSettings = z
+  .object({
+    /** Licence types accepted (`credential_name` values); empty accepts any. */
+    license_types: z.array(z.string().trim().min(1).max(200)).default([]),
+  })
+  .strict();
+
+const FaceUniquenessSettings = z
+  .object({ threshold: z.number().min(0).max(1).default(0.6) })
+  .strict();
+
+const FEATURE_SETTINGS = {
+  id_verification: IdVerificationSettings,
+  liveness: LivenessSettings,
+  face_match: FaceMatchSettings,
+  credential: CredentialSettings,
+  age: AgeSettings,
+  location: LocationSettings,
+  face_uniqueness: FaceUniquenessSettings,
+} satisfies Record<Feature, z.ZodType>;
+
+export type WorkflowSettings = { session: z.infer<typeof SessionSettings> } & {
+  [F in Feature]?: z.infer<(typeof FEATURE_SETTINGS)[F]>;
+};
+
+/**
+ * Validates `input` for a workflow with `features` and fills every default.
+ * Throws 400 invalid_request with `settings.<path>` keys.
+ */
+export function resolveSettings(features: readonly Feature[], input: Record<string, unknown>): WorkflowSettings {
+  const errors: Record<string, string[]> = {};
+  const allowed = new Set<string>(["session", ...features]);
+  for (const key of Object.keys(input)) {
+    if (!allowed.has(key)) {
+      errors[`settings.${key}`] = [
+        key in FEATURE_SETTINGS ? `${key} is not a feature of this workflow` : `Unknown settings key ${key}`,
+      ];
+    }
+  }
+  const out: Record<string, unknown> = {};
+  const parts: Array<[string, z.ZodType]> = [
+    ["session", SessionSettings],
+    ...features.map((f) => [f, FEATURE_SETTINGS[f]] as [string, z.ZodType]),
+  ];
+  for (const [key, schema] of parts) {
+    const result = schema.safeParse(input[key] ?? {});
+    if (result.success) out[key] = result.data;
+    else for (const [path, messages] of Object.entries(fieldErrors(result.error, key))) errors[`settings.${path}`] = messages;
+  }
+  if (Object.keys(errors).length) {
+    throw new ApiError("invalid_request", { message: `Invalid workflow settings: ${Object.keys(errors).join(", ")}`, data: { errors } });
+  }
+  return out as WorkflowSettings;
+}
