@@ -38,9 +38,3 @@ export function checkPrices(): Record<Feature, number> {
   globalForPrices.__svcPrices = prices;
   return prices;
 }
-
-/** What a session of these features costs when every check runs once. */
-export function sessionCostCents(features: readonly string[]): number {
-  const prices = checkPrices();
-  return features.reduce((sum, f) => sum + (prices[f as Feature] ?? 0), 0);
-}

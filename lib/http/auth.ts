@@ -1,7 +1,24 @@
 import type { App } from "@/generated/prisma/client";
 import { db } from "@/lib/db/client";
 import { constantTimeEqual, hashSecret } from "@/lib/crypto/secrets";
+import { TtlCache } from "@/lib/cache/ttl-cache";
 import { ApiError } from "./api-error";
+
+/**
+ * Valid credentials are remembered for 10 seconds per process, so the hot
+ * path does not query the database on every request. A revoked key or a
+ * deactivated app therefore stops working within 10 seconds everywhere (at
+ * once on the process that made the change: see forgetCredential).
+ */
+const CREDENTIAL_TTL_MS = 10_000;
+type Caller = { app: App; actor: string };
+const globalForAuth = globalThis as unknown as { __svcCredentialCache?: TtlCache<Caller> };
+const credentialCache = (globalForAuth.__svcCredentialCache ??= new TtlCache(CREDENTIAL_TTL_MS));
+
+/** Drops every remembered credential (after a revocation or an app change). */
+export function forgetCredentials() {
+  credentialCache.clear();
+}
 
 /** Spec 5: `X-API-Key: <key>` or `Authorization: Bearer <key>`. */
 export function readApiKey(req: Request): string | undefined {
@@ -13,31 +30,42 @@ export function readApiKey(req: Request): string | undefined {
 }
 
 /** Resolves the app of a verification API key (and who used it), or 401 `invalid_api_key`. */
-export async function authenticateApiKey(req: Request): Promise<{ app: App; actor: string }> {
+export async function authenticateApiKey(req: Request): Promise<Caller> {
   const key = readApiKey(req);
   if (!key) throw new ApiError("invalid_api_key", { message: "Missing API key: send X-API-Key or Authorization: Bearer" });
+  const hash = hashSecret(key);
+  const cached = credentialCache.get(`key:${hash}`);
+  if (cached) return cached;
   const prisma = await db();
-  const record = await prisma.apiKey.findUnique({ where: { keyHash: hashSecret(key) }, include: { app: true } });
+  const record = await prisma.apiKey.findUnique({ where: { keyHash: hash }, include: { app: true } });
   if (!record || record.revokedAt || !record.app.isActive) {
     throw new ApiError("invalid_api_key", { message: "Invalid or revoked API key" });
   }
   if (!record.lastUsedAt || Date.now() - record.lastUsedAt.getTime() > 60_000) {
     void prisma.apiKey.update({ where: { id: record.id }, data: { lastUsedAt: new Date() } }).catch(() => {});
   }
-  return { app: record.app, actor: `api_key:${record.prefix}` };
+  const caller = { app: record.app, actor: `api_key:${record.prefix}` };
+  credentialCache.set(`key:${hash}`, caller);
+  return caller;
 }
 
 /** Spec 5: `X-Client-Id` + `X-Client-Secret`, scoped to the app's organization. */
-export async function authenticateClient(req: Request): Promise<{ app: App; actor: string }> {
+export async function authenticateClient(req: Request): Promise<Caller> {
   const clientId = req.headers.get("x-client-id")?.trim();
   const secret = req.headers.get("x-client-secret")?.trim();
   if (!clientId || !secret) {
     throw new ApiError("invalid_client", { message: "Send X-Client-Id and X-Client-Secret" });
   }
+  const secretHash = hashSecret(secret);
+  const cacheKey = `client:${clientId}:${secretHash}`;
+  const cached = credentialCache.get(cacheKey);
+  if (cached) return cached;
   const prisma = await db();
   const app = await prisma.app.findUnique({ where: { clientId } });
-  if (!app || !constantTimeEqual(app.clientSecretHash, hashSecret(secret)) || !app.isActive) {
+  if (!app || !constantTimeEqual(app.clientSecretHash, secretHash) || !app.isActive) {
     throw new ApiError("invalid_client", { message: "Wrong client id or secret, or inactive app" });
   }
-  return { app, actor: `client:${app.clientId}` };
+  const caller = { app, actor: `client:${app.clientId}` };
+  credentialCache.set(cacheKey, caller);
+  return caller;
 }

@@ -1,15 +1,14 @@
+import { randomUUID } from "node:crypto";
 import type { App } from "@/generated/prisma/client";
 import { env } from "@/lib/config/env";
 import { now } from "@/lib/clock";
-import { db } from "@/lib/db/client";
+import { db, sqlPool } from "@/lib/db/client";
 import { hashSecret, randomToken } from "@/lib/crypto/secrets";
-import { sessionCostCents } from "@/lib/billing/prices";
+import { checkPrices } from "@/lib/billing/prices";
 import { ApiError } from "@/lib/http/api-error";
 import { resolveAccountFromAccessToken } from "@/lib/accounts/resolve-access-token";
-import { findWorkflow } from "@/lib/workflows/workflows";
-import type { WorkflowSettings } from "@/lib/workflows/settings";
+import { SESSION_TTL } from "@/lib/workflows/settings";
 import type { CreateSessionInput } from "./schemas";
-import type { WorkflowSnapshot } from "./present";
 
 function isLocalHttp(url: URL) {
   return url.protocol === "http:" && ["localhost", "127.0.0.1", "[::1]"].includes(url.hostname);
@@ -43,12 +42,67 @@ function hostedUrl(sessionId: string, token: string): string {
   return `${env().PUBLIC_BASE_URL}/verify/${sessionId}#token=${encodeURIComponent(token)}`;
 }
 
+type InsertOutcome = {
+  found: boolean;
+  is_active: boolean | null;
+  cost: number | null;
+  balance_cents: number | null;
+  features: string[] | null;
+  expires_at: Date | null;
+};
+
+/**
+ * One statement, the API's hot path: inserts the session when the workflow
+ * belongs to the app, is active, and the wallet covers its checks, taking
+ * the workflow snapshot and default TTL in the same read. When nothing was
+ * inserted, the returned row says why.
+ */
+async function insertSession(app: App, input: CreateSessionInput, id: string, tokenHash: string, accountId: string | null) {
+  const pool = await sqlPool();
+  const { rows } = await pool.query<InsertOutcome>(
+    `WITH w AS (
+       SELECT w.id, w.name, w.features, w.settings, w.is_active,
+              COALESCE(wal.balance_cents, 0) AS balance_cents,
+              (SELECT COALESCE(sum(($1::jsonb ->> f)::int), 0)::int FROM unnest(w.features) AS f) AS cost
+         FROM workflows w LEFT JOIN wallets wal ON wal.organization_id = $2
+        WHERE w.id = $3 AND w.app_id = $4 AND w.deleted_at IS NULL
+     ), ins AS (
+       INSERT INTO sessions (id, app_id, workflow_id, workflow_snapshot, features, status, vendor_data, redirect_url,
+                             callback_url, metadata, session_token_hash, account_id, expires_at, created_at, updated_at)
+       SELECT $5, $4, w.id,
+              jsonb_build_object('id', w.id, 'name', w.name, 'features', to_jsonb(w.features), 'settings', w.settings),
+              w.features, 'NOT_STARTED', $6, $7, $8, $9::jsonb, $10, $11,
+              ($12::timestamptz AT TIME ZONE 'UTC')
+                + make_interval(secs => COALESCE($13::int, (w.settings -> 'session' ->> 'ttl_seconds')::int, $14::int)),
+              $12::timestamptz AT TIME ZONE 'UTC', $12::timestamptz AT TIME ZONE 'UTC'
+         FROM w WHERE w.is_active AND w.balance_cents >= w.cost
+       RETURNING expires_at, features
+     )
+     SELECT (w.id IS NOT NULL) AS found, w.is_active, w.cost, w.balance_cents, ins.features, ins.expires_at
+       FROM (SELECT 1) AS one LEFT JOIN w ON true LEFT JOIN ins ON true`,
+    [
+      JSON.stringify(checkPrices()),
+      app.organizationId,
+      input.workflow_id,
+      app.id,
+      id,
+      input.vendor_data ?? null,
+      input.redirect_url ?? null,
+      input.callback ?? null,
+      JSON.stringify(input.metadata ?? {}),
+      tokenHash,
+      accountId,
+      now().toISOString(),
+      input.ttl_seconds ?? null,
+      SESSION_TTL.default,
+    ],
+  );
+  const row = rows[0];
+  return row!;
+}
+
 /** POST /api/v2/session. */
 export async function createSession(app: App, input: CreateSessionInput) {
-  const workflow = await findWorkflow(app, input.workflow_id);
-  if (!workflow.isActive) {
-    throw new ApiError("workflow_not_found", { message: "Workflow is not active: activate it to create sessions" });
-  }
   if (input.redirect_url && app.environment === "production" && new URL(input.redirect_url).protocol !== "https:") {
     throw new ApiError("invalid_request", {
       message: "redirect_url must use https for production apps",
@@ -58,43 +112,25 @@ export async function createSession(app: App, input: CreateSessionInput) {
   if (input.callback !== undefined) await assertCallbackAllowed(app, input.callback);
   const accountId = input.svc_access_token ? await resolveAccountFromAccessToken(app, input.svc_access_token) : null;
 
-  const prisma = await db();
-  const wallet = await prisma.wallet.findUnique({ where: { organizationId: app.organizationId } });
-  const cost = sessionCostCents(workflow.features);
-  if (!wallet || wallet.balanceCents < cost) {
+  const token = randomToken("st_", 32);
+  const id = randomUUID();
+  const outcome = await insertSession(app, input, id, hashSecret(token), accountId);
+  if (!outcome.found) throw new ApiError("workflow_not_found");
+  if (!outcome.is_active) {
+    throw new ApiError("workflow_not_found", { message: "Workflow is not active: activate it to create sessions" });
+  }
+  if (!outcome.expires_at || !outcome.features) {
     throw new ApiError("insufficient_funds", {
-      message: `Wallet balance too low for this workflow's checks (${(cost / 100).toFixed(2)} USD needed)`,
+      message: `Wallet balance too low for this workflow's checks (${((outcome.cost ?? 0) / 100).toFixed(2)} USD needed)`,
     });
   }
-
-  const settings = workflow.settings as WorkflowSettings;
-  const snapshot: WorkflowSnapshot = { id: workflow.id, name: workflow.name, features: workflow.features, settings };
-  const ttl = input.ttl_seconds ?? settings.session?.ttl_seconds ?? 24 * 3600;
-  const token = randomToken("st_", 32);
-  const createdAt = now();
-  const session = await prisma.session.create({
-    data: {
-      appId: app.id,
-      workflowId: workflow.id,
-      workflowSnapshot: snapshot,
-      features: workflow.features,
-      vendorData: input.vendor_data ?? null,
-      redirectUrl: input.redirect_url ?? null,
-      callbackUrl: input.callback ?? null,
-      metadata: (input.metadata ?? {}) as object,
-      sessionTokenHash: hashSecret(token),
-      accountId,
-      expiresAt: new Date(createdAt.getTime() + ttl * 1000),
-      createdAt,
-    },
-  });
   return {
-    session_id: session.id,
-    status: session.status,
-    url: hostedUrl(session.id, token),
+    session_id: id,
+    status: "NOT_STARTED",
+    url: hostedUrl(id, token),
     session_token: token,
-    features: session.features,
-    redirect_url: session.redirectUrl,
-    expires_at: session.expiresAt.toISOString(),
+    features: outcome.features,
+    redirect_url: input.redirect_url ?? null,
+    expires_at: outcome.expires_at.toISOString(),
   };
 }

@@ -1,4 +1,5 @@
-import type { CheckResult, Session } from "@/generated/prisma/client";
+import type { Session } from "@/generated/prisma/client";
+import type { CheckView } from "./load-session";
 import type { WorkflowSettings } from "@/lib/workflows/settings";
 import { isTerminal } from "./statuses";
 
@@ -30,7 +31,7 @@ export function presentSession(s: Session) {
 }
 
 /** A check object (spec 2.2): `type`, `status`, `score?`, `data?`, `error`. */
-function presentCheck(type: string, result: CheckResult | undefined, sessionOpen: boolean) {
+function presentCheck(type: string, result: CheckView | undefined, sessionOpen: boolean) {
   if (!result) {
     return { type, status: sessionOpen ? "pending" : "not_performed", data: {}, error: null };
   }
@@ -44,7 +45,7 @@ function presentCheck(type: string, result: CheckResult | undefined, sessionOpen
 }
 
 /** The authoritative decision (spec 2.2). */
-export function presentDecision(s: Session, results: CheckResult[]) {
+export function presentDecision(s: Session, results: CheckView[]) {
   const byType = new Map(results.map((r) => [r.type, r]));
   const open = !isTerminal(s.status) && s.status !== "IN_REVIEW";
   const checks = s.features.map((type) => presentCheck(type, byType.get(type), open));

@@ -2,7 +2,7 @@ import type { z } from "zod";
 import type { App } from "@/generated/prisma/client";
 import { db } from "@/lib/db/client";
 import { expireDueSessions } from "./expire-sessions";
-import { findSession } from "./find-session";
+import { findSession, findSessionWithChecks } from "./find-session";
 import { presentDecision, presentSession } from "./present";
 import type { ListSessionsQuery } from "./schemas";
 
@@ -28,8 +28,6 @@ export async function getSessionSummary(app: App, id: string) {
 
 /** GET /api/v2/session/{id}/decision. */
 export async function getDecision(app: App, id: string) {
-  const session = await findSession(app, id);
-  const prisma = await db();
-  const results = await prisma.checkResult.findMany({ where: { sessionId: session.id } });
-  return presentDecision(session, results);
+  const { session, checks } = await findSessionWithChecks(app, id);
+  return presentDecision(session, checks);
 }

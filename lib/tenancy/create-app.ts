@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { db } from "@/lib/db/client";
 import { ApiError } from "@/lib/http/api-error";
+import { forgetCredentials } from "@/lib/http/auth";
 import { parseOrThrow } from "@/lib/http/validation";
 import { newApiKey, newClientCredentials } from "./credentials";
 import { AppEnvironmentSchema, AppNameSchema } from "./schemas";
@@ -61,6 +62,7 @@ export async function revokeApiKey(appId: string, apiKeyId: string) {
     data: { revokedAt: new Date() },
   });
   if (result.count === 0) throw new ApiError("not_found", { message: "API key not found" });
+  forgetCredentials();
 }
 
 /** Replaces the OIDC client secret; the old one stops working at once. */
@@ -70,5 +72,6 @@ export async function rotateClientSecret(appId: string) {
   if (!app) throw new ApiError("not_found", { message: "App not found" });
   const client = newClientCredentials(app.environment);
   await prisma.app.update({ where: { id: appId }, data: { clientSecretHash: client.secretHash } });
+  forgetCredentials();
   return { clientId: app.clientId, clientSecret: client.secret };
 }

@@ -1,0 +1,103 @@
+// `npm run bench`: throughput and latency of the API against the production
+// server on PostgreSQL, beside the stack's ceiling (a bare route handler) in
+// the same run. Needs `next build` (done here when missing) and a PostgreSQL
+// server: BENCH_DATABASE_URL (default postgresql://postgres@127.0.0.1:5432/postgres);
+// a database of its own is created and dropped. BENCH_SECONDS (default 10) per endpoint.
+import { spawnSync } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import fs from "node:fs";
+import autocannon from "autocannon";
+import pg from "pg";
+import { cli } from "../tests/support/cli";
+import { startServer } from "../tests/support/server";
+
+const admin = process.env.BENCH_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
+const seconds = Number(process.env.BENCH_SECONDS ?? 10);
+const connections = Number(process.env.BENCH_CONNECTIONS ?? 16);
+
+type Row = { name: string; rps: number; p50: number; p99: number; errors: number };
+
+async function measure(name: string, opts: autocannon.Options): Promise<Row> {
+  const result = await autocannon({ connections, duration: seconds, ...opts });
+  const errors = result.errors + result.timeouts + result.non2xx;
+  return { name, rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors };
+}
+
+async function main() {
+  if (!fs.existsSync(".next/BUILD_ID")) {
+    const build = spawnSync("npx", ["next", "build"], { stdio: "inherit" });
+    if (build.status !== 0) process.exit(1);
+  }
+  const name = `svc_bench_${randomBytes(4).toString("hex")}`;
+  const client = new pg.Client({ connectionString: admin });
+  await client.connect();
+  await client.query(`CREATE DATABASE "${name}"`);
+  const url = new URL(admin);
+  url.pathname = `/${name}`;
+  const env = {
+    DATABASE_URL: url.toString(),
+    DATA_DIR: fs.mkdtempSync("/tmp/svc-bench-"),
+    ENCRYPTION_KEY: randomBytes(32).toString("hex"),
+  };
+  const server = await startServer({ ...env, RATE_LIMIT_PER_MINUTE: "100000000" });
+  try {
+    const dev = await cli(["developer:create", "--email", "bench@example.com", "--password", "bench-password-1"], env);
+    await cli(["wallet:credit", "--org", dev.organization_id, "--amount", "100000"], env);
+    const app = await cli(["app:create", "--org", dev.organization_id, "--name", "Bench", "--env", "test"], env);
+    const headers = { "X-API-Key": app.api_key, "Content-Type": "application/json" };
+    const wf = await fetch(`${server.url}/api/v2/workflows`, {
+      method: "POST",
+      headers,
+      body: JSON.stringify({ name: "bench", features: ["id_verification", "liveness", "face_match"] }),
+    }).then((r) => r.json());
+    const workflowId = wf.data.workflow.id as string;
+    const session = await fetch(`${server.url}/api/v2/session`, {
+      method: "POST",
+      headers,
+      body: JSON.stringify({ workflow_id: workflowId, vendor_data: "bench" }),
+    }).then((r) => r.json());
+
+    // Warm up every route once (first requests compile and load modules).
+    await measure("warmup", { url: `${server.url}/api/health/live`, duration: 1 });
+
+    const rows: Row[] = [];
+    rows.push(await measure("bare route handler (GET /api/health/live)", { url: `${server.url}/api/health/live` }));
+    rows.push(
+      await measure("session create (POST /api/v2/session)", {
+        url: `${server.url}/api/v2/session`,
+        method: "POST",
+        headers,
+        body: JSON.stringify({ workflow_id: workflowId, vendor_data: "bench" }),
+      }),
+    );
+    rows.push(
+      await measure("decision read (GET /api/v2/session/{id}/decision)", {
+        url: `${server.url}/api/v2/session/${session.data.session_id}/decision`,
+        headers,
+      }),
+    );
+
+    const ceiling = rows[0]!.rps;
+    console.log(`\n${connections} connections, ${seconds} s each, PostgreSQL, one server process\n`);
+    console.log("endpoint".padEnd(54), "req/s".padStart(8), "p50 ms".padStart(8), "p99 ms".padStart(8), "errors".padStart(7), "of bare".padStart(8));
+    for (const r of rows) {
+      console.log(
+        r.name.padEnd(54),
+        r.rps.toFixed(0).padStart(8),
+        r.p50.toFixed(1).padStart(8),
+        r.p99.toFixed(1).padStart(8),
+        String(r.errors).padStart(7),
+        `${((r.rps / ceiling) * 100).toFixed(0)}%`.padStart(8),
+      );
+    }
+    const [, create, decision] = rows;
+    console.log(`\ntargets: session create >= 30% of bare (${((create!.rps / ceiling) * 100).toFixed(0)}%), decision read >= 50% (${((decision!.rps / ceiling) * 100).toFixed(0)}%)`);
+  } finally {
+    await server.stop();
+    await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+    await client.end();
+    fs.rmSync(env.DATA_DIR, { recursive: true, force: true });
+  }
+}
+
+void main();
