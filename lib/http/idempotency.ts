@@ -113,3 +113,10 @@ export async function releaseIdempotencyKey(recordId: string) {
   const prisma = await db();
   await prisma.idempotencyRecord.deleteMany({ where: { id: recordId, state: "in_progress" } });
 }
+
+/** Deletes records past their 24-hour life (run by the background sweeper). */
+export async function purgeExpiredIdempotencyRecords(at: Date = now()): Promise<number> {
+  const prisma = await db();
+  const { count } = await prisma.idempotencyRecord.deleteMany({ where: { expiresAt: { lte: at } } });
+  return count;
+}

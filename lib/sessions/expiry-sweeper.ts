@@ -1,18 +1,23 @@
+import { purgeExpiredIdempotencyRecords } from "@/lib/http/idempotency";
 import { describeError, logger } from "@/lib/log/logger";
 import { expireDueSessions } from "./expire-sessions";
 
 const globalForSweeper = globalThis as unknown as { __svcSweeper?: NodeJS.Timeout };
 
-/** Ends due sessions every `intervalMs` (once per process; safe with several instances). */
+/**
+ * Every `intervalMs`: ends due sessions and forgets idempotency records past
+ * their 24 hours. Once per process; safe with several instances (every
+ * change is conditional).
+ */
 export function startExpirySweeper(intervalMs: number) {
   if (globalForSweeper.__svcSweeper) return;
   let running = false;
   globalForSweeper.__svcSweeper = setInterval(() => {
     if (running) return;
     running = true;
-    expireDueSessions()
-      .then((n) => n > 0 && logger.info("sessions expired", { count: n }))
-      .catch((err) => logger.error("expiry sweep failed", describeError(err)))
+    Promise.all([expireDueSessions(), purgeExpiredIdempotencyRecords()])
+      .then(([sessions]) => sessions > 0 && logger.info("sessions expired", { count: sessions }))
+      .catch((err) => logger.error("background sweep failed", describeError(err)))
       .finally(() => (running = false));
   }, intervalMs);
   globalForSweeper.__svcSweeper.unref();

@@ -2,6 +2,9 @@ import { createHash, randomUUID } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
 import { api, createTenant, keyHeader, shared, type Tenant } from "../support/api";
 import { sql } from "../support/database";
+import { useServerDatabase } from "../support/domain";
+
+useServerDatabase();
 
 let tenant: Tenant;
 beforeAll(async () => {
@@ -121,5 +124,20 @@ describe("Idempotency-Key (spec 8)", () => {
     await api("POST", "/api/v2/workflows", { headers: keyHeader(tenant), json: { name, features: ["liveness"] } });
     await api("POST", "/api/v2/workflows", { headers: keyHeader(tenant), json: { name, features: ["liveness"] } });
     expect(await workflowsNamed(tenant, name)).toHaveLength(2);
+  });
+
+  it("records are forgotten after 24 hours by the background sweep", async () => {
+    const { purgeExpiredIdempotencyRecords } = await import("@/lib/http/idempotency");
+    const [old, live] = [randomUUID(), randomUUID()];
+    await sql(
+      shared().env,
+      `INSERT INTO idempotency_records (id, scope, key, method, path, request_hash, state, locked_until, expires_at)
+       VALUES ($1, 'app:x', $1, 'POST', '/p', 'h', 'completed', now(), now() - interval '1 second'),
+              ($2, 'app:x', $2, 'POST', '/p', 'h', 'completed', now(), now() + interval '1 day')`,
+      [old, live],
+    );
+    expect(await purgeExpiredIdempotencyRecords()).toBeGreaterThanOrEqual(1);
+    const left = await sql(shared().env, `SELECT id FROM idempotency_records WHERE id IN ($1, $2)`, [old, live]);
+    expect(left).toEqual([{ id: live }]);
   });
 });
