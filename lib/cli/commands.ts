@@ -4,7 +4,9 @@ import { createApp } from "@/lib/tenancy/create-app";
 import { createDeveloper } from "@/lib/tenancy/create-developer";
 import { ensureDemo } from "@/lib/tenancy/demo";
 import { addRedirectUri, setScopes } from "@/lib/tenancy/oidc-settings";
-import { createWebhookEndpoint } from "@/lib/tenancy/webhook-endpoints";
+import { createWebhookEndpoint, rotateWebhookSecret } from "@/lib/tenancy/webhook-endpoints";
+import { listDeliveries, resendDelivery } from "@/lib/webhooks/deliveries";
+import { sendTestEvent, TEST_EVENT_KINDS, type TestEventKind } from "@/lib/webhooks/test-events";
 import { db } from "@/lib/db/client";
 import { ApiError } from "@/lib/http/api-error";
 import { requireFlag, UsageError, type ParsedArgs } from "./args";
@@ -64,6 +66,36 @@ export const COMMANDS: Record<string, Command> = {
         approve: flags.approve === true || flags.approve === "true",
       });
       return { webhook_id: hook.webhookId, url: hook.url, secret: hook.secret, approved: hook.approved, active: hook.active };
+    },
+  },
+  "webhook:test": {
+    usage: `--webhook ID --kind ${TEST_EVENT_KINDS.join("|")}`,
+    async run(flags) {
+      const kind = requireFlag(flags, "kind");
+      if (!(TEST_EVENT_KINDS as readonly string[]).includes(kind)) {
+        throw new UsageError(`--kind must be one of ${TEST_EVENT_KINDS.join(", ")}`);
+      }
+      const sent = await sendTestEvent(requireFlag(flags, "webhook"), kind as TestEventKind);
+      return { event_id: sent.event_id, kind: sent.kind, deliveries: sent.deliveries };
+    },
+  },
+  "webhook:deliveries": {
+    usage: "--app APP [--limit N]",
+    async run(flags) {
+      const limit = typeof flags.limit === "string" ? Number(flags.limit) : 100;
+      if (!Number.isInteger(limit) || limit < 1) throw new UsageError("--limit must be a positive whole number");
+      return { deliveries: await listDeliveries(requireFlag(flags, "app"), limit) };
+    },
+  },
+  "webhook:resend": {
+    usage: "--delivery ID",
+    run: (flags) => resendDelivery(requireFlag(flags, "delivery")),
+  },
+  "webhook:rotate-secret": {
+    usage: "--webhook ID",
+    async run(flags) {
+      const rotated = await rotateWebhookSecret(requireFlag(flags, "webhook"));
+      return { webhook_id: rotated.webhookId, secret: rotated.secret };
     },
   },
   "wallet:credit": {

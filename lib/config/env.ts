@@ -37,6 +37,16 @@ const EnvSchema = z.object({
   /** JSON object of per-check prices in USD overriding the defaults, e.g. {"liveness":0.2}. */
   CHECK_PRICES: optionalString,
   SWEEP_INTERVAL_SECONDS: z.coerce.number().int().min(1).default(30),
+  /** Seconds before each delivery attempt, comma separated (README "Webhooks"). */
+  WEBHOOK_RETRY_SCHEDULE: z
+    .string()
+    .regex(/^\s*\d+(\s*,\s*\d+)*\s*$/, "comma-separated whole seconds, e.g. 0,5,300")
+    .default("0,5,300,1800,7200,18000,36000,36000"),
+  WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(15_000),
+  /** "off" on web instances when separate `npm run worker` processes deliver. */
+  WEBHOOK_WORKER: z.enum(["on", "off"]).default("on"),
+  WEBHOOK_POLL_MS: z.coerce.number().int().min(10).max(60_000).default(250),
+  WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(16),
   SMTP_HOST: optionalString,
   SMTP_PORT: z.coerce.number().int().min(1).max(65535).default(587),
   SMTP_SECURE: booleanFlag,

@@ -4,13 +4,14 @@ import { db } from "@/lib/db/client";
 import { logger } from "@/lib/log/logger";
 import { demoCredentialsFile, ensureDemo } from "@/lib/tenancy/demo";
 import { startExpirySweeper } from "@/lib/sessions/expiry-sweeper";
+import { startWebhookWorker } from "@/lib/webhooks/worker";
 
 /**
  * Runs once per server process before the first request (instrumentation.ts):
  * validates configuration (production refuses to start without an
  * ENCRYPTION_KEY), opens and migrates the database, and in development on an
  * empty database creates the demo account and prints how to sign in; starts
- * the session expiry sweeper.
+ * the session expiry sweeper and (unless WEBHOOK_WORKER=off) the webhook worker.
  */
 export async function startServerServices() {
   try {
@@ -19,6 +20,7 @@ export async function startServerServices() {
     const prisma = await db();
     if (!config.isProduction) await announceDemo(prisma);
     startExpirySweeper(config.SWEEP_INTERVAL_SECONDS * 1000);
+    if (config.WEBHOOK_WORKER === "on") startWebhookWorker();
   } catch (err) {
     const message = err instanceof ConfigError ? err.message : `Startup failed: ${(err as Error).stack ?? err}`;
     process.stderr.write(`\n${message}\n\n`);

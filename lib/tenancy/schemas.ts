@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { isPrivateAddress } from "@/lib/webhooks/safe-address";
 
 export const EmailSchema = z.string().trim().toLowerCase().pipe(z.email({ message: "Invalid email address" }));
 export const PasswordSchema = z.string().min(10, "Password must be at least 10 characters").max(200);
@@ -33,7 +34,11 @@ export const RedirectUriSchema = z
     if (value.includes("*")) ctx.addIssue({ code: "custom", message: "Wildcards are not allowed" });
   });
 
-/** Webhook URLs: HTTPS; test apps may also use http on localhost. */
+/**
+ * Webhook URLs: HTTPS; test apps may also use http on localhost. Production
+ * apps may not name a loopback or private address (deliveries re-check the
+ * resolved address: lib/webhooks/post-webhook.ts).
+ */
 export function webhookUrlSchema(environment: "test" | "production") {
   return z
     .string()
@@ -42,6 +47,11 @@ export function webhookUrlSchema(environment: "test" | "production") {
     .superRefine((value, ctx) => {
       const url = new URL(value);
       const localHttp = url.protocol === "http:" && isLoopbackHost(url.hostname);
+      const host = url.hostname.replace(/^\[|\]$/g, "");
+      const literalIp = /^[\d.]+$/.test(host) || host.includes(":");
+      if (environment === "production" && (host === "localhost" || (literalIp && isPrivateAddress(host)))) {
+        ctx.addIssue({ code: "custom", message: "Webhook URL must not point to a loopback or private address" });
+      }
       if (url.protocol !== "https:" && !(environment === "test" && localHttp)) {
         ctx.addIssue({
           code: "custom",

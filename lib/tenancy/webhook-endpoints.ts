@@ -34,3 +34,15 @@ export async function webhookSigningSecret(webhookId: string): Promise<string> {
   if (!endpoint) throw new ApiError("not_found", { message: "Webhook not found" });
   return decryptString(endpoint.secretEncrypted);
 }
+
+/** Replaces the signing secret; deliveries from now on are signed with the new one. */
+export async function rotateWebhookSecret(webhookId: string) {
+  const prisma = await db();
+  const secret = newWebhookSecret();
+  const result = await prisma.webhookEndpoint.updateMany({
+    where: { id: webhookId },
+    data: { secretEncrypted: encryptString(secret) },
+  });
+  if (result.count === 0) throw new ApiError("not_found", { message: "Webhook not found" });
+  return { webhookId, secret };
+}

@@ -1,21 +1,78 @@
 import { randomBytes } from "node:crypto";
+import { now as clockNow } from "@/lib/clock";
 import type { Tx } from "@/lib/db/client";
 import { SESSION_EVENT_TYPES } from "./event-types";
 
 type SessionForEvent = { id: string; appId: string; vendorData: string | null; callbackUrl: string | null };
 
+export function newEventId(prefix = "evt_"): string {
+  return `${prefix}${randomBytes(12).toString("hex")}`;
+}
+
 /**
- * Writes a verification event to the outbox in the caller's transaction (the
- * one that changed the session's state), so an event exists exactly when the
- * change committed. The webhook worker delivers it: to the session's
- * `callback` when it has one, else to the app's active, approved webhooks.
+ * The endpoints an event of this app goes to: the session's `callback` (the
+ * approved webhook it matched at creation) when it has one, else every
+ * active, approved webhook of the app.
  */
+async function deliveryTargets(tx: Tx, appId: string, callbackUrl: string | null) {
+  return tx.webhookEndpoint.findMany({
+    where: { appId, active: true, approved: true, ...(callbackUrl ? { url: callbackUrl } : {}) },
+    select: { id: true, url: true },
+  });
+}
+
+/**
+ * Writes an event and its deliveries in the caller's transaction, so an
+ * event exists exactly when the change that caused it committed; the
+ * webhook worker picks the deliveries up (lib/webhooks/worker.ts).
+ */
+export async function enqueueEvent(
+  tx: Tx,
+  input: {
+    appId: string;
+    sessionId: string | null;
+    payload: Record<string, unknown> & { event_id: string; type: string };
+    callbackUrl: string | null;
+    test?: boolean;
+    /** Only for test tooling: deliver to this endpoint, once per entry ("invalid" signs with a wrong secret). */
+    endpoints?: Array<{ id: string; url: string; signing: "valid" | "invalid" }>;
+  },
+) {
+  const at = clockNow();
+  const targets = input.endpoints ?? (await deliveryTargets(tx, input.appId, input.callbackUrl)).map((e) => ({ ...e, signing: "valid" as const }));
+  await tx.webhookEvent.create({
+    data: {
+      id: input.payload.event_id,
+      appId: input.appId,
+      sessionId: input.sessionId,
+      type: input.payload.type,
+      payload: input.payload as object,
+      targetUrl: input.callbackUrl,
+      test: input.test ?? false,
+      state: targets.length ? "pending" : "no_target",
+    },
+  });
+  if (targets.length) {
+    await tx.webhookDelivery.createMany({
+      data: targets.map((t) => ({
+        eventId: input.payload.event_id,
+        appId: input.appId,
+        endpointId: t.id,
+        url: t.url,
+        signing: t.signing,
+        nextAttemptAt: at,
+      })),
+    });
+  }
+  return input.payload;
+}
+
+/** A session's verification event (spec 6 payload) for its new status. */
 export async function enqueueSessionEvent(tx: Tx, session: SessionForEvent, status: string, occurredAt: Date) {
   const type = SESSION_EVENT_TYPES[status];
   if (!type) throw new Error(`No event type for session status ${status}`);
-  const eventId = `evt_${randomBytes(12).toString("hex")}`;
   const payload = {
-    event_id: eventId,
+    event_id: newEventId(),
     type,
     session_id: session.id,
     status,
@@ -23,8 +80,5 @@ export async function enqueueSessionEvent(tx: Tx, session: SessionForEvent, stat
     decision: status.toLowerCase(),
     occurred_at: occurredAt.toISOString(),
   };
-  await tx.webhookEvent.create({
-    data: { id: eventId, appId: session.appId, sessionId: session.id, type, payload, targetUrl: session.callbackUrl },
-  });
-  return payload;
+  return enqueueEvent(tx, { appId: session.appId, sessionId: session.id, payload, callbackUrl: session.callbackUrl });
 }

@@ -24,8 +24,14 @@ export default async function setup(project: TestProject) {
     ENCRYPTION_KEY: randomBytes(32).toString("hex"),
     REDIS_KEY_PREFIX: `svc-test-${randomBytes(4).toString("hex")}:`,
   };
-  const server = await startServer({ ...env, RATE_LIMIT_PER_MINUTE: "1000000" });
-  project.provide("server", { url: server.url, env });
+  // Webhook retries every second instead of minutes to hours, so retry tests finish.
+  const server = await startServer({
+    ...env,
+    RATE_LIMIT_PER_MINUTE: "1000000",
+    WEBHOOK_RETRY_SCHEDULE: "0,1,1,1",
+    WEBHOOK_POLL_MS: "100",
+  });
+  project.provide("server", { url: server.url, env: { ...env, WEBHOOK_RETRY_SCHEDULE: "0,1,1,1" } });
   return async () => {
     await server.stop();
     await database.drop();

@@ -1,0 +1,30 @@
+// `npm run worker`: a background process for scaled deployments: delivers
+// webhooks and ends expired sessions, sharing the outbox with any number of
+// other workers and web instances (set WEBHOOK_WORKER=off on those to leave
+// delivery to the workers).
+try {
+  process.loadEnvFile(".env");
+} catch {
+  // no .env file
+}
+import { env } from "@/lib/config/env";
+import { encryptionKey } from "@/lib/crypto/encryption-key";
+import { db, disconnectDb } from "@/lib/db/client";
+import { logger } from "@/lib/log/logger";
+import { startExpirySweeper } from "@/lib/sessions/expiry-sweeper";
+import { startWebhookWorker } from "@/lib/webhooks/worker";
+
+const config = env();
+encryptionKey();
+await db();
+const worker = startWebhookWorker();
+startExpirySweeper(config.SWEEP_INTERVAL_SECONDS * 1000);
+logger.info("worker started", { pid: process.pid });
+
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  process.once(signal, async () => {
+    await worker.stop();
+    await disconnectDb();
+    process.exit(0);
+  });
+}

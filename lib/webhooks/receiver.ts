@@ -1,0 +1,107 @@
+import { createHmac, timingSafeEqual } from "node:crypto";
+
+/**
+ * Receiving this service's webhooks (spec 6 receiver rules), for your app:
+ * verify the signature before trusting anything, reject stale or future
+ * timestamps (300 s tolerance), answer an invalid signature with 400 (never
+ * 200), process each event id once, acknowledge fast with a 2xx.
+ * Dependency-free: copy this file into your project. README "Receiving
+ * webhooks" shows it in Next.js and Express.
+ */
+export const DEFAULT_TOLERANCE_SECONDS = 300;
+
+export class WebhookVerificationError extends Error {
+  readonly status = 400;
+}
+
+export type VerifiedEvent = {
+  event_id: string;
+  type: string;
+  session_id: string;
+  status: string;
+  vendor_data: string | null;
+  decision: string;
+  occurred_at: string;
+  test?: boolean;
+};
+
+type HeaderSource = Headers | Record<string, string | string[] | undefined>;
+
+function header(headers: HeaderSource, name: string): string | undefined {
+  if (typeof (headers as Headers).get === "function") return (headers as Headers).get(name) ?? undefined;
+  const value = (headers as Record<string, string | string[] | undefined>)[name.toLowerCase()];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/** Verifies one delivery; returns the event or throws WebhookVerificationError. */
+export function verifyWebhook(input: {
+  rawBody: string;
+  headers: HeaderSource;
+  secret: string;
+  toleranceSeconds?: number;
+  nowSeconds?: number;
+}): VerifiedEvent {
+  const timestamp = header(input.headers, "x-svc-timestamp");
+  const signature = header(input.headers, "x-svc-signature");
+  const eventId = header(input.headers, "x-svc-event-id");
+  if (!timestamp || !signature || !eventId) throw new WebhookVerificationError("missing signature headers");
+  if (!/^\d+$/.test(timestamp)) throw new WebhookVerificationError("bad timestamp");
+  const now = input.nowSeconds ?? Math.floor(Date.now() / 1000);
+  const tolerance = input.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS;
+  if (Math.abs(now - Number(timestamp)) > tolerance) throw new WebhookVerificationError("timestamp outside the tolerance");
+  const expected = createHmac("sha256", input.secret).update(`${timestamp}.${input.rawBody}`).digest();
+  const given = /^[0-9a-f]{64}$/.test(signature) ? Buffer.from(signature, "hex") : Buffer.alloc(0);
+  if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
+    throw new WebhookVerificationError("invalid signature");
+  }
+  let event: VerifiedEvent;
+  try {
+    event = JSON.parse(input.rawBody) as VerifiedEvent;
+  } catch {
+    throw new WebhookVerificationError("body is not JSON");
+  }
+  if (event.event_id !== eventId) throw new WebhookVerificationError("event id header and body disagree");
+  return event;
+}
+
+/** Remembers processed event ids. `claim` is true the first time an id is seen. */
+export interface DedupStore {
+  claim(eventId: string): Promise<boolean>;
+}
+
+/** In-memory store for one process; use your database (a unique key on the event id) across processes. */
+export class MemoryDedupStore implements DedupStore {
+  private seen = new Map<string, number>();
+  constructor(private readonly ttlMs = 24 * 3600 * 1000) {}
+  async claim(eventId: string): Promise<boolean> {
+    const now = Date.now();
+    for (const [id, at] of this.seen) {
+      if (now - at < this.ttlMs) break;
+      this.seen.delete(id);
+    }
+    if (this.seen.has(eventId)) return false;
+    this.seen.set(eventId, now);
+    return true;
+  }
+}
+
+/**
+ * A complete Web-standard handler (Next.js route handlers, Bun, Deno, ...):
+ * 400 on a bad signature, 200 `{ received: true, duplicate }` otherwise;
+ * `onEvent` runs once per event id.
+ */
+export async function handleWebhookRequest(
+  req: Request,
+  options: { secret: string; store: DedupStore; onEvent(event: VerifiedEvent): Promise<void> | void; toleranceSeconds?: number },
+): Promise<Response> {
+  const rawBody = await req.text();
+  let event: VerifiedEvent;
+  try {
+    event = verifyWebhook({ rawBody, headers: req.headers, secret: options.secret, toleranceSeconds: options.toleranceSeconds });
+  } catch (err) {
+    return Response.json({ error: (err as Error).message }, { status: 400 });
+  }
+  const first = await options.store.claim(event.event_id);
+  if (first) await options.onEvent(event);
+  return Response.json({ received: true, duplicate: !first });
+}

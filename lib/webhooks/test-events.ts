@@ -1,0 +1,45 @@
+import { randomBytes } from "node:crypto";
+import { now } from "@/lib/clock";
+import { db } from "@/lib/db/client";
+import { ApiError } from "@/lib/http/api-error";
+import { enqueueEvent, newEventId } from "./outbox";
+import { SESSION_EVENT_TYPES } from "./event-types";
+
+export const TEST_EVENT_KINDS = ["approved", "declined", "in_review", "expired", "duplicate", "bad_signature"] as const;
+export type TestEventKind = (typeof TEST_EVENT_KINDS)[number];
+
+/**
+ * Spec 6 test tooling: a simulated event sent to one webhook, signed with
+ * its real secret, with `test: true` and a session id beginning
+ * `sess_test_`. It touches no session, proof or identity.
+ * - approved / declined / in_review / expired: one event of that status;
+ * - duplicate: an approved event delivered twice with the same event id
+ *   (the receiver must process it once);
+ * - bad_signature: an approved event signed with a wrong secret (the
+ *   receiver must answer 400).
+ */
+export async function sendTestEvent(webhookId: string, kind: TestEventKind) {
+  const prisma = await db();
+  const endpoint = await prisma.webhookEndpoint.findUnique({ where: { id: webhookId } });
+  if (!endpoint) throw new ApiError("not_found", { message: "Webhook not found" });
+  const status = kind === "declined" ? "DECLINED" : kind === "in_review" ? "IN_REVIEW" : kind === "expired" ? "EXPIRED" : "APPROVED";
+  const payload = {
+    event_id: newEventId("evt_test_"),
+    type: SESSION_EVENT_TYPES[status]!,
+    session_id: `sess_test_${randomBytes(12).toString("hex")}`,
+    status,
+    vendor_data: null,
+    decision: status.toLowerCase(),
+    occurred_at: now().toISOString(),
+    test: true,
+  };
+  const target = { id: endpoint.id, url: endpoint.url };
+  const endpoints =
+    kind === "duplicate"
+      ? [{ ...target, signing: "valid" as const }, { ...target, signing: "valid" as const }]
+      : [{ ...target, signing: kind === "bad_signature" ? ("invalid" as const) : ("valid" as const) }];
+  await prisma.$transaction((tx) =>
+    enqueueEvent(tx, { appId: endpoint.appId, sessionId: null, payload, callbackUrl: null, test: true, endpoints }),
+  );
+  return { event_id: payload.event_id, kind, deliveries: endpoints.length, payload };
+}

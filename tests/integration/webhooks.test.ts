@@ -1,0 +1,189 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createSession, createTenant, createWorkflow, shared, type Tenant } from "../support/api";
+import { cli } from "../support/cli";
+import { sql } from "../support/database";
+import { useServerDatabase } from "../support/domain";
+import { TestReceiver } from "../support/receiver";
+
+/**
+ * Webhook delivery against real local receivers (spec 6). The shared test
+ * server retries on a 0,1,1,1-second schedule instead of the production one.
+ */
+useServerDatabase();
+
+const env = () => shared().env;
+const receivers: TestReceiver[] = [];
+afterAll(async () => Promise.all(receivers.map((r) => r.stop())));
+
+async function receiverFor(t: Tenant, options: { callbackOnly?: boolean } = {}) {
+  const receiver = await new TestReceiver().start();
+  receivers.push(receiver);
+  const hook = await cli(["webhook:create", "--app", t.appId, "--url", receiver.url, ...(options.callbackOnly ? [] : ["--approve"])], env());
+  receiver.secret = hook.secret;
+  return { receiver, webhookId: hook.webhook_id as string };
+}
+
+/** A session of `workflowId` taken to APPROVED through the domain layer (as the checks would). */
+async function approvedSession(t: Tenant, workflowId: string, body: Record<string, unknown> = {}) {
+  const { recordCheckResult } = await import("@/lib/sessions/record-check");
+  const { completeSession } = await import("@/lib/sessions/complete-session");
+  const s = await createSession(t, { workflow_id: workflowId, vendor_data: "wh", ...body });
+  await recordCheckResult({ sessionId: s.session_id, type: "liveness", status: "passed" });
+  await completeSession(s.session_id);
+  return s.session_id;
+}
+
+const deliveries = (appId: string) => cli(["webhook:deliveries", "--app", appId], env()).then((r) => r.deliveries as any[]);
+
+describe("webhook delivery", () => {
+  let t: Tenant;
+  let workflowId: string;
+  beforeAll(async () => {
+    t = await createTenant();
+    workflowId = await createWorkflow(t, ["liveness"]);
+  });
+
+  it("a terminal session is POSTed, signed, with the spec's headers and payload", async () => {
+    const { receiver } = await receiverFor(t);
+    const sessionId = await approvedSession(t, workflowId);
+    await receiver.waitFor((r) => r.processed.some((e) => e.session_id === sessionId));
+    const got = receiver.received.find((r) => r.event?.session_id === sessionId)!;
+    expect(got.status).toBe(200);
+    expect(got.headers["x-svc-event-id"]).toBe(got.event!.event_id);
+    expect(got.headers["x-svc-signature"]).toMatch(/^[0-9a-f]{64}$/);
+    expect(Math.abs(Number(got.headers["x-svc-timestamp"]) - Date.now() / 1000)).toBeLessThan(60);
+    expect(JSON.parse(got.body)).toEqual({
+      event_id: expect.stringMatching(/^evt_/),
+      type: "verification.approved",
+      session_id: sessionId,
+      status: "APPROVED",
+      vendor_data: "wh",
+      decision: "approved",
+      occurred_at: expect.any(String),
+    });
+  });
+
+  it("a receiver failing with 500 three times gets exactly one successful delivery, every attempt logged", async () => {
+    const other = await createTenant();
+    const wf = await createWorkflow(other, ["liveness"]);
+    const { receiver } = await receiverFor(other);
+    receiver.failNext = 3;
+    const sessionId = await approvedSession(other, wf);
+    await receiver.waitFor((r) => r.processed.length === 1);
+    await new Promise((r) => setTimeout(r, 1500)); // nothing more arrives
+    expect(receiver.received.map((r) => r.status)).toEqual([500, 500, 500, 200]);
+    expect(receiver.processed.map((e) => e.session_id)).toEqual([sessionId]);
+    const [delivery] = await deliveries(other.appId);
+    expect(delivery).toMatchObject({ state: "succeeded", attempt_count: 4, last_status: 200, session_id: sessionId });
+    expect(delivery.attempts.map((a: { status_code: number }) => a.status_code)).toEqual([500, 500, 500, 200]);
+    expect(delivery.attempts[0].response_snippet).toBe("temporarily broken");
+  });
+
+  it("gives up after the last attempt and marks the delivery failed", async () => {
+    const other = await createTenant();
+    const wf = await createWorkflow(other, ["liveness"]);
+    const { receiver } = await receiverFor(other);
+    receiver.failNext = 100;
+    await approvedSession(other, wf);
+    await receiver.waitFor((r) => r.received.length === 4);
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(receiver.received).toHaveLength(4);
+    const [delivery] = await deliveries(other.appId);
+    expect(delivery).toMatchObject({ state: "failed", attempt_count: 4, last_status: 500, next_attempt_at: null });
+  });
+
+  it("a per-session callback goes only to that URL; without one, to every approved webhook", async () => {
+    const other = await createTenant();
+    const wf = await createWorkflow(other, ["liveness"]);
+    const a = await receiverFor(other);
+    const b = await receiverFor(other);
+    const viaCallback = await approvedSession(other, wf, { callback: a.receiver.url });
+    const broadcast = await approvedSession(other, wf);
+    await a.receiver.waitFor((r) => r.processed.length === 2);
+    await b.receiver.waitFor((r) => r.processed.length === 1);
+    await new Promise((r) => setTimeout(r, 500));
+    expect(a.receiver.processed.map((e) => e.session_id).sort()).toEqual([viaCallback, broadcast].sort());
+    expect(b.receiver.processed.map((e) => e.session_id)).toEqual([broadcast]);
+  });
+
+  it("resend delivers the same event id again as a new delivery", async () => {
+    const other = await createTenant();
+    const wf = await createWorkflow(other, ["liveness"]);
+    const { receiver } = await receiverFor(other);
+    await approvedSession(other, wf);
+    await receiver.waitFor((r) => r.received.length === 1);
+    const [first] = await deliveries(other.appId);
+    const resent = await cli(["webhook:resend", "--delivery", first.delivery_id], env());
+    expect(resent).toMatchObject({ event_id: first.event_id, resent_from: first.delivery_id });
+    await receiver.waitFor((r) => r.received.length === 2);
+    expect(receiver.received[1]!.headers["x-svc-event-id"]).toBe(first.event_id);
+    expect(receiver.received[1]!.duplicate).toBe(true);
+    const all = await deliveries(other.appId);
+    expect(all.map((d) => d.state)).toEqual(["succeeded", "succeeded"]);
+  });
+
+  it("after a secret rotation deliveries are signed with the new secret", async () => {
+    const other = await createTenant();
+    const { receiver, webhookId } = await receiverFor(other);
+    const rotated = await cli(["webhook:rotate-secret", "--webhook", webhookId], env());
+    expect(rotated.secret).not.toBe(receiver.secret);
+    await cli(["webhook:test", "--webhook", webhookId, "--kind", "approved"], env());
+    await receiver.waitFor((r) => r.received.length === 1);
+    expect(receiver.received[0]!.status).toBe(400); // old secret: rejected
+    receiver.secret = rotated.secret;
+    await cli(["webhook:test", "--webhook", webhookId, "--kind", "approved"], env());
+    await receiver.waitFor((r) => r.processed.length === 1);
+  });
+});
+
+describe("test events (spec 6 test tooling)", () => {
+  let t: Tenant;
+  let hook: Awaited<ReturnType<typeof receiverFor>>;
+  beforeAll(async () => {
+    t = await createTenant();
+    hook = await receiverFor(t);
+  });
+
+  it.each([
+    ["approved", "APPROVED", "verification.approved"],
+    ["declined", "DECLINED", "verification.declined"],
+    ["in_review", "IN_REVIEW", "verification.in_review"],
+    ["expired", "EXPIRED", "verification.expired"],
+  ])("%s: a signed event with test: true and a sess_test_ session id, touching no session", async (kind, status, type) => {
+    const before = await sql(env(), `SELECT count(*)::int AS n FROM sessions WHERE app_id = $1`, [t.appId]);
+    const sent = await cli(["webhook:test", "--webhook", hook.webhookId, "--kind", kind], env());
+    await hook.receiver.waitFor((r) => r.processed.some((e) => e.event_id === sent.event_id));
+    const event = hook.receiver.processed.find((e) => e.event_id === sent.event_id)!;
+    expect(event).toMatchObject({ test: true, status, type, decision: status.toLowerCase() });
+    expect(event.session_id).toMatch(/^sess_test_[0-9a-f]{24}$/);
+    const after = await sql(env(), `SELECT count(*)::int AS n FROM sessions WHERE app_id = $1`, [t.appId]);
+    expect(after).toEqual(before);
+    expect(await sql(env(), `SELECT 1 FROM sessions WHERE id = $1`, [event.session_id])).toHaveLength(0);
+  });
+
+  it("duplicate: the same event id arrives twice and is processed once", async () => {
+    const sent = await cli(["webhook:test", "--webhook", hook.webhookId, "--kind", "duplicate"], env());
+    expect(sent.deliveries).toBe(2);
+    await hook.receiver.waitFor((r) => r.received.filter((x) => x.event?.event_id === sent.event_id).length === 2);
+    const copies = hook.receiver.received.filter((x) => x.event?.event_id === sent.event_id);
+    expect(copies.map((c) => c.duplicate).sort()).toEqual([false, true]);
+    expect(hook.receiver.processed.filter((e) => e.event_id === sent.event_id)).toHaveLength(1);
+  });
+
+  it("bad_signature: the receiver answers 400 and the delivery is not retried", async () => {
+    const sent = await cli(["webhook:test", "--webhook", hook.webhookId, "--kind", "bad_signature"], env());
+    await hook.receiver.waitFor((r) => r.received.some((x) => x.headers["x-svc-event-id"] === sent.event_id));
+    await new Promise((r) => setTimeout(r, 1500));
+    const got = hook.receiver.received.filter((x) => x.headers["x-svc-event-id"] === sent.event_id);
+    expect(got.map((g) => g.status)).toEqual([400]);
+    expect(got[0]!.error).toBe("invalid signature");
+    const log = await deliveries(t.appId);
+    expect(log.find((d) => d.event_id === sent.event_id)).toMatchObject({ state: "failed", last_status: 400, test: true });
+  });
+
+  it("rejects an unknown kind", async () => {
+    const { runCli } = await import("../support/cli");
+    const res = await runCli(["webhook:test", "--webhook", hook.webhookId, "--kind", "exploded"], env());
+    expect(res.code).toBe(2);
+  });
+});
