@@ -29,7 +29,9 @@ type HeaderSource = Headers | Record<string, string | string[] | undefined>;
 
 function header(headers: HeaderSource, name: string): string | undefined {
   if (typeof (headers as Headers).get === "function") return (headers as Headers).get(name) ?? undefined;
-  const value = (headers as Record<string, string | string[] | undefined>)[name.toLowerCase()];
+  const record = headers as Record<string, string | string[] | undefined>;
+  const key = Object.keys(record).find((k) => k.toLowerCase() === name);
+  const value = key === undefined ? undefined : record[key];
   return Array.isArray(value) ? value[0] : value;
 }
 
