@@ -37,10 +37,12 @@ export async function listDeliveries(appId: string, limit = 100) {
 }
 
 /** Sends an event again: a new delivery (its own attempts) of the same event id to the same endpoint, due now. */
-export async function resendDelivery(deliveryId: string) {
+export async function resendDelivery(deliveryId: string, appId?: string) {
   const prisma = await db();
   const original = await prisma.webhookDelivery.findUnique({ where: { id: deliveryId } });
-  if (!original) throw new ApiError("not_found", { message: "Delivery not found" });
+  if (!original || (appId !== undefined && original.appId !== appId)) {
+    throw new ApiError("not_found", { message: "Delivery not found" });
+  }
   const copy = await prisma.webhookDelivery.create({
     data: {
       eventId: original.eventId,
@@ -52,4 +54,17 @@ export async function resendDelivery(deliveryId: string) {
     },
   });
   return { delivery_id: copy.id, event_id: copy.eventId, resent_from: original.id };
+}
+
+/** The app's webhook endpoints, without their secrets. */
+export async function listWebhookEndpoints(appId: string) {
+  const prisma = await db();
+  const rows = await prisma.webhookEndpoint.findMany({ where: { appId }, orderBy: { createdAt: "asc" } });
+  return rows.map((w) => ({
+    webhook_id: w.id,
+    url: w.url,
+    approved: w.approved,
+    active: w.active,
+    created_at: w.createdAt.toISOString(),
+  }));
 }

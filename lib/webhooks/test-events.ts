@@ -18,10 +18,12 @@ export type TestEventKind = (typeof TEST_EVENT_KINDS)[number];
  * - bad_signature: an approved event signed with a wrong secret (the
  *   receiver must answer 400).
  */
-export async function sendTestEvent(webhookId: string, kind: TestEventKind) {
+export async function sendTestEvent(webhookId: string, kind: TestEventKind, appId?: string) {
   const prisma = await db();
   const endpoint = await prisma.webhookEndpoint.findUnique({ where: { id: webhookId } });
-  if (!endpoint) throw new ApiError("not_found", { message: "Webhook not found" });
+  if (!endpoint || (appId !== undefined && endpoint.appId !== appId)) {
+    throw new ApiError("not_found", { message: "Webhook not found" });
+  }
   const status = kind === "declined" ? "DECLINED" : kind === "in_review" ? "IN_REVIEW" : kind === "expired" ? "EXPIRED" : "APPROVED";
   const payload = {
     event_id: newEventId("evt_test_"),

@@ -187,3 +187,35 @@ describe("test events (spec 6 test tooling)", () => {
     expect(res.code).toBe(2);
   });
 });
+
+describe("webhook tooling over the API (for the portal and for scripts)", () => {
+  it("lists webhooks without secrets, sends test events, shows the delivery log and resends; other apps get 404", async () => {
+    const { api, keyHeader } = await import("../support/api");
+    const t = await createTenant();
+    const { receiver, webhookId } = await receiverFor(t);
+    const list = await api("GET", "/api/v2/webhooks", { headers: keyHeader(t) });
+    expect(list.body.data.webhooks).toEqual([
+      { webhook_id: webhookId, url: receiver.url, approved: true, active: true, created_at: expect.any(String) },
+    ]);
+    expect(list.text).not.toContain("whsec_");
+
+    const sent = await api("POST", `/api/v2/webhooks/${webhookId}/test`, { headers: keyHeader(t), json: { kind: "declined" } });
+    expect(sent.status).toBe(202);
+    await receiver.waitFor((r) => r.processed.some((e) => e.event_id === sent.body.data.event_id));
+
+    const log = await api("GET", "/api/v2/webhooks/deliveries", { headers: keyHeader(t) });
+    const [delivery] = log.body.data.deliveries;
+    expect(delivery).toMatchObject({ event_id: sent.body.data.event_id, state: "succeeded", test: true, webhook_id: webhookId });
+    const resent = await api("POST", `/api/v2/webhooks/deliveries/${delivery.delivery_id}/resend`, { headers: keyHeader(t) });
+    expect(resent.status).toBe(202);
+    await receiver.waitFor((r) => r.received.length === 2);
+
+    const stranger = await createTenant();
+    expect((await api("POST", `/api/v2/webhooks/${webhookId}/test`, { headers: keyHeader(stranger), json: { kind: "approved" } })).status).toBe(404);
+    expect((await api("POST", `/api/v2/webhooks/deliveries/${delivery.delivery_id}/resend`, { headers: keyHeader(stranger) })).status).toBe(404);
+    expect((await api("GET", "/api/v2/webhooks/deliveries", { headers: keyHeader(stranger) })).body.data.deliveries).toEqual([]);
+    const bad = await api("POST", `/api/v2/webhooks/${webhookId}/test`, { headers: keyHeader(t), json: { kind: "boom" } });
+    expect(bad.status).toBe(400);
+    expect(bad.body.data.errors).toHaveProperty("kind");
+  });
+});
