@@ -10,6 +10,7 @@ import autocannon from "autocannon";
 import pg from "pg";
 import { cli } from "../tests/support/cli";
 import { startServer } from "../tests/support/server";
+import { webhookBench } from "./webhooks";
 
 const admin = process.env.BENCH_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
@@ -39,7 +40,8 @@ async function main() {
     DATA_DIR: fs.mkdtempSync("/tmp/svc-bench-"),
     ENCRYPTION_KEY: randomBytes(32).toString("hex"),
   };
-  const server = await startServer({ ...env, RATE_LIMIT_PER_MINUTE: "100000000" });
+  // The web server leaves webhook delivery to the worker processes of the webhook benchmark.
+  const server = await startServer({ ...env, RATE_LIMIT_PER_MINUTE: "100000000", WEBHOOK_WORKER: "off" });
   try {
     const dev = await cli(["developer:create", "--email", "bench@example.com", "--password", "bench-password-1"], env);
     await cli(["wallet:credit", "--org", dev.organization_id, "--amount", "100000"], env);
@@ -92,6 +94,13 @@ async function main() {
     }
     const [, create, decision] = rows;
     console.log(`\ntargets: session create >= 30% of bare (${((create!.rps / ceiling) * 100).toFixed(0)}%), decision read >= 50% (${((decision!.rps / ceiling) * 100).toFixed(0)}%)`);
+
+    console.log("\nwebhooks: 2,000 events at once (throughput), then 250/s for 5 s (lag from commit to receipt)\n");
+    console.log("workers".padEnd(10), "events/s".padStart(10), "lag p50 ms".padStart(12), "lag p99 ms".padStart(12));
+    for (const r of await webhookBench(env)) {
+      console.log(String(r.workers).padEnd(10), r.throughput.toFixed(0).padStart(10), r.p50.toFixed(0).padStart(12), r.p99.toFixed(0).padStart(12));
+    }
+    console.log("targets: >= 200 deliveries/s, lag p50 < 1000 ms");
   } finally {
     await server.stop();
     await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
