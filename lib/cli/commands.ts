@@ -1,6 +1,6 @@
 import { creditWallet } from "@/lib/billing/wallet";
 import { parseAmountToCents } from "@/lib/billing/money";
-import { createApp } from "@/lib/tenancy/create-app";
+import { createApp, issueApiKey, revokeApiKey } from "@/lib/tenancy/create-app";
 import { createDeveloper } from "@/lib/tenancy/create-developer";
 import { ensureDemo } from "@/lib/tenancy/demo";
 import { addRedirectUri, setScopes } from "@/lib/tenancy/oidc-settings";
@@ -43,6 +43,20 @@ export const COMMANDS: Record<string, Command> = {
         client_id: app.clientId,
         client_secret: app.clientSecret,
       };
+    },
+  },
+  "app:create-key": {
+    usage: "--app APP [--name N]",
+    async run(flags) {
+      const key = await issueApiKey(requireFlag(flags, "app"), typeof flags.name === "string" ? flags.name : "default");
+      return { api_key_id: key.id, api_key: key.apiKey, prefix: key.prefix };
+    },
+  },
+  "app:revoke-key": {
+    usage: "--key API_KEY",
+    async run(flags) {
+      const revoked = await revokeApiKey(requireFlag(flags, "key"));
+      return { api_key_id: revoked.id, prefix: revoked.prefix, app_id: revoked.appId, revoked: true };
     },
   },
   "app:redirect-uri": {

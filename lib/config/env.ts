@@ -34,6 +34,8 @@ const EnvSchema = z.object({
   ENCRYPTION_KEY: optionalString,
   TRUST_PROXY: booleanFlag,
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(150),
+  /** How long a process trusts a checked API key or client secret (0: check every request). */
+  CREDENTIAL_CACHE_MS: z.coerce.number().int().min(0).max(300_000).default(10_000),
   /** JSON object of per-check prices in USD overriding the defaults, e.g. {"liveness":0.2}. */
   CHECK_PRICES: optionalString,
   SWEEP_INTERVAL_SECONDS: z.coerce.number().int().min(1).default(30),

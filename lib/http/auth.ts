@@ -1,23 +1,23 @@
 import type { App } from "@/generated/prisma/client";
+import { env } from "@/lib/config/env";
 import { db } from "@/lib/db/client";
 import { constantTimeEqual, hashSecret } from "@/lib/crypto/secrets";
 import { TtlCache } from "@/lib/cache/ttl-cache";
 import { ApiError } from "./api-error";
 
 /**
- * Valid credentials are remembered for 10 seconds per process, so the hot
- * path does not query the database on every request. A revoked key or a
- * deactivated app therefore stops working within 10 seconds everywhere (at
- * once on the process that made the change: see forgetCredential).
+ * Valid credentials are remembered for CREDENTIAL_CACHE_MS (10 s) per
+ * process, so the hot path does not query the database on every request. A
+ * revoked key or a deactivated app therefore stops working within that time
+ * everywhere (at once in the process that made the change: forgetCredentials).
  */
-const CREDENTIAL_TTL_MS = 10_000;
 type Caller = { app: App; actor: string };
 const globalForAuth = globalThis as unknown as { __svcCredentialCache?: TtlCache<Caller> };
-const credentialCache = (globalForAuth.__svcCredentialCache ??= new TtlCache(CREDENTIAL_TTL_MS));
+const credentialCache = () => (globalForAuth.__svcCredentialCache ??= new TtlCache(env().CREDENTIAL_CACHE_MS));
 
 /** Drops every remembered credential (after a revocation or an app change). */
 export function forgetCredentials() {
-  credentialCache.clear();
+  credentialCache().clear();
 }
 
 /** Spec 5: `X-API-Key: <key>` or `Authorization: Bearer <key>`. */
@@ -34,7 +34,7 @@ export async function authenticateApiKey(req: Request): Promise<Caller> {
   const key = readApiKey(req);
   if (!key) throw new ApiError("invalid_api_key", { message: "Missing API key: send X-API-Key or Authorization: Bearer" });
   const hash = hashSecret(key);
-  const cached = credentialCache.get(`key:${hash}`);
+  const cached = credentialCache().get(`key:${hash}`);
   if (cached) return cached;
   const prisma = await db();
   const record = await prisma.apiKey.findUnique({ where: { keyHash: hash }, include: { app: true } });
@@ -45,7 +45,7 @@ export async function authenticateApiKey(req: Request): Promise<Caller> {
     void prisma.apiKey.update({ where: { id: record.id }, data: { lastUsedAt: new Date() } }).catch(() => {});
   }
   const caller = { app: record.app, actor: `api_key:${record.prefix}` };
-  credentialCache.set(`key:${hash}`, caller);
+  credentialCache().set(`key:${hash}`, caller);
   return caller;
 }
 
@@ -58,7 +58,7 @@ export async function authenticateClient(req: Request): Promise<Caller> {
   }
   const secretHash = hashSecret(secret);
   const cacheKey = `client:${clientId}:${secretHash}`;
-  const cached = credentialCache.get(cacheKey);
+  const cached = credentialCache().get(cacheKey);
   if (cached) return cached;
   const prisma = await db();
   const app = await prisma.app.findUnique({ where: { clientId } });
@@ -66,6 +66,6 @@ export async function authenticateClient(req: Request): Promise<Caller> {
     throw new ApiError("invalid_client", { message: "Wrong client id or secret, or inactive app" });
   }
   const caller = { app, actor: `client:${app.clientId}` };
-  credentialCache.set(cacheKey, caller);
+  credentialCache().set(cacheKey, caller);
   return caller;
 }

@@ -3,6 +3,7 @@ import { db } from "@/lib/db/client";
 import { ApiError } from "@/lib/http/api-error";
 import { forgetCredentials } from "@/lib/http/auth";
 import { parseOrThrow } from "@/lib/http/validation";
+import { hashSecret } from "@/lib/crypto/secrets";
 import { newApiKey, newClientCredentials } from "./credentials";
 import { AppEnvironmentSchema, AppNameSchema } from "./schemas";
 
@@ -55,14 +56,14 @@ export async function issueApiKey(appId: string, name = "default") {
   return { id: record.id, prefix: record.prefix, apiKey: apiKey.key };
 }
 
-export async function revokeApiKey(appId: string, apiKeyId: string) {
+/** Revokes an API key given its value: it stops authenticating (within CREDENTIAL_CACHE_MS elsewhere). */
+export async function revokeApiKey(key: string) {
   const prisma = await db();
-  const result = await prisma.apiKey.updateMany({
-    where: { id: apiKeyId, appId, revokedAt: null },
-    data: { revokedAt: new Date() },
-  });
-  if (result.count === 0) throw new ApiError("not_found", { message: "API key not found" });
+  const record = await prisma.apiKey.findUnique({ where: { keyHash: hashSecret(key) } });
+  if (!record) throw new ApiError("not_found", { message: "API key not found" });
+  if (!record.revokedAt) await prisma.apiKey.update({ where: { id: record.id }, data: { revokedAt: new Date() } });
   forgetCredentials();
+  return { id: record.id, prefix: record.prefix, appId: record.appId };
 }
 
 /** Replaces the OIDC client secret; the old one stops working at once. */

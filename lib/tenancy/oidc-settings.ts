@@ -20,22 +20,12 @@ async function findApp(appId: string) {
   return { prisma, app };
 }
 
-export async function getOidcSettings(appId: string) {
-  return present((await findApp(appId)).app);
-}
-
 /** Registers one exact redirect URI (adding an existing one changes nothing). */
 export async function addRedirectUri(appId: string, uri: string) {
   const value = parseOrThrow(RedirectUriSchema, uri, "uri");
   const { prisma, app } = await findApp(appId);
   if (app.redirectUris.includes(value)) return present(app);
   return present(await prisma.app.update({ where: { id: appId }, data: { redirectUris: { push: value } } }));
-}
-
-export async function removeRedirectUri(appId: string, uri: string) {
-  const { prisma, app } = await findApp(appId);
-  const redirectUris = app.redirectUris.filter((u) => u !== uri);
-  return present(await prisma.app.update({ where: { id: appId }, data: { redirectUris } }));
 }
 
 /** Sets the scopes the app may request (spec 5 rule 3); must include openid. */

@@ -1,5 +1,5 @@
 import { db } from "@/lib/db/client";
-import { decryptString, encryptString } from "@/lib/crypto/encryption";
+import { encryptString } from "@/lib/crypto/encryption";
 import { ApiError } from "@/lib/http/api-error";
 import { parseOrThrow } from "@/lib/http/validation";
 import { newWebhookSecret } from "./credentials";
@@ -20,19 +20,6 @@ export async function createWebhookEndpoint(input: { appId: string; url: string;
     data: { appId: app.id, url, secretEncrypted: encryptString(secret), approved: input.approve ?? false },
   });
   return { webhookId: endpoint.id, url: endpoint.url, secret, approved: endpoint.approved, active: endpoint.active };
-}
-
-export async function setWebhookApproval(appId: string, webhookId: string, approved: boolean) {
-  const prisma = await db();
-  const result = await prisma.webhookEndpoint.updateMany({ where: { id: webhookId, appId }, data: { approved } });
-  if (result.count === 0) throw new ApiError("not_found", { message: "Webhook not found" });
-}
-
-export async function webhookSigningSecret(webhookId: string): Promise<string> {
-  const prisma = await db();
-  const endpoint = await prisma.webhookEndpoint.findUnique({ where: { id: webhookId } });
-  if (!endpoint) throw new ApiError("not_found", { message: "Webhook not found" });
-  return decryptString(endpoint.secretEncrypted);
 }
 
 /** Replaces the signing secret; deliveries from now on are signed with the new one. */

@@ -84,6 +84,19 @@ describe("admin CLI", () => {
     await expectFailure(["app:create", "--org", "00000000-0000-0000-0000-000000000000", "--name", "X", "--env", "test"], "not_found");
   });
 
+  it("app:create-key issues another working key; app:revoke-key revokes one", async () => {
+    const t = await createTenant();
+    const extra = await cli(["app:create-key", "--app", t.appId, "--name", "ci"], env());
+    expect(extra).toEqual({ api_key_id: expect.any(String), api_key: expect.stringMatching(/^sk_test_/), prefix: extra.api_key.slice(0, 12) });
+    const ok = (key: string) => api("GET", "/api/v2/workflows", { headers: { "X-API-Key": key } }).then((r) => r.status);
+    expect(await ok(extra.api_key)).toBe(200);
+    const revoked = await cli(["app:revoke-key", "--key", extra.api_key], env());
+    expect(revoked).toMatchObject({ api_key_id: extra.api_key_id, app_id: t.appId, revoked: true });
+    expect(await ok(extra.api_key)).toBe(401);
+    expect(await ok(t.apiKey)).toBe(200);
+    await expectFailure(["app:revoke-key", "--key", "sk_test_unknown"], "not_found");
+  });
+
   it("app:redirect-uri adds exact URIs; app:scopes sets enabled scopes", async () => {
     const t = await createTenant();
     const added = await cli(["app:redirect-uri", "--app", t.appId, "--uri", "https://shop.example/callback"], env());

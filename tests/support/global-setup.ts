@@ -30,6 +30,8 @@ export default async function setup(project: TestProject) {
     RATE_LIMIT_PER_MINUTE: "1000000",
     WEBHOOK_RETRY_SCHEDULE: "0,1,1,1",
     WEBHOOK_POLL_MS: "100",
+    // Check credentials on every request, so revocation is visible at once.
+    CREDENTIAL_CACHE_MS: "0",
   });
   project.provide("server", { url: server.url, env: { ...env, WEBHOOK_RETRY_SCHEDULE: "0,1,1,1" } });
   return async () => {
