@@ -1,5 +1,6 @@
 import type { z } from "zod";
-import type { App } from "@/generated/prisma/client";
+import type { App, Session } from "@/generated/prisma/client";
+import { sessionFromToken } from "@/lib/flow/session-token";
 import { describeError, logger } from "@/lib/log/logger";
 import { ApiError } from "./api-error";
 import { authenticateApiKey, authenticateClient } from "./auth";
@@ -24,7 +25,7 @@ import { parseOrThrow } from "./validation";
  * anything else is logged with the request id and answered 500
  * `server_error` without internals.
  */
-export type AuthKind = "apiKey" | "client" | "none";
+export type AuthKind = "apiKey" | "client" | "sessionToken" | "none";
 
 type RouteOptions<A extends AuthKind, B extends z.ZodType | undefined, Q extends z.ZodType | undefined> = {
   auth: A;
@@ -36,9 +37,11 @@ export type RouteContext<A extends AuthKind, B, Q> = {
   req: Request;
   requestId: string;
   params: Record<string, string>;
-  app: A extends "none" ? null : App;
+  app: A extends "apiKey" | "client" ? App : null;
   /** Who is calling, for audit logs: `api_key:<prefix>` or `client:<client_id>`. */
-  actor: A extends "none" ? null : string;
+  actor: A extends "apiKey" | "client" ? string : null;
+  /** The hosted flow's session (auth "sessionToken"; a GET may see a closed one, other methods may not). */
+  session: A extends "sessionToken" ? Session : null;
   body: B extends z.ZodType ? z.infer<B> : undefined;
   query: Q extends z.ZodType ? z.infer<Q> : Record<string, string>;
 };
@@ -135,6 +138,8 @@ export function apiRoute<
             ? await authenticateClient(req)
             : null;
       const app = caller?.app ?? null;
+      const session =
+        options.auth === "sessionToken" ? await sessionFromToken(req, { forUpdate: req.method !== "GET" }) : null;
 
       const { raw, value } = await readJsonBody(req);
       const body = options.body ? parseOrThrow(options.body, value ?? {}, "body") : undefined;
@@ -162,7 +167,7 @@ export function apiRoute<
       }
 
       handlerStarted = true;
-      const result = await handler({ req, requestId, params, app, actor: caller?.actor ?? null, body, query } as RouteContext<A, B, Q>);
+      const result = await handler({ req, requestId, params, app, actor: caller?.actor ?? null, session, body, query } as RouteContext<A, B, Q>);
       const out = result instanceof Reply ? result : new Reply(result);
       const text = JSON.stringify(successBody(out.data));
       if (claimId) await completeIdempotencyKey(claimId, out.status, text);
