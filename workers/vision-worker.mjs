@@ -1,0 +1,122 @@
+// Vision worker thread (piscina). Plain JavaScript that Next.js never
+// bundles: routes send image bytes here (lib/vision/pool.ts), so model
+// inference never blocks the web server's event loop. Everything loads from
+// node_modules; nothing is fetched from the network.
+import fs from "node:fs";
+import { createRequire } from "node:module";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+
+const require = createRequire(import.meta.url);
+
+/** Folder of an installed package (its exports map hides the files we need). */
+function packageDir(name) {
+  for (const base of require.resolve.paths(name) ?? []) {
+    const dir = path.join(base, name);
+    if (fs.existsSync(path.join(dir, "package.json"))) return dir;
+  }
+  throw new Error(`package ${name} is not installed`);
+}
+
+// Node 20's fetch cannot read file:// URLs; the model loader needs to.
+const realFetch = globalThis.fetch;
+globalThis.fetch = async (input, init) => {
+  const url = typeof input === "string" ? input : input instanceof URL ? input.href : input.url;
+  if (url.startsWith("file://")) {
+    const data = await fs.promises.readFile(new URL(url));
+    return new Response(data, { status: 200, headers: { "content-type": url.endsWith(".json") ? "application/json" : "application/octet-stream" } });
+  }
+  return realFetch(input, init);
+};
+
+const humanDir = packageDir("@vladmandic/human");
+const wasmDir = path.join(packageDir("@tensorflow/tfjs-backend-wasm"), "dist");
+const MODEL_VERSION = `human@${JSON.parse(fs.readFileSync(path.join(humanDir, "package.json"), "utf8")).version}`;
+
+let ready;
+
+async function load() {
+  const { Human } = require(path.join(humanDir, "dist", "human.node-wasm.js"));
+  const sharp = require("sharp");
+  const human = new Human({
+    backend: "wasm",
+    wasmPath: `${pathToFileURL(wasmDir).href}/`,
+    modelBasePath: `${pathToFileURL(path.join(humanDir, "models")).href}/`,
+    debug: false,
+    async: false,
+    cacheSensitivity: 0,
+    face: {
+      enabled: true,
+      detector: { enabled: true, rotation: true, maxDetected: 5, minConfidence: 0.3, return: false },
+      mesh: { enabled: true },
+      iris: { enabled: true },
+      description: { enabled: true },
+      emotion: { enabled: false },
+      antispoof: { enabled: true },
+      liveness: { enabled: true },
+      attention: { enabled: false },
+      gear: { enabled: false },
+    },
+    body: { enabled: false },
+    hand: { enabled: false },
+    object: { enabled: false },
+    segmentation: { enabled: false },
+    gesture: { enabled: true },
+    filter: { enabled: false },
+  });
+  await human.load();
+  await human.warmup().catch(() => {});
+  return { human, sharp };
+}
+
+/** Eye aspect ratio from mesh points (about 0.08 closed, 0.3 and more open). */
+function eyeAspectRatio(annotations, side) {
+  const upper = annotations?.[`${side}EyeUpper0`];
+  const lower = annotations?.[`${side}EyeLower0`];
+  if (!upper || !lower || upper.length < 5 || lower.length < 5) return null;
+  const width = Math.hypot(upper[0][0] - upper[upper.length - 1][0], upper[0][1] - upper[upper.length - 1][1]);
+  const mid = Math.floor(upper.length / 2);
+  const height = Math.hypot(upper[mid][0] - lower[mid][0], upper[mid][1] - lower[mid][1]);
+  return width > 0 ? height / width : null;
+}
+
+/** Detects faces in one image: box, scores, embedding, head pose, eye openness. */
+async function analyseFaces(bytes) {
+  const { human, sharp } = await ready;
+  const started = performance.now();
+  const { data, info } = await sharp(Buffer.from(bytes)).rotate().removeAlpha().resize({ width: 1024, height: 1024, fit: "inside", withoutEnlargement: true }).raw().toBuffer({ resolveWithObject: true });
+  const tensor = human.tf.tensor(new Uint8Array(data), [info.height, info.width, 3], "int32");
+  try {
+    const result = await human.detect(tensor);
+    const faces = result.face.map((f) => ({
+      box: f.box,
+      score: f.score,
+      box_score: f.boxScore,
+      face_score: f.faceScore,
+      embedding: f.embedding ? Array.from(f.embedding) : null,
+      rotation: f.rotation?.angle ? { yaw: f.rotation.angle.yaw, pitch: f.rotation.angle.pitch, roll: f.rotation.angle.roll } : null,
+      ear: { left: eyeAspectRatio(f.annotations, "left"), right: eyeAspectRatio(f.annotations, "right") },
+      antispoof: f.real ?? null,
+      live: f.live ?? null,
+    }));
+    return { faces, width: info.width, height: info.height, ms: Math.round(performance.now() - started), model: MODEL_VERSION };
+  } finally {
+    human.tf.dispose(tensor);
+  }
+}
+
+/** Piscina task entry: errors are returned, never thrown (a throw at load would hang the pool). */
+export default async function run(task) {
+  try {
+    ready ??= load();
+    if (task.op === "faces") return { ok: true, value: await analyseFaces(task.image) };
+    if (task.op === "ping") {
+      await ready;
+      return { ok: true, value: { model: MODEL_VERSION } };
+    }
+    return { ok: false, error: `unknown op ${task.op}` };
+  } catch (err) {
+    ready = undefined;
+    return { ok: false, error: err instanceof Error ? err.message : String(err) };
+  }
+}
