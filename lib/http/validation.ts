@@ -28,3 +28,6 @@ export function parseOrThrow<S extends z.ZodType>(schema: S, value: unknown, roo
   }
   return result.data;
 }
+
+/** Ids of sessions, workflows and other resources are UUIDs. */
+export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

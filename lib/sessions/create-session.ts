@@ -8,11 +8,8 @@ import { checkPrices } from "@/lib/billing/prices";
 import { ApiError } from "@/lib/http/api-error";
 import { resolveAccountFromAccessToken } from "@/lib/accounts/resolve-access-token";
 import { SESSION_TTL } from "@/lib/workflows/settings";
+import { isLocalHttpUrl } from "@/lib/tenancy/schemas";
 import type { CreateSessionInput } from "./schemas";
-
-function isLocalHttp(url: URL) {
-  return url.protocol === "http:" && ["localhost", "127.0.0.1", "[::1]"].includes(url.hostname);
-}
 
 /**
  * Spec 2.2: `callback` must exactly match an active, approved HTTPS webhook
@@ -25,7 +22,7 @@ async function assertCallbackAllowed(app: App, callback: string) {
   } catch {
     throw new ApiError("callback_not_allowed", { message: "callback must be the exact URL of an approved webhook" });
   }
-  const secure = url.protocol === "https:" || (app.environment === "test" && isLocalHttp(url));
+  const secure = url.protocol === "https:" || (app.environment === "test" && isLocalHttpUrl(url));
   const prisma = await db();
   const match = await prisma.webhookEndpoint.findFirst({
     where: { appId: app.id, url: callback, active: true, approved: true },

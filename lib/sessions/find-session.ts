@@ -2,7 +2,7 @@ import type { App, Session } from "@/generated/prisma/client";
 import { ApiError } from "@/lib/http/api-error";
 import { expireSession } from "./expire-sessions";
 import { loadSessionWithChecks, type CheckView } from "./load-session";
-import { UUID_PATTERN } from "./schemas";
+import { UUID_PATTERN } from "@/lib/http/validation";
 
 /**
  * A session of this app, brought up to date (expired if due), or 404

@@ -1,8 +1,8 @@
 import { z } from "zod";
+import { UUID_PATTERN } from "@/lib/http/validation";
 import { SESSION_TTL } from "@/lib/workflows/settings";
 import { SESSION_STATUSES } from "./statuses";
 
-export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const HttpUrl = z
   .string()

@@ -17,6 +17,11 @@ function isLoopbackHost(host: string) {
   return host === "localhost" || host === "127.0.0.1" || host === "[::1]";
 }
 
+/** `http://` on localhost: allowed for development redirect URIs and test apps' webhooks. */
+export function isLocalHttpUrl(url: URL): boolean {
+  return url.protocol === "http:" && isLoopbackHost(url.hostname);
+}
+
 /**
  * Spec 5 rule 8: redirect URIs are registered exactly; HTTPS, except a local
  * callback on localhost for development. No fragments, no wildcards.
@@ -28,7 +33,7 @@ export const RedirectUriSchema = z
   .superRefine((value, ctx) => {
     const url = new URL(value);
     if (url.hash) ctx.addIssue({ code: "custom", message: "Redirect URI must not contain a fragment" });
-    if (url.protocol !== "https:" && !(url.protocol === "http:" && isLoopbackHost(url.hostname))) {
+    if (url.protocol !== "https:" && !isLocalHttpUrl(url)) {
       ctx.addIssue({ code: "custom", message: "Redirect URI must use https (http only for localhost)" });
     }
     if (value.includes("*")) ctx.addIssue({ code: "custom", message: "Wildcards are not allowed" });
@@ -46,7 +51,7 @@ export function webhookUrlSchema(environment: "test" | "production") {
     .pipe(z.url({ message: "Webhook URL must be an absolute URL" }))
     .superRefine((value, ctx) => {
       const url = new URL(value);
-      const localHttp = url.protocol === "http:" && isLoopbackHost(url.hostname);
+      const localHttp = isLocalHttpUrl(url);
       const host = url.hostname.replace(/^\[|\]$/g, "");
       const literalIp = /^[\d.]+$/.test(host) || host.includes(":");
       if (environment === "production" && (host === "localhost" || (literalIp && isPrivateAddress(host)))) {

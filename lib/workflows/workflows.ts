@@ -2,6 +2,7 @@ import type { z } from "zod";
 import type { App, Workflow } from "@/generated/prisma/client";
 import { db } from "@/lib/db/client";
 import { ApiError } from "@/lib/http/api-error";
+import { UUID_PATTERN } from "@/lib/http/validation";
 import { normaliseFeatures, type CreateWorkflowBody, type Feature, type UpdateWorkflowBody } from "./schemas";
 import { resolveSettings, type WorkflowSettings } from "./settings";
 
@@ -17,11 +18,9 @@ export function presentWorkflow(w: Workflow) {
   };
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /** A workflow of this app, or 404 (also when it belongs to another app: spec 7 rule 2). */
 export async function findWorkflow(app: App, id: string): Promise<Workflow> {
-  if (!UUID.test(id)) throw new ApiError("workflow_not_found");
+  if (!UUID_PATTERN.test(id)) throw new ApiError("workflow_not_found");
   const prisma = await db();
   const workflow = await prisma.workflow.findFirst({ where: { id, appId: app.id, deletedAt: null } });
   if (!workflow) throw new ApiError("workflow_not_found");
