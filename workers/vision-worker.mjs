@@ -6,6 +6,7 @@ import fs from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
+import { mrzTask, pdf417Task } from "./document-reader.mjs";
 
 const require = createRequire(import.meta.url);
 
@@ -108,6 +109,8 @@ async function analyseFaces(bytes) {
 /** Piscina task entry: errors are returned, never thrown (a throw at load would hang the pool). */
 export default async function run(task) {
   try {
+    if (task.op === "pdf417") return await pdf417Task(task.image);
+    if (task.op === "mrz") return await mrzTask(task.image);
     ready ??= load();
     if (task.op === "faces") return { ok: true, value: await analyseFaces(task.image) };
     if (task.op === "ping") {

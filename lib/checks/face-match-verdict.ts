@@ -6,7 +6,7 @@ import type { CheckStatus } from "@/lib/sessions/statuses";
  */
 export function faceMatchStatus(similarity: number, settings: { threshold: number; review_margin: number }): CheckStatus {
   if (similarity >= settings.threshold) return "passed";
-  // A hair of tolerance so 0.52 - 0.05 includes 0.47 despite binary floating point.
+  // A hair of tolerance so 0.61 - 0.08 includes 0.53 despite binary floating point.
   if (similarity >= settings.threshold - settings.review_margin - 1e-9) return "review";
   return "failed";
 }

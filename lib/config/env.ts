@@ -34,6 +34,8 @@ const EnvSchema = z.object({
   ENCRYPTION_KEY: optionalString,
   TRUST_PROXY: booleanFlag,
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(150),
+  /** Image uploads (document, liveness burst, selfie) per session per 10 minutes. */
+  SESSION_UPLOADS_PER_10_MINUTES: z.coerce.number().int().min(1).default(30),
   /** How long a process trusts a checked API key or client secret (0: check every request). */
   CREDENTIAL_CACHE_MS: z.coerce.number().int().min(0).max(300_000).default(10_000),
   /** JSON object of per-check prices in USD overriding the defaults, e.g. {"liveness":0.2}. */
@@ -47,6 +49,8 @@ const EnvSchema = z.object({
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(15_000),
   /** "off" on web instances when separate `npm run worker` processes deliver. */
   WEBHOOK_WORKER: z.enum(["on", "off"]).default("on"),
+  /** Load the face and document models at start-up so the first check is warm (off: on first use). */
+  VISION_PRELOAD: z.enum(["on", "off"]).default("on"),
   WEBHOOK_POLL_MS: z.coerce.number().int().min(10).max(60_000).default(250),
   WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(16),
   SMTP_HOST: optionalString,

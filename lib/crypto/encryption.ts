@@ -21,3 +21,19 @@ export function decryptString(sealed: string, key: Buffer = encryptionKey()): st
   decipher.setAuthTag(Buffer.from(tag, "base64url"));
   return Buffer.concat([decipher.update(Buffer.from(data, "base64url")), decipher.final()]).toString("utf8");
 }
+
+/** AES-256-GCM for binary payloads (images, templates): `iv(12) | tag(16) | ciphertext`. */
+export function sealBytes(plain: Uint8Array, key: Buffer = encryptionKey()): Uint8Array<ArrayBuffer> {
+  const iv = randomBytes(12);
+  const cipher = createCipheriv("aes-256-gcm", key, iv);
+  const data = Buffer.concat([cipher.update(plain), cipher.final()]);
+  return new Uint8Array(Buffer.concat([iv, cipher.getAuthTag(), data]));
+}
+
+export function openBytes(sealed: Uint8Array, key: Buffer = encryptionKey()): Buffer {
+  const buf = Buffer.from(sealed);
+  if (buf.length < 28) throw new Error("Unrecognised sealed value");
+  const decipher = createDecipheriv("aes-256-gcm", key, buf.subarray(0, 12));
+  decipher.setAuthTag(buf.subarray(12, 28));
+  return Buffer.concat([decipher.update(buf.subarray(28)), decipher.final()]);
+}

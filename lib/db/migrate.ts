@@ -2,6 +2,7 @@ import { createHash, randomUUID } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import pg from "pg";
+import { enableFaceVectors } from "@/lib/faces/vector-column";
 
 /**
  * The migration runner. Prisma's own `migrate deploy` cannot run offline, so
@@ -91,6 +92,7 @@ export async function migrateDatabase(
         log(`applied migration ${migration.name}`);
         report.applied.push(migration.name);
       }
+      await enableFaceVectors(client, log);
       return report;
     } finally {
       await client.query("SELECT pg_advisory_unlock($1)", [ADVISORY_LOCK_ID]).catch(() => {});

@@ -1,6 +1,39 @@
 import type { Session } from "@/generated/prisma/client";
 import { db } from "@/lib/db/client";
+import { BURST_FRAMES } from "@/lib/liveness/challenges";
 import type { WorkflowSnapshot } from "@/lib/sessions/present";
+import type { Feature } from "@/lib/workflows/schemas";
+
+/**
+ * What the page asks of the person for each step (`input`, with the route it
+ * posts to) or `derived` for checks computed from other steps (face match
+ * and age from the document and the liveness burst).
+ */
+function stepInput(type: Feature, snapshot: WorkflowSnapshot, features: readonly string[]) {
+  const settings = snapshot.settings;
+  switch (type) {
+    case "id_verification":
+      return { input: { endpoint: "/api/v2/document", document_types: settings.id_verification?.allowed_documents ?? [] } };
+    case "liveness":
+      return {
+        input: {
+          challenge_endpoint: "/api/v2/antispoof/challenge",
+          endpoint: "/api/v2/antispoof",
+          frames: { min: BURST_FRAMES.min, max: BURST_FRAMES.max, recommended: settings.liveness?.frames ?? 5 },
+          max_attempts: settings.liveness?.max_attempts ?? 3,
+        },
+      };
+    case "location":
+      return { input: { endpoint: "/api/v2/location" } };
+    case "face_uniqueness":
+      return features.includes("liveness") ? { derived: true } : { input: { endpoint: "/api/v2/face-uniqueness" } };
+    case "face_match":
+    case "age":
+      return { derived: true };
+    default:
+      return { input: null };
+  }
+}
 
 /**
  * GET /api/v2/flow: what the hosted page needs to render the session: who
@@ -25,6 +58,7 @@ export async function flowState(session: Session) {
       type,
       status: byType.get(type)?.status ?? "pending",
       attempts: byType.get(type)?.attempts ?? 0,
+      ...stepInput(type as Feature, snapshot, session.features),
     })),
     location: { expected_point: metadata.expected_lat !== undefined },
     redirect_url: session.redirectUrl,

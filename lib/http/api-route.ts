@@ -1,5 +1,6 @@
 import type { z } from "zod";
 import type { App, Session } from "@/generated/prisma/client";
+import { env } from "@/lib/config/env";
 import { sessionFromToken } from "@/lib/flow/session-token";
 import { describeError, logger } from "@/lib/log/logger";
 import { ApiError } from "./api-error";
@@ -15,6 +16,7 @@ import {
 } from "./idempotency";
 import { consumeRateLimit, type RateLimitBucket } from "./rate-limit";
 import { newRequestId, REQUEST_ID_HEADER } from "./request-id";
+import { readUpload, type Upload, type UploadLimits } from "./read-upload";
 import { parseOrThrow } from "./validation";
 
 /**
@@ -31,6 +33,8 @@ type RouteOptions<A extends AuthKind, B extends z.ZodType | undefined, Q extends
   auth: A;
   body?: B;
   query?: Q;
+  /** A multipart image upload instead of a JSON body; with a session token it draws on the session's upload budget. */
+  upload?: UploadLimits;
 };
 
 export type RouteContext<A extends AuthKind, B, Q> = {
@@ -43,6 +47,8 @@ export type RouteContext<A extends AuthKind, B, Q> = {
   /** The hosted flow's session (auth "sessionToken"; a GET may see a closed one, other methods may not). */
   session: A extends "sessionToken" ? Session : null;
   body: B extends z.ZodType ? z.infer<B> : undefined;
+  /** The multipart upload (option `upload`). */
+  upload: Upload | null;
   query: Q extends z.ZodType ? z.infer<Q> : Record<string, string>;
 };
 
@@ -141,7 +147,13 @@ export function apiRoute<
       const session =
         options.auth === "sessionToken" ? await sessionFromToken(req, { forUpdate: req.method !== "GET" }) : null;
 
-      const { raw, value } = await readJsonBody(req);
+      let upload: Upload | null = null;
+      if (options.upload && session) {
+        const { SESSION_UPLOADS_PER_10_MINUTES } = env();
+        await consumeRateLimit("session-uploads", session.id, SESSION_UPLOADS_PER_10_MINUTES, 600);
+      }
+      if (options.upload) upload = await readUpload(req, options.upload);
+      const { raw, value } = options.upload ? { raw: "", value: undefined } : await readJsonBody(req);
       const body = options.body ? parseOrThrow(options.body, value ?? {}, "body") : undefined;
       const queryInput = Object.fromEntries(url.searchParams);
       const query = options.query ? parseOrThrow(options.query, queryInput, "query") : queryInput;
@@ -167,7 +179,7 @@ export function apiRoute<
       }
 
       handlerStarted = true;
-      const result = await handler({ req, requestId, params, app, actor: caller?.actor ?? null, session, body, query } as RouteContext<A, B, Q>);
+      const result = await handler({ req, requestId, params, app, actor: caller?.actor ?? null, session, body, upload, query } as RouteContext<A, B, Q>);
       const out = result instanceof Reply ? result : new Reply(result);
       const text = JSON.stringify(successBody(out.data));
       if (claimId) await completeIdempotencyKey(claimId, out.status, text);

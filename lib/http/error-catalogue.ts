@@ -164,6 +164,7 @@ export const ERROR_CATALOGUE = {
   request_too_large: { status: 413, message: "Request body too large" },
   unsupported_media_type: { status: 415, message: "Content-Type must be application/json" },
   service_unavailable: { status: 503, message: "A dependency of the service is unavailable; retry with backoff" },
+  feature_not_allowed: { status: 403, message: "This project's workflows do not use this feature" },
 } as const satisfies Record<string, CatalogueEntry>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;

@@ -10,7 +10,7 @@ import { ApiError } from "./api-error";
  * instance draws on one shared budget; if Redis stops answering, each
  * instance falls back to its own in-memory budget instead of failing.
  */
-export type RateLimitBucket = "v2" | "sdk";
+export type RateLimitBucket = "v2" | "sdk" | "session-uploads";
 
 const globalForLimiters = globalThis as unknown as { __svcLimiters?: Map<string, RateLimiterAbstract> };
 

@@ -5,13 +5,15 @@ import { logger } from "@/lib/log/logger";
 import { demoCredentialsFile, ensureDemo } from "@/lib/tenancy/demo";
 import { startExpirySweeper } from "@/lib/sessions/expiry-sweeper";
 import { startWebhookWorker } from "@/lib/webhooks/worker";
+import { warmVision } from "@/lib/vision/pool";
 
 /**
  * Runs once per server process before the first request (instrumentation.ts):
  * validates configuration (production refuses to start without an
  * ENCRYPTION_KEY), opens and migrates the database, and in development on an
  * empty database creates the demo account and prints how to sign in; starts
- * the session expiry sweeper and (unless WEBHOOK_WORKER=off) the webhook worker.
+ * the session expiry sweeper, (unless WEBHOOK_WORKER=off) the webhook worker
+ * and (unless VISION_PRELOAD=off) loads the vision models in their threads.
  */
 export async function startServerServices() {
   try {
@@ -21,6 +23,9 @@ export async function startServerServices() {
     if (!config.isProduction) await announceDemo(prisma);
     startExpirySweeper(config.SWEEP_INTERVAL_SECONDS * 1000);
     if (config.WEBHOOK_WORKER === "on") startWebhookWorker();
+    if (config.VISION_PRELOAD === "on") {
+      warmVision().catch((err) => logger.error("vision models did not load; checks will answer 502 until they do", { error: (err as Error).message }));
+    }
   } catch (err) {
     const message = err instanceof ConfigError ? err.message : `Startup failed: ${(err as Error).stack ?? err}`;
     process.stderr.write(`\n${message}\n\n`);

@@ -2,7 +2,7 @@ import { now } from "@/lib/clock";
 import { db } from "@/lib/db/client";
 import { decide, type CheckOutcome } from "@/lib/decisions/decide";
 import { ApiError } from "@/lib/http/api-error";
-import { enqueueSessionEvent } from "@/lib/webhooks/outbox";
+import { settleSessionOutcome } from "./settle-outcome";
 import { isTerminal } from "./statuses";
 
 /**
@@ -46,7 +46,7 @@ export async function completeSession(sessionId: string) {
         decidedAt: verdict === "IN_REVIEW" ? null : at,
       },
     });
-    await enqueueSessionEvent(tx, updated, verdict, at);
+    await settleSessionOutcome(tx, updated, verdict, at);
     return updated;
   });
 }

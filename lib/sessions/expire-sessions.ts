@@ -1,7 +1,7 @@
 import type { Session } from "@/generated/prisma/client";
 import { now as clockNow } from "@/lib/clock";
 import { db } from "@/lib/db/client";
-import { enqueueSessionEvent } from "@/lib/webhooks/outbox";
+import { settleSessionOutcome } from "./settle-outcome";
 import { OPEN_STATUSES } from "./statuses";
 
 /**
@@ -22,7 +22,7 @@ export async function expireSession(session: Session, at: Date = clockNow()): Pr
       where: { id: session.id, status: session.status, expiresAt: { lte: at } },
       data: { status: to, completedAt: at },
     });
-    if (changed.count === 1) await enqueueSessionEvent(tx, session, to, at);
+    if (changed.count === 1) await settleSessionOutcome(tx, session, to, at);
     return tx.session.findUniqueOrThrow({ where: { id: session.id } });
   });
 }

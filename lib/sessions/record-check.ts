@@ -14,6 +14,8 @@ export type CheckResultInput = {
   score?: number | null;
   data?: Record<string, unknown>;
   error?: { code: string; message: string } | null;
+  /** Audit trail (input hashes, model versions, timings, measurements); kept, never in the API's `data`. */
+  evidence?: Record<string, unknown>;
 };
 
 /**
@@ -57,6 +59,7 @@ export async function recordCheckResult(input: CheckResultInput) {
       score: input.score ?? null,
       data: (input.data ?? {}) as object,
       error: input.error ? (input.error as object) : Prisma.DbNull,
+      evidence: (input.evidence ?? {}) as object,
     };
     const result = await tx.checkResult.upsert({
       where: { sessionId_type: { sessionId: session.id, type: input.type } },

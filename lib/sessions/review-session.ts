@@ -4,7 +4,7 @@ import { db } from "@/lib/db/client";
 import { recordAudit } from "@/lib/audit/record-audit";
 import { canApproveManually, type CheckOutcome } from "@/lib/decisions/decide";
 import { ApiError } from "@/lib/http/api-error";
-import { enqueueSessionEvent } from "@/lib/webhooks/outbox";
+import { settleSessionOutcome } from "./settle-outcome";
 import { findSession } from "./find-session";
 import { presentSession } from "./present";
 
@@ -56,7 +56,7 @@ export async function reviewSession(
       data: { from: "IN_REVIEW", to, at: at.toISOString() },
       requestId: who.requestId,
     });
-    await enqueueSessionEvent(tx, session, to, at);
+    await settleSessionOutcome(tx, session, to, at);
     return session;
   });
   return presentSession(updated);

@@ -83,3 +83,39 @@ export function cosineSimilarity(a: readonly number[], b: readonly number[]): nu
   }
   return na && nb ? dot / Math.sqrt(na * nb) : 0;
 }
+
+/** A PDF417 barcode read from an image (the back of a US/Canadian driving licence or ID card). */
+export type Pdf417Reading = {
+  /** Decoded text as is (`textMode: "Plain"`): AAMVA payloads keep their control characters. */
+  text: string;
+  format: string;
+  /** Which preprocessing read it ("original", "grey-normalised-sharpened", "upscaled", ...). */
+  variant: string;
+  ms: number;
+  model: string;
+};
+
+/** The machine-readable zone of a passport or ID card, as OCR read it (not yet parsed). */
+export type MrzOcrReading = {
+  format: "TD1" | "TD2" | "TD3";
+  lines: string[];
+  /** OCR confidence of the least confident MRZ line, 0..1. */
+  confidence: number;
+  /** Whether every check digit matched (the worker uses it to pick between preprocessings). */
+  check_digits_valid: boolean;
+  variant: string;
+  ms: number;
+  model: string;
+};
+
+/** The first PDF417 symbol in an image (JPEG/PNG/WebP bytes), or null when none is found. */
+export function readPdf417(image: Uint8Array): Promise<Pdf417Reading | null> {
+  const copy = image.slice().buffer as ArrayBuffer;
+  return run<Pdf417Reading | null>({ op: "pdf417", image: copy }, [copy]);
+}
+
+/** The MRZ lines of a passport data page or ID card (OCR-B model, offline), or null when none is found. */
+export function readMrz(image: Uint8Array): Promise<MrzOcrReading | null> {
+  const copy = image.slice().buffer as ArrayBuffer;
+  return run<MrzOcrReading | null>({ op: "mrz", image: copy }, [copy]);
+}

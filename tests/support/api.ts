@@ -11,12 +11,14 @@ export type ApiResponse = { status: number; headers: Headers; body: any; text: s
 export async function api(
   method: string,
   path: string,
-  options: { headers?: Record<string, string>; json?: unknown; raw?: string; base?: string } = {},
+  options: { headers?: Record<string, string>; json?: unknown; raw?: string; form?: FormData; base?: string } = {},
 ): Promise<ApiResponse> {
   const base = options.base ?? shared().url;
   const headers: Record<string, string> = { ...options.headers };
-  let body: string | undefined;
-  if (options.json !== undefined) {
+  let body: string | FormData | undefined;
+  if (options.form !== undefined) {
+    body = options.form;
+  } else if (options.json !== undefined) {
     headers["content-type"] ??= "application/json";
     body = JSON.stringify(options.json);
   } else if (options.raw !== undefined) {

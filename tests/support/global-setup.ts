@@ -32,6 +32,7 @@ export default async function setup(project: TestProject) {
     WEBHOOK_POLL_MS: "100",
     // Check credentials on every request, so revocation is visible at once.
     CREDENTIAL_CACHE_MS: "0",
+    VISION_PRELOAD: "on",
   });
   project.provide("server", { url: server.url, env: { ...env, WEBHOOK_RETRY_SCHEDULE: "0,1,1,1" } });
   return async () => {

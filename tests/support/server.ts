@@ -41,6 +41,8 @@ export async function startServer(env: Record<string, string>, options: { dev?: 
       HOST: "127.0.0.1",
       PORT: String(port),
       PUBLIC_BASE_URL: url,
+      // Most test servers never run a check: they load the models on first use only.
+      VISION_PRELOAD: "off",
       ...env,
     }),
     stdio: ["ignore", "pipe", "pipe"],
