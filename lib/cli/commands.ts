@@ -1,9 +1,11 @@
+import fs from "node:fs";
 import { creditWallet } from "@/lib/billing/wallet";
 import { parseAmountToCents } from "@/lib/billing/money";
 import { createApp, issueApiKey, revokeApiKey } from "@/lib/tenancy/create-app";
 import { createDeveloper } from "@/lib/tenancy/create-developer";
 import { ensureDemo } from "@/lib/tenancy/demo";
 import { addRedirectUri, setScopes } from "@/lib/tenancy/oidc-settings";
+import { setAppLogo } from "@/lib/tenancy/app-branding";
 import { createWebhookEndpoint, rotateWebhookSecret } from "@/lib/tenancy/webhook-endpoints";
 import { listDeliveries, resendDelivery } from "@/lib/webhooks/deliveries";
 import { sendTestEvent, TEST_EVENT_KINDS, type TestEventKind } from "@/lib/webhooks/test-events";
@@ -70,6 +72,11 @@ export const COMMANDS: Record<string, Command> = {
         requireFlag(flags, "app"),
         requireFlag(flags, "scopes").split(/[\s,]+/).filter(Boolean),
       ),
+  },
+  "app:logo": {
+    usage: "--app APP --file logo.png | --clear",
+    run: (flags) =>
+      setAppLogo(requireFlag(flags, "app"), flags.clear ? null : fs.readFileSync(requireFlag(flags, "file"))),
   },
   "webhook:create": {
     usage: "--app APP --url URL [--approve]",

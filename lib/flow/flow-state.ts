@@ -43,7 +43,7 @@ function stepInput(type: Feature, snapshot: WorkflowSnapshot, features: readonly
 export async function flowState(session: Session) {
   const prisma = await db();
   const [app, checks] = await Promise.all([
-    prisma.app.findUniqueOrThrow({ where: { id: session.appId }, select: { name: true } }),
+    prisma.app.findUniqueOrThrow({ where: { id: session.appId }, select: { name: true, logo: true } }),
     prisma.checkResult.findMany({ where: { sessionId: session.id }, select: { type: true, status: true, attempts: true } }),
   ]);
   const byType = new Map(checks.map((c) => [c.type, c]));
@@ -52,7 +52,7 @@ export async function flowState(session: Session) {
   return {
     session_id: session.id,
     status: session.status,
-    app: { name: app.name },
+    app: { name: app.name, logo: app.logo },
     workflow: { name: snapshot.name },
     steps: session.features.map((type) => ({
       type,

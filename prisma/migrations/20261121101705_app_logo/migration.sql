@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "apps" ADD COLUMN     "logo" TEXT;
+

@@ -1,0 +1,237 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import { api, createSession, createTenant, createWorkflow, keyHeader, type Tenant } from "../support/api";
+import { useServerDatabase } from "../support/domain";
+import { blankImage, faceCell, fixture, imageForm } from "../support/images";
+
+/**
+ * The checks engine end to end over HTTP, on the committed fixtures
+ * (tests/fixtures/README.md): person A's documents and head-turn burst,
+ * person B's documents. The liveness challenge is random; like the hosted
+ * page, the test asks for a new challenge (not an attempt) until the server
+ * picks the order the fixture burst performs (turn left, then right).
+ */
+useServerDatabase();
+
+let t: Tenant;
+let kyc: string;
+const bearer = (token: string) => ({ Authorization: `Bearer ${token}` });
+const burst = (name: string) => [1, 2, 3, 4, 5].map((i) => fixture("faces", name, `${i}.jpg`));
+const licence = (who: "a" | "b" | "a-expired") => ({ front: fixture("documents", `licence-${who}-front.jpg`), back: fixture("documents", `licence-${who}-back.jpg`) });
+
+beforeAll(async () => {
+  t = await createTenant();
+  kyc = await createWorkflow(t, ["id_verification", "liveness", "face_match", "age", "location"], {
+    settings: { liveness: { actions: ["turn_left", "turn_right"], actions_per_challenge: 2 }, age: { minimum_age: 21 } },
+  });
+});
+
+async function postDocument(token: string, type: string, files: Record<string, Buffer>) {
+  return api("POST", "/api/v2/document", { headers: bearer(token), form: imageForm(files, { document_type: type }) });
+}
+
+/** A challenge asking for exactly `wanted`, as the hosted page would get by asking again. */
+async function challengeFor(token: string, wanted: string[]) {
+  for (let i = 0; i < 40; i++) {
+    const res = await api("POST", "/api/v2/antispoof/challenge", { headers: bearer(token) });
+    expect(res.status).toBe(201);
+    if (res.body.data.actions.join() === wanted.join()) return res.body.data.challenge_id as string;
+  }
+  throw new Error(`the server never chose ${wanted.join(", ")}`);
+}
+
+async function postBurst(token: string, frames: Buffer[], wanted = ["turn_left", "turn_right"]) {
+  const challenge_id = await challengeFor(token, wanted);
+  return api("POST", "/api/v2/antispoof", { headers: bearer(token), form: imageForm({ frames }, { challenge_id }) });
+}
+
+const check = (res: { body: any }, type: string) => res.body.data.checks.find((c: { type: string }) => c.type === type);
+
+describe("a full KYC session on person A's fixtures", () => {
+  it("document -> liveness -> face match -> location -> APPROVED, with proofs but no raw identity data", async () => {
+    const { db } = await import("@/lib/db/client");
+    const prisma = await db();
+    const s = await createSession(t, { workflow_id: kyc, redirect_url: "https://shop.example/done" });
+
+    const doc = await postDocument(s.session_token, "driving_licence", licence("a"));
+    expect(doc.status).toBe(200);
+    expect(check(doc, "id_verification")).toMatchObject({
+      status: "passed",
+      data: { reused: false, document_type: "driving_licence", source: "pdf417", checks: { read: true, not_expired: true, portrait_found: true } },
+      error: null,
+    });
+    expect(check(doc, "age")).toMatchObject({ status: "passed", data: { is_18_plus: true, is_21_plus: true, minimum_age: 21, meets_minimum_age: true } });
+    expect(check(doc, "face_match")).toBeUndefined(); // no selfie yet
+    expect(doc.text).not.toMatch(/JORDAN|SAMPLE|S4829105|1990/);
+
+    const live = await postBurst(s.session_token, burst("a-left-right"));
+    expect(live.status).toBe(200);
+    expect(check(live, "liveness")).toMatchObject({ status: "passed", error: null });
+    expect(check(live, "liveness").data.live_score).toBeGreaterThanOrEqual(0.5);
+    const match = check(live, "face_match");
+    expect(match).toMatchObject({ status: "passed", data: { threshold: 0.61 } });
+    expect(match.data.similarity).toBeGreaterThanOrEqual(0.61);
+
+    const loc = await api("POST", "/api/v2/location", { headers: bearer(s.session_token), json: { lat: 38.58, lng: -121.49 } });
+    expect(loc.body.data.status).toBe("passed");
+    // Images and templates are kept, sealed, until the decision.
+    const kept = await prisma.sessionArtifact.findMany({ where: { sessionId: s.session_id } });
+    expect(kept.map((a) => a.kind).sort()).toEqual(["document_back", "document_fields", "document_front", "portrait_template", "selfie", "selfie_template"]);
+    for (const a of kept) expect(Buffer.from(a.sealed).toString("latin1")).not.toContain("JORDAN");
+
+    const done = await api("POST", "/api/v2/flow/finish", { headers: bearer(s.session_token) });
+    expect(done.body.data).toMatchObject({ status: "APPROVED", redirect_url: `https://shop.example/done?status=approved&session_id=${s.session_id}` });
+    const decision = await api("GET", `/api/v2/session/${s.session_id}/decision`, { headers: keyHeader(t) });
+    expect(decision.body.data).toMatchObject({
+      status: "APPROVED",
+      verifications: { id_verification: { status: "passed" }, liveness: { status: "passed" }, face_match: { status: "passed" }, age: { status: "passed" }, location: { status: "passed" } },
+    });
+    expect(decision.text).not.toMatch(/JORDAN|SAMPLE|S4829105|1990-04-12/);
+
+    // Retention: nothing of the person is left once decided; the audit trail keeps hashes, models, timings.
+    expect(await prisma.sessionArtifact.count({ where: { sessionId: s.session_id } })).toBe(0);
+    const rows = await prisma.checkResult.findMany({ where: { sessionId: s.session_id } });
+    const evidence = Object.fromEntries(rows.map((r) => [r.type, r.evidence as Record<string, any>]));
+    const { createHash } = await import("node:crypto");
+    expect(evidence.id_verification!.front_sha256).toBe(createHash("sha256").update(licence("a").front).digest("hex"));
+    expect(evidence.id_verification!.models).toMatchObject({ faces: expect.stringMatching(/^human@/), pdf417: expect.stringMatching(/zxing/) });
+    expect(evidence.liveness!.frames_sha256).toHaveLength(5);
+    expect(evidence.liveness!.measurements.actions_detected).toHaveLength(2);
+    // Billed once per check, retries included.
+    const charges = await prisma.ledgerEntry.count({ where: { reference: { startsWith: `check:${s.session_id}:` } } });
+    expect(charges).toBe(5);
+  });
+
+  it("person B's licence against person A's face: face match fails, B (19) is under the minimum age of 21 -> DECLINED", async () => {
+    const s = await createSession(t, { workflow_id: kyc });
+    const doc = await postDocument(s.session_token, "driving_licence", licence("b"));
+    expect(check(doc, "id_verification").status).toBe("passed");
+    expect(check(doc, "age")).toMatchObject({ status: "failed", data: { is_18_plus: true, is_21_plus: false, meets_minimum_age: false }, error: { code: "under_minimum_age" } });
+    const live = await postBurst(s.session_token, burst("a-left-right"));
+    expect(check(live, "liveness").status).toBe("passed");
+    const match = check(live, "face_match");
+    expect(match.status).toBe("failed");
+    expect(match.data.similarity).toBeLessThan(0.53);
+    await api("POST", "/api/v2/location", { headers: bearer(s.session_token), json: { lat: 1, lng: 2 } });
+    const done = await api("POST", "/api/v2/flow/finish", { headers: bearer(s.session_token) });
+    expect(done.body.data.status).toBe("DECLINED");
+  });
+
+  it("a burst in the wrong order fails liveness, and a retaken document re-runs face match", async () => {
+    const s = await createSession(t, { workflow_id: kyc });
+    const wrong = await postBurst(s.session_token, burst("a-left-right"), ["turn_right", "turn_left"]);
+    expect(check(wrong, "liveness")).toMatchObject({ status: "failed", error: { code: "action_not_detected" } });
+    expect(check(wrong, "liveness").data.live_score).toBeLessThan(0.5);
+    const b = await postDocument(s.session_token, "driving_licence", licence("b"));
+    expect(check(b, "face_match").status).toBe("failed");
+    const a = await postDocument(s.session_token, "driving_licence", licence("a"));
+    expect(check(a, "face_match").status).toBe("passed");
+    const flow = await api("GET", "/api/v2/flow", { headers: bearer(s.session_token) });
+    const steps = Object.fromEntries(flow.body.data.steps.map((x: { type: string }) => [x.type, x]));
+    expect(steps.id_verification).toMatchObject({ status: "passed", attempts: 2 });
+    expect(steps.face_match).toMatchObject({ status: "passed", attempts: 2, derived: true }); // once per document, with the burst's selfie
+  });
+});
+
+describe("POST /api/v2/document", () => {
+  it("an expired licence fails id_verification; a passport with a broken check digit fails too", async () => {
+    const wf = await createWorkflow(t, ["id_verification"]);
+    const s1 = await createSession(t, { workflow_id: wf });
+    const expired = await postDocument(s1.session_token, "driving_licence", licence("a-expired"));
+    expect(check(expired, "id_verification")).toMatchObject({ status: "failed", data: { checks: { not_expired: false } }, error: { code: "document_expired" } });
+    const s2 = await createSession(t, { workflow_id: wf });
+    const forged = await postDocument(s2.session_token, "passport", { front: fixture("documents", "passport-a-bad-check-digit.jpg") });
+    expect(check(forged, "id_verification")).toMatchObject({ status: "failed", data: { source: "mrz", checks: { check_digits_valid: false } }, error: { code: "check_digits_invalid" } });
+    const s3 = await createSession(t, { workflow_id: wf });
+    const passport = await postDocument(s3.session_token, "passport", { front: fixture("documents", "passport-a-degraded.jpg") });
+    expect(check(passport, "id_verification")).toMatchObject({ status: "passed", data: { source: "mrz", checks: { check_digits_valid: true } } });
+  });
+
+  it("input to retake is 422 and not recorded: no barcode, no portrait, not an image; missing sides and disallowed types are 400", async () => {
+    const wf = await createWorkflow(t, ["id_verification"], { settings: { id_verification: { allowed_documents: ["driving_licence"] } } });
+    const s = await createSession(t, { workflow_id: wf });
+    const a = licence("a");
+    const noBarcode = await postDocument(s.session_token, "driving_licence", { front: a.front, back: a.front });
+    expect(noBarcode.status).toBe(422);
+    expect(noBarcode.body.error.code).toBe("invalid_image");
+    expect(noBarcode.body.data).toMatchObject({ field: "back", reason: "barcode_not_found" });
+    const noPortrait = await postDocument(s.session_token, "driving_licence", { front: await blankImage(640, 400), back: a.back });
+    expect(noPortrait.status).toBe(422);
+    expect(noPortrait.body.error.code).toBe("no_face");
+    const notImage = await postDocument(s.session_token, "driving_licence", { front: Buffer.from("%PDF-1.4 not an image"), back: a.back });
+    expect(notImage.status).toBe(422);
+    expect(notImage.body.error.code).toBe("invalid_image");
+    const noBack = await postDocument(s.session_token, "driving_licence", { front: a.front });
+    expect(noBack.status).toBe(400);
+    expect(noBack.body.error.code).toBe("invalid_image");
+    const passport = await postDocument(s.session_token, "passport", { front: fixture("documents", "passport-a.jpg") });
+    expect(passport.status).toBe(400);
+    expect(passport.body.error.code).toBe("invalid_request");
+    const badType = await postDocument(s.session_token, "library_card", a);
+    expect(badType.status).toBe(400);
+    const flow = await api("GET", "/api/v2/flow", { headers: bearer(s.session_token) });
+    expect(flow.body.data.steps[0]).toMatchObject({ type: "id_verification", status: "pending", attempts: 0 });
+  });
+});
+
+describe("face uniqueness (spec 4.3)", () => {
+  let selfieOnly: string;
+  beforeAll(async () => {
+    selfieOnly = await createWorkflow(t, ["face_uniqueness"]);
+  });
+
+  async function enroll(image: Buffer) {
+    const s = await createSession(t, { workflow_id: selfieOnly });
+    const res = await api("POST", "/api/v2/face-uniqueness", { headers: bearer(s.session_token), form: imageForm({ image }) });
+    expect(res.status).toBe(200);
+    return check(res, "face_uniqueness");
+  }
+
+  it("enrolls a new face, finds it again (naming its svc_uuid), unlinks it, then enrolls anew", async () => {
+    const a = fixture("faces", "a-left-right", "1.jpg");
+    const first = await enroll(a);
+    expect(first).toMatchObject({ status: "passed", data: { duplicate: false, enrolled: true, threshold: 0.68 } });
+    const again = await enroll(await faceCell(10, 0, 320));
+    expect(again).toMatchObject({ status: "failed", data: { svc_uuid: first.data.svc_uuid, duplicate: true }, error: { code: "duplicate_face" } });
+    expect(again.data.similarity).toBeGreaterThanOrEqual(0.68);
+    const b = await enroll(await faceCell(6, 1, 320));
+    expect(b.status).toBe("passed");
+    expect(b.data.svc_uuid).not.toBe(first.data.svc_uuid);
+
+    const unlink = await api("DELETE", `/api/v2/face-uniqueness/${first.data.svc_uuid}`, { headers: keyHeader(t) });
+    expect(unlink.status).toBe(200);
+    expect(unlink.body.data).toEqual({ svc_uuid: first.data.svc_uuid, unlinked: true, deleted: true });
+    const { db } = await import("@/lib/db/client");
+    expect(await (await db()).faceIdentity.findUnique({ where: { id: first.data.svc_uuid } })).toBeNull();
+    const twice = await api("DELETE", `/api/v2/face-uniqueness/${first.data.svc_uuid}`, { headers: keyHeader(t) });
+    expect(twice.status).toBe(404);
+    expect(twice.body.error.code).toBe("not_found");
+    const back = await enroll(a);
+    expect(back).toMatchObject({ status: "passed", data: { duplicate: false } });
+    expect(back.data.svc_uuid).not.toBe(first.data.svc_uuid);
+  });
+
+  it("another project neither sees nor unlinks this project's faces; without the feature it is 403", async () => {
+    const mine = await enroll(await faceCell(12, 0, 320));
+    const other = await createTenant();
+    const forbidden = await api("DELETE", `/api/v2/face-uniqueness/${mine.data.svc_uuid}`, { headers: keyHeader(other) });
+    expect(forbidden.status).toBe(403);
+    expect(forbidden.body.error.code).toBe("feature_not_allowed");
+    const otherWf = await createWorkflow(other, ["face_uniqueness"]);
+    const missing = await api("DELETE", `/api/v2/face-uniqueness/${mine.data.svc_uuid}`, { headers: keyHeader(other) });
+    expect(missing.status).toBe(404);
+    const s = await createSession(other, { workflow_id: otherWf });
+    const theirs = await api("POST", "/api/v2/face-uniqueness", { headers: bearer(s.session_token), form: imageForm({ image: await faceCell(12, 0, 320) }) });
+    expect(check(theirs, "face_uniqueness")).toMatchObject({ status: "passed", data: { duplicate: false } });
+    expect((await api("DELETE", "/api/v2/face-uniqueness/not-a-uuid", { headers: keyHeader(t) })).status).toBe(404);
+  });
+
+  it("a selfie with no face is 422 no_face; with two faces 422 no_face; nothing is enrolled", async () => {
+    const s = await createSession(t, { workflow_id: selfieOnly });
+    const blank = await api("POST", "/api/v2/face-uniqueness", { headers: bearer(s.session_token), form: imageForm({ image: await blankImage() }) });
+    expect(blank.status).toBe(422);
+    expect(blank.body.error.code).toBe("no_face");
+    const two = await api("POST", "/api/v2/face-uniqueness", { headers: bearer(s.session_token), form: imageForm({ image: fixture("faces", "two-faces", "2.jpg") }) });
+    expect(two.status).toBe(422);
+    expect(two.body.error.code).toBe("no_face");
+  });
+});
