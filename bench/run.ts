@@ -10,6 +10,7 @@ import autocannon from "autocannon";
 import pg from "pg";
 import { cli } from "../tests/support/cli";
 import { startServer } from "../tests/support/server";
+import { printVision, visionBench } from "./vision";
 import { webhookBench } from "./webhooks";
 
 const admin = process.env.BENCH_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
@@ -101,6 +102,9 @@ async function main() {
       console.log(String(r.workers).padEnd(10), r.throughput.toFixed(0).padStart(10), r.p50.toFixed(0).padStart(12), r.p99.toFixed(0).padStart(12));
     }
     console.log("targets: >= 200 deliveries/s, lag p50 < 1000 ms");
+
+    console.log("\nvision: inference in the worker pool (fixtures of tests/fixtures)\n");
+    printVision(await visionBench());
   } finally {
     await server.stop();
     await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
