@@ -18,6 +18,7 @@ export async function runFaceMatchIfReady(session: Session) {
     loadJsonArtifact<FaceTemplate>(session.id, "selfie_template"),
   ]);
   if (!portrait || !selfie) return null;
+  const started = performance.now();
   const similarity = roundScore(templateSimilarity(portrait, selfie));
   const status = faceMatchStatus(similarity, settings);
   const error =
@@ -37,6 +38,7 @@ export async function runFaceMatchIfReady(session: Session) {
       selfie_sha256: selfie.source_sha256,
       model: selfie.model,
       review_margin: settings.review_margin,
+      compare_ms: Math.round((performance.now() - started) * 100) / 100,
     },
   });
   return { type: "face_match", status, score: similarity, data, error };
