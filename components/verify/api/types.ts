@@ -1,0 +1,55 @@
+/**
+ * The hosted-flow API as the page sees it (README "Hosted-flow API"): what
+ * `GET /api/v2/flow` and the step endpoints answer inside `data`.
+ */
+export type SessionStatus = "NOT_STARTED" | "IN_PROGRESS" | "IN_REVIEW" | "APPROVED" | "DECLINED" | "EXPIRED" | "ABANDONED";
+
+export type FrameCounts = { min: number; max: number; recommended: number };
+
+export type DocumentInput = { endpoint: string; document_types: string[] };
+export type LivenessInput = { challenge_endpoint: string; endpoint: string; frames: FrameCounts; max_attempts: number };
+export type EndpointInput = { endpoint: string };
+
+export type FlowStep = {
+  type: string;
+  status: string;
+  attempts: number;
+  input?: Record<string, unknown> | null;
+  derived?: boolean;
+};
+
+export type FlowState = {
+  session_id: string;
+  status: SessionStatus;
+  app: { name: string; logo?: string | null };
+  workflow: { name: string };
+  steps: FlowStep[];
+  location: { expected_point: boolean };
+  redirect_url: string | null;
+  expires_at: string;
+};
+
+export type CheckResult = {
+  type: string;
+  status: string;
+  score?: number | null;
+  data?: Record<string, unknown>;
+  error?: { code: string; message: string } | null;
+};
+
+export type ChecksResponse = { checks: CheckResult[] };
+
+export type Challenge = {
+  challenge_id: string;
+  actions: string[];
+  instructions: Array<{ action: string; text: string }>;
+  frames: FrameCounts;
+  expires_at: string;
+  expires_in: number;
+  attempts_left: number;
+};
+
+export type FinishResponse = { session_id: string; status: SessionStatus; redirect_url: string | null };
+
+export const DECIDED_STATUSES: ReadonlySet<string> = new Set(["APPROVED", "DECLINED", "IN_REVIEW"]);
+export const GONE_STATUSES: ReadonlySet<string> = new Set(["EXPIRED", "ABANDONED"]);

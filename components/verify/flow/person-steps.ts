@@ -1,0 +1,33 @@
+import type { FlowState, FlowStep, LivenessInput } from "../api/types";
+
+/** Steps the person does on this page (those with `input`); derived checks only appear on the start page. */
+export function personSteps(flow: FlowState): FlowStep[] {
+  return flow.steps.filter((s) => !s.derived && s.input && typeof (s.input as { endpoint?: unknown }).endpoint === "string" && STEP_TYPES.has(s.type));
+}
+
+/** The step types this page knows how to run. */
+export const STEP_TYPES: ReadonlySet<string> = new Set(["id_verification", "liveness", "location", "face_uniqueness"]);
+
+/** Steps that need a camera (the document step can also take an uploaded file). */
+export function needsCamera(steps: FlowStep[]): boolean {
+  return steps.some((s) => s.type === "liveness" || s.type === "face_uniqueness");
+}
+
+/**
+ * Whether a step is behind the person: it has a result, except a failed
+ * liveness check with attempts left (the person comes back to retry it).
+ */
+export function isStepDone(step: FlowStep): boolean {
+  if (step.status === "pending") return false;
+  if (step.type === "liveness" && step.status === "failed") {
+    const max = (step.input as unknown as LivenessInput | undefined)?.max_attempts ?? 1;
+    return step.attempts >= max;
+  }
+  return true;
+}
+
+/** The index of the first step still to do (steps.length when all are done). */
+export function firstOpenStep(steps: FlowStep[]): number {
+  const i = steps.findIndex((s) => !isStepDone(s));
+  return i === -1 ? steps.length : i;
+}

@@ -1,0 +1,87 @@
+"use client";
+
+import type { FlowState, FlowStep } from "../api/types";
+import { useMessages } from "../i18n";
+import { Actions, Button } from "../ui/button";
+import { StepHeading } from "../ui/step-heading";
+
+/**
+ * The first page: who is asking, what the person will need, what will be
+ * checked (derived checks included) and why, and the privacy notice.
+ */
+export function StartPage({
+  flow,
+  steps,
+  resuming,
+  preferPhone,
+  onStart,
+  handoff,
+}: {
+  flow: FlowState;
+  steps: FlowStep[];
+  resuming: boolean;
+  /** No usable camera here: the QR code comes first and starting here is secondary. */
+  preferPhone: boolean;
+  onStart: () => void;
+  handoff: React.ReactNode;
+}) {
+  const t = useMessages();
+  const app = flow.app.name;
+  const needs = [...new Set(steps.map((s) => s.type))]
+    .map((type) => (t.start.needs as Record<string, string>)[type])
+    .filter((need): need is string => Boolean(need));
+  const checks = flow.steps.map((s) => t.start.checks[s.type] ?? t.start.checks.other!);
+  const expires = new Date(flow.expires_at).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
+  const startButton = (
+    <Button variant={preferPhone ? "secondary" : "primary"} onClick={onStart}>
+      {preferPhone ? t.handoff.useThisDevice : resuming ? t.start.resume : t.start.begin}
+    </Button>
+  );
+
+  return (
+    <section>
+      <StepHeading>{t.start.heading(app)}</StepHeading>
+      {needs.length > 0 && (
+        <>
+          <p className="mt-4 text-slate-700">{t.start.intro}</p>
+          <ul className="mt-2 list-disc space-y-1 pl-5 text-slate-700">
+            {needs.map((need) => (
+              <li key={need}>{need}</li>
+            ))}
+          </ul>
+        </>
+      )}
+
+      <h2 className="mt-6 text-lg font-semibold text-slate-900">{t.start.checksHeading}</h2>
+      <ul className="mt-2 space-y-2">
+        {checks.map((text, i) => (
+          <li key={`${flow.steps[i]!.type}`} className="flex gap-2 text-slate-700">
+            <span aria-hidden="true" className="mt-0.5 font-bold text-blue-700">
+              ✓
+            </span>
+            <span>{text}</span>
+          </li>
+        ))}
+      </ul>
+
+      <h2 className="mt-6 text-lg font-semibold text-slate-900">{t.start.whyHeading}</h2>
+      <p className="mt-2 text-slate-700">{t.start.why(app)}</p>
+
+      <h2 className="mt-6 text-lg font-semibold text-slate-900">{t.start.privacyHeading}</h2>
+      <p className="mt-2 text-slate-700">{t.start.privacy(app)}</p>
+      <p className="mt-2 text-sm text-slate-700">{t.start.expires(expires)}</p>
+
+      {preferPhone ? (
+        <>
+          {handoff}
+          <Actions>{startButton}</Actions>
+        </>
+      ) : (
+        <>
+          <Actions>{startButton}</Actions>
+          {handoff}
+        </>
+      )}
+    </section>
+  );
+}

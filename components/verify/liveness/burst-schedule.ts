@@ -1,0 +1,89 @@
+/**
+ * When the liveness step shows each instruction and when it takes each
+ * frame of the burst, relative to the moment the camera picture starts
+ * (the video's `playing` event). Pure data, no DOM: the page runs it, and
+ * the test's fake-camera generator (tests/fixtures/camera/) reads the same
+ * schedule to place each head pose in its video, so the two stay in step.
+ *
+ *   ready   [0, READY_MS)       "look straight at the camera", countdown;
+ *                               one BASELINE frame (frontal) near its end
+ *   action i [READY_MS + i*ACTION_MS, +ACTION_MS)
+ *           first part  "do":   cue "Turn your head to your left" / "Close your eyes";
+ *                               the MOVE frame(s)
+ *           second part "back": cue "Now back to the centre" / "Open your eyes";
+ *                               the RETURN frame
+ *
+ * The server wants 3 to 8 frames and recommends a number (the workflow's
+ * `liveness.frames`, default 5): one baseline plus, per action, one move
+ * frame and one return frame (5 frames for 2 actions); extra frames go to
+ * the move part; fewer than 2 per action leaves only the move frame.
+ */
+export const READY_MS = 3000;
+export const ACTION_MS = 3000;
+/** The baseline frame, as a fraction of the ready phase. */
+const BASELINE_AT = 0.85;
+/** Where the "do" cue ends and the "back" cue starts, as a fraction of an action's window. */
+export const RETURN_CUE_AT = 0.55;
+/** Frame positions within an action's window, by frames per action. */
+const ACTION_FRAME_AT: Record<number, Array<{ at: number; pose: "move" | "return" }>> = {
+  1: [{ at: 0.45, pose: "move" }],
+  2: [
+    { at: 0.45, pose: "move" },
+    { at: 0.92, pose: "return" },
+  ],
+  3: [
+    { at: 0.33, pose: "move" },
+    { at: 0.47, pose: "move" },
+    { at: 0.92, pose: "return" },
+  ],
+};
+
+export type PlannedFrame = {
+  /** Milliseconds after the picture started. */
+  atMs: number;
+  /** `baseline` (frontal), or which action's window the frame belongs to. */
+  phase: "baseline" | { action: number };
+  /** What the person should be doing at that moment. */
+  pose: "frontal" | "move" | "return";
+};
+
+export type BurstPlan = { totalMs: number; actions: number; frames: PlannedFrame[] };
+
+export function framesPerAction(actions: number, frames: { min: number; max: number; recommended: number }): number {
+  const byRecommendation = Math.floor((frames.recommended - 1) / actions);
+  const byMaximum = Math.floor((frames.max - 1) / actions);
+  let perAction = Math.max(1, Math.min(3, byRecommendation, byMaximum));
+  // Never fewer frames than the server's minimum.
+  while (1 + perAction * actions < frames.min && perAction < 3) perAction++;
+  return perAction;
+}
+
+export function planBurst(actions: number, frames: { min: number; max: number; recommended: number }): BurstPlan {
+  const perAction = framesPerAction(actions, frames);
+  const planned: PlannedFrame[] = [{ atMs: Math.round(READY_MS * BASELINE_AT), phase: "baseline", pose: "frontal" }];
+  for (let i = 0; i < actions; i++) {
+    const start = READY_MS + i * ACTION_MS;
+    for (const f of ACTION_FRAME_AT[perAction]!) planned.push({ atMs: Math.round(start + f.at * ACTION_MS), phase: { action: i }, pose: f.pose });
+  }
+  return { totalMs: READY_MS + actions * ACTION_MS, actions, frames: planned };
+}
+
+export type BurstMoment =
+  | { phase: "ready"; secondsLeft: number }
+  | { phase: "action"; action: number; cue: "do" | "back"; secondsLeft: number }
+  | { phase: "done" };
+
+/** What the page shows `elapsedMs` after the picture started. */
+export function momentAt(plan: BurstPlan, elapsedMs: number): BurstMoment {
+  if (elapsedMs < READY_MS) return { phase: "ready", secondsLeft: Math.ceil((READY_MS - elapsedMs) / 1000) };
+  const intoActions = elapsedMs - READY_MS;
+  const action = Math.floor(intoActions / ACTION_MS);
+  if (action >= plan.actions) return { phase: "done" };
+  const within = intoActions - action * ACTION_MS;
+  return {
+    phase: "action",
+    action,
+    cue: within < RETURN_CUE_AT * ACTION_MS ? "do" : "back",
+    secondsLeft: Math.ceil((ACTION_MS - within) / 1000),
+  };
+}

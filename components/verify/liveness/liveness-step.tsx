@@ -1,0 +1,293 @@
+"use client";
+
+import { useEffect, useRef, useState } from "react";
+import { FlowApiError, isSessionProblem } from "../api/flow-api";
+import type { Challenge, LivenessInput } from "../api/types";
+import { CameraPreview, OvalGuide } from "../camera/camera-preview";
+import { CameraProblemNotice } from "../camera/camera-problem-notice";
+import { CameraError, type CameraProblem } from "../camera/camera-problems";
+import { whenPlaying } from "../camera/capture-frame";
+import { openCamera, stopCamera } from "../camera/open-camera";
+import { genericErrorMessage } from "../flow/api-error-message";
+import type { StepProps } from "../flow/step-props";
+import { useMessages } from "../i18n";
+import { Actions, Button } from "../ui/button";
+import { LiveStatus, Notice, Spinner } from "../ui/notice";
+import { StepHeading } from "../ui/step-heading";
+import { planBurst, type BurstMoment } from "./burst-schedule";
+import { BurstAborted, runBurst } from "./run-burst";
+
+/**
+ * The liveness step. Start: the page asks the server for a challenge (a
+ * random sequence of head movements), opens the front camera and, counted
+ * from the moment the picture starts, shows each instruction in turn with a
+ * countdown while it takes the burst's frames (burst-schedule.ts). The
+ * camera is switched off as soon as the frames are taken; they go to the
+ * server, which judges them. A failed attempt can be retried while the
+ * workflow allows; Stop abandons the current challenge, and the next Start
+ * asks for a new one (that does not count as an attempt).
+ */
+type Phase =
+  | { kind: "intro"; note?: string }
+  | { kind: "preparing" }
+  | { kind: "camera_problem"; problem: CameraProblem }
+  | { kind: "running"; challenge: Challenge; moment: BurstMoment | null }
+  | { kind: "sending" }
+  | { kind: "passed" }
+  | { kind: "failed"; reason: string; attemptsLeft: number }
+  | { kind: "retry"; reason: string }
+  | { kind: "exhausted"; reason?: string };
+
+export function LivenessStep({ step, api, onDone, handoff, newTabUrl }: StepProps) {
+  const t = useMessages();
+  const input = step.input as unknown as LivenessInput;
+  const [phase, setPhase] = useState<Phase>(() =>
+    step.status === "failed" && step.attempts >= input.max_attempts ? { kind: "exhausted" } : { kind: "intro" },
+  );
+  const [stream, setStream] = useState<MediaStream | null>(null);
+  const video = useRef<HTMLVideoElement | null>(null);
+  const abort = useRef<AbortController | null>(null);
+  const streamRef = useRef<MediaStream | null>(null);
+  const attemptsLeftAtStart = Math.max(0, input.max_attempts - step.attempts);
+
+  const releaseCamera = () => {
+    stopCamera(streamRef.current);
+    streamRef.current = null;
+    setStream(null);
+  };
+
+  // Leaving the step (or the page) stops the burst and the camera.
+  useEffect(
+    () => () => {
+      abort.current?.abort();
+      stopCamera(streamRef.current);
+    },
+    [],
+  );
+
+  async function start() {
+    abort.current?.abort();
+    const controller = new AbortController();
+    abort.current = controller;
+    setPhase({ kind: "preparing" });
+
+    let challenge: Challenge;
+    try {
+      challenge = await api.requestChallenge(input.challenge_endpoint);
+    } catch (err) {
+      if (isSessionProblem(err)) return;
+      if (err instanceof FlowApiError && err.code === "too_many_attempts") return setPhase({ kind: "exhausted" });
+      return setPhase({ kind: "retry", reason: genericErrorMessage(t, err) });
+    }
+    if (controller.signal.aborted) return;
+
+    // The camera opens only after the challenge arrived: the instruction
+    // timeline counts from the moment the picture starts.
+    let media: MediaStream;
+    try {
+      media = await openCamera("user");
+    } catch (err) {
+      return setPhase({ kind: "camera_problem", problem: err instanceof CameraError ? err.problem : "unknown" });
+    }
+    if (controller.signal.aborted) return stopCamera(media);
+    streamRef.current = media;
+    const el = video.current;
+    if (!el) return releaseCamera();
+    const playing = whenPlaying(el, controller.signal);
+    setStream(media);
+    setPhase({ kind: "running", challenge, moment: null });
+    await playing;
+    if (controller.signal.aborted) return;
+    const startedAt = performance.now();
+
+    let frames: Blob[];
+    try {
+      frames = await runBurst({
+        video: el,
+        plan: planBurst(challenge.actions.length, challenge.frames),
+        startedAt,
+        signal: controller.signal,
+        onMoment: (moment) => setPhase({ kind: "running", challenge, moment }),
+      });
+    } catch (err) {
+      releaseCamera();
+      if (err instanceof BurstAborted) return;
+      return setPhase({ kind: "retry", reason: t.liveness.failures.no_frames! });
+    }
+    releaseCamera();
+    setPhase({ kind: "sending" });
+
+    const form = new FormData();
+    form.append("challenge_id", challenge.challenge_id);
+    frames.forEach((frame, i) => form.append("frames", frame, `frame-${i + 1}.jpg`));
+    try {
+      const result = await api.submitBurst(input.endpoint, form);
+      const liveness = result.checks.find((c) => c.type === "liveness");
+      if (liveness?.status === "passed") return setPhase({ kind: "passed" });
+      const code = liveness?.error?.code ?? "other";
+      const reason = t.liveness.failures[code] ?? t.liveness.failures.other!;
+      const attemptsLeft = challenge.attempts_left - 1;
+      setPhase(attemptsLeft > 0 ? { kind: "failed", reason, attemptsLeft } : { kind: "exhausted", reason });
+    } catch (err) {
+      if (isSessionProblem(err)) return;
+      if (err instanceof FlowApiError && err.code === "too_many_attempts") return setPhase({ kind: "exhausted" });
+      const reason = err instanceof FlowApiError ? t.liveness.retryable[err.code] : undefined;
+      setPhase({ kind: "retry", reason: reason ?? genericErrorMessage(t, err) });
+    }
+  }
+
+  function stop() {
+    abort.current?.abort();
+    releaseCamera();
+    setPhase({ kind: "intro", note: t.liveness.stopped });
+  }
+
+  const showCamera = phase.kind === "preparing" || phase.kind === "running";
+  return (
+    <section>
+      <StepHeading focusKey={phase.kind === "intro" || phase.kind === "preparing" || phase.kind === "running" ? "step" : phase.kind}>
+        {t.liveness.heading}
+      </StepHeading>
+
+      {phase.kind === "intro" && (
+        <>
+          <p className="mt-3 text-slate-700">{t.liveness.intro}</p>
+          <ul className="mt-3 list-disc space-y-1 pl-5 text-slate-700">
+            {t.liveness.tips.map((tip) => (
+              <li key={tip}>{tip}</li>
+            ))}
+          </ul>
+          {step.attempts > 0 && <p className="mt-3 text-slate-700">{t.common.attemptsLeft(attemptsLeftAtStart)}</p>}
+          {phase.note && <Notice tone="info">{phase.note}</Notice>}
+          <Actions>
+            <Button onClick={start}>{phase.note ? t.liveness.startAgain : t.liveness.start}</Button>
+          </Actions>
+        </>
+      )}
+
+      {showCamera && (
+        <div className="mt-4">
+          <BurstInstructions phase={phase} />
+          <div className="mt-3">
+            <CameraPreview ref={video} stream={stream} mirrored>
+              <OvalGuide label={t.liveness.ovalLabel} />
+              {phase.kind === "running" && phase.moment && phase.moment.phase !== "done" && (
+                <span aria-hidden="true" className="absolute right-3 top-3 flex h-12 w-12 items-center justify-center rounded-full bg-white text-2xl font-bold text-slate-900">
+                  {phase.moment.secondsLeft}
+                </span>
+              )}
+              {phase.kind === "preparing" && (
+                <span className="absolute inset-x-0 bottom-4 text-center text-white">
+                  <Spinner label={t.camera.opening} />
+                </span>
+              )}
+            </CameraPreview>
+          </div>
+          <Actions>
+            <Button variant="secondary" onClick={stop}>
+              {t.liveness.stop}
+            </Button>
+          </Actions>
+        </div>
+      )}
+
+      {phase.kind === "camera_problem" && (
+        <>
+          <CameraProblemNotice problem={phase.problem} newTabUrl={newTabUrl} />
+          <Actions>
+            <Button onClick={start}>{t.common.tryAgain}</Button>
+          </Actions>
+          {handoff}
+        </>
+      )}
+
+      {phase.kind === "sending" && (
+        <div className="mt-6">
+          <LiveStatus>
+            <Spinner label={t.liveness.sending} />
+          </LiveStatus>
+        </div>
+      )}
+
+      {phase.kind === "passed" && (
+        <>
+          <Notice tone="success">{t.liveness.passed}</Notice>
+          <Actions>
+            <Button onClick={onDone}>{t.common.continue}</Button>
+          </Actions>
+        </>
+      )}
+
+      {phase.kind === "failed" && (
+        <>
+          <Notice tone="error" title={t.liveness.failedHeading}>
+            <p>{phase.reason}</p>
+            <p className="mt-1">{t.common.attemptsLeft(phase.attemptsLeft)}</p>
+          </Notice>
+          <Actions>
+            <Button onClick={start}>{t.common.tryAgain}</Button>
+          </Actions>
+        </>
+      )}
+
+      {phase.kind === "retry" && (
+        <>
+          <Notice tone="error">{phase.reason}</Notice>
+          <Actions>
+            <Button onClick={start}>{t.common.tryAgain}</Button>
+          </Actions>
+        </>
+      )}
+
+      {phase.kind === "exhausted" && (
+        <>
+          <Notice tone="error" title={t.liveness.failedHeading}>
+            {phase.reason && <p>{phase.reason}</p>}
+            <p className={phase.reason ? "mt-1" : ""}>{t.common.noAttemptsLeft}</p>
+          </Notice>
+          <Actions>
+            <Button onClick={onDone}>{t.common.continue}</Button>
+          </Actions>
+        </>
+      )}
+    </section>
+  );
+}
+
+/**
+ * The instruction of the moment, one at a time, with its countdown. The
+ * three lines are always in the page while the camera runs and only their
+ * text changes, so screen readers announce each new instruction (assertive)
+ * and the seconds left (polite).
+ */
+function BurstInstructions({ phase }: { phase: Phase }) {
+  const t = useMessages();
+  let context = "";
+  let cue = t.liveness.getReady;
+  let seconds = "";
+  if (phase.kind === "running" && phase.moment) {
+    const { challenge, moment } = phase;
+    if (moment.phase === "ready") {
+      seconds = t.liveness.secondsLeft(moment.secondsLeft);
+    } else if (moment.phase === "action") {
+      const action = challenge.actions[moment.action] ?? "";
+      const instruction = t.liveness.actions[action] ?? challenge.instructions[moment.action]?.text ?? action;
+      context = `${t.liveness.movementOf(moment.action + 1, challenge.actions.length)}: ${instruction}`;
+      cue = t.liveness.cues[action]?.[moment.cue] ?? instruction;
+      seconds = t.liveness.secondsLeft(moment.secondsLeft);
+    } else {
+      cue = t.liveness.sending;
+    }
+  }
+  return (
+    <div className="min-h-24">
+      <p className="min-h-5 text-sm font-medium text-slate-700">{context}</p>
+      <p aria-live="assertive" aria-atomic="true" className="text-2xl font-bold text-slate-900" data-testid="liveness-cue">
+        {cue}
+      </p>
+      <p aria-live="polite" aria-atomic="true" className="min-h-6 text-slate-700">
+        {seconds}
+      </p>
+    </div>
+  );
+}

@@ -1,0 +1,74 @@
+import fs from "node:fs";
+import path from "node:path";
+import AxeBuilder from "@axe-core/playwright";
+import { chromium, type Browser, type Page } from "playwright-core";
+
+/**
+ * Debian's Chromium driven by playwright-core (never `npx playwright
+ * install`: the machines reach npm and Debian only). CHROMIUM_PATH overrides
+ * the executable; without one the browser tests are skipped with this reason.
+ */
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
+export const chromiumMissing: string | null = fs.existsSync(CHROMIUM_PATH)
+  ? null
+  : `no Chromium at ${CHROMIUM_PATH}: install it (apt-get install -y chromium) or set CHROMIUM_PATH`;
+
+const BASE_ARGS = [
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  // Timers of a page that is not focused are not slowed down: the liveness schedule counts milliseconds.
+  "--disable-background-timer-throttling",
+  "--disable-renderer-backgrounding",
+  "--disable-backgrounding-occluded-windows",
+];
+
+/**
+ * `camera`: a .y4m file Chromium plays as its (only) camera; `"none"`: a
+ * machine without any camera. Permissions are per browser context
+ * (`permissions: ["camera", "geolocation"]`); one not granted is refused, as
+ * when a person blocks it (so no --use-fake-ui-for-media-stream, which would
+ * grant the camera to every page).
+ */
+export function launchChromium(camera: string | "none"): Promise<Browser> {
+  const args = camera === "none" ? BASE_ARGS : [...BASE_ARGS, "--use-fake-device-for-media-stream", `--use-file-for-fake-video-capture=${camera}`];
+  return chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args });
+}
+
+export const PHONE = { width: 390, height: 844 };
+export const DESKTOP = { width: 1280, height: 800 };
+
+export const ARTIFACTS = path.join(process.cwd(), "test-artifacts");
+const SCREENSHOTS = path.join(ARTIFACTS, "screenshots");
+
+export type AxeFinding = { view: string; id: string; impact: string | null | undefined; help: string; nodes: number };
+/** Every axe finding of the run (any impact), for the summary printed at the end. */
+export const axeFindings: AxeFinding[] = [];
+
+/**
+ * Screenshots of the current view at phone and desktop sizes
+ * (test-artifacts/screenshots/<name>-phone.png, -desktop.png) and an axe-core
+ * check (WCAG 2.1 A/AA rules) at each size. Returns the serious and
+ * critical violations; the caller asserts there are none.
+ */
+export async function captureView(page: Page, name: string, options: { sizes?: Array<"phone" | "desktop"> } = {}) {
+  fs.mkdirSync(SCREENSHOTS, { recursive: true });
+  const original = page.viewportSize();
+  const serious: AxeFinding[] = [];
+  for (const size of options.sizes ?? ["phone", "desktop"]) {
+    await page.setViewportSize(size === "phone" ? PHONE : DESKTOP);
+    await page.screenshot({ path: path.join(SCREENSHOTS, `${name}-${size}.png`), fullPage: true, animations: "disabled" });
+    const result = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"]).analyze();
+    for (const v of result.violations) {
+      const finding = { view: `${name} (${size})`, id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.length };
+      axeFindings.push(finding);
+      if (v.impact === "serious" || v.impact === "critical") serious.push({ ...finding, help: `${v.help}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}` });
+    }
+  }
+  if (original) await page.setViewportSize(original);
+  return serious;
+}
