@@ -19,6 +19,10 @@ await app.prepare();
 
 const server = http.createServer((req, res) => {
   req.headers["x-svc-peer-ip"] = req.socket.remoteAddress ?? "unknown";
+  // The OpenID Connect token and userinfo endpoints: their own Request ->
+  // Response handlers, registered at start-up in production, without Next's
+  // per-request cost (lib/oidc/lean-routes.ts). Everything else: Next.
+  if (globalThis.__svcLeanRoutes?.(req, res)) return;
   handle(req, res);
 });
 server.keepAliveTimeout = 65_000;

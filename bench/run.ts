@@ -10,6 +10,7 @@ import autocannon from "autocannon";
 import pg from "pg";
 import { cli } from "../tests/support/cli";
 import { startServer } from "../tests/support/server";
+import { oidcBench, printOidc } from "./oidc";
 import { printVision, visionBench } from "./vision";
 import { webhookBench } from "./webhooks";
 
@@ -95,6 +96,9 @@ async function main() {
     }
     const [, create, decision] = rows;
     console.log(`\ntargets: session create >= 30% of bare (${((create!.rps / ceiling) * 100).toFixed(0)}%), decision read >= 50% (${((decision!.rps / ceiling) * 100).toFixed(0)}%)`);
+
+    console.log(`\nOpenID Connect: this server (PostgreSQL) beside node-oidc-provider (in-memory adapter), ${connections} connections, ${seconds} s each\n`);
+    printOidc(await oidcBench(server.url, env, seconds, connections));
 
     console.log("\nwebhooks: 2,000 events at once (throughput), then 250/s for 5 s (lag from commit to receipt)\n");
     console.log("workers".padEnd(10), "events/s".padStart(10), "lag p50 ms".padStart(12), "lag p99 ms".padStart(12));

@@ -11,6 +11,7 @@ import { listDeliveries, resendDelivery } from "@/lib/webhooks/deliveries";
 import { sendTestEvent, TEST_EVENT_KINDS, type TestEventKind } from "@/lib/webhooks/test-events";
 import { db } from "@/lib/db/client";
 import { ApiError } from "@/lib/http/api-error";
+import { listSigningKeys, rotateSigningKey } from "@/lib/oidc/keys";
 import { requireFlag, UsageError, type ParsedArgs } from "./args";
 
 type Flags = ParsedArgs["flags"];
@@ -137,6 +138,19 @@ export const COMMANDS: Record<string, Command> = {
       }
       const wallet = await creditWallet(organizationId, cents);
       return { organization_id: organizationId, balance: wallet.balance };
+    },
+  },
+  "oidc:rotate-key": {
+    usage: "",
+    async run() {
+      const rotated = await rotateSigningKey();
+      return { kid: rotated.kid, next: rotated.next, retired: rotated.retired };
+    },
+  },
+  "oidc:keys": {
+    usage: "",
+    async run() {
+      return { keys: await listSigningKeys() };
     },
   },
   demo: {

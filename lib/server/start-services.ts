@@ -6,6 +6,7 @@ import { demoCredentialsFile, ensureDemo } from "@/lib/tenancy/demo";
 import { startExpirySweeper } from "@/lib/sessions/expiry-sweeper";
 import { startWebhookWorker } from "@/lib/webhooks/worker";
 import { warmVision } from "@/lib/vision/pool";
+import { registerLeanRoutes } from "@/lib/oidc/lean-routes";
 
 /**
  * Runs once per server process before the first request (instrumentation.ts):
@@ -22,6 +23,7 @@ export async function startServerServices() {
     const prisma = await db();
     if (!config.isProduction) await announceDemo(prisma);
     startExpirySweeper(config.SWEEP_INTERVAL_SECONDS * 1000);
+    registerLeanRoutes();
     if (config.WEBHOOK_WORKER === "on") startWebhookWorker();
     if (config.VISION_PRELOAD === "on") {
       warmVision().catch((err) => logger.error("vision models did not load; checks will answer 502 until they do", { error: (err as Error).message }));

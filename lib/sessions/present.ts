@@ -20,7 +20,8 @@ export function presentSession(s: Session) {
     redirect_url: s.redirectUrl,
     callback: s.callbackUrl,
     metadata: s.metadata,
-    svc_id: null as string | null,
+    // The bound account's id is its public svc_id (Reusable Verification).
+    svc_id: s.accountId,
     created_at: s.createdAt.toISOString(),
     updated_at: s.updatedAt.toISOString(),
     started_at: iso(s.startedAt),
@@ -53,7 +54,7 @@ export function presentDecision(s: Session, results: CheckView[]) {
     session_id: s.id,
     status: s.status,
     vendor_data: s.vendorData,
-    svc_id: null as string | null,
+    svc_id: s.accountId,
     origin: "fresh",
     decision: open ? "pending" : s.status.toLowerCase(),
     checks,

@@ -1,0 +1,55 @@
+import { readAccountProofs } from "@/lib/accounts/account-proofs";
+import { requireAccessToken } from "./access-token";
+import type { OidcRequest } from "./http";
+
+/**
+ * The account reads (spec 4.5, 2.10). Bearer access tokens; they never run a
+ * check and never return raw identity data (date of birth, document number,
+ * address).
+ */
+
+/** GET /api/auth/oidc/userinfo: top-level claims; needs `openid` and `profile`. */
+export async function readUserinfo(req: OidcRequest) {
+  const t = await requireAccessToken(req, ["profile"], { withIdVerified: true });
+  const claims: Record<string, unknown> = {
+    sub: t.accountId,
+    svc_id: t.accountId,
+    preferred_username: t.preferredUsername ?? t.email,
+    email: t.email,
+    email_verified: t.emailVerified,
+  };
+  // OIDC Core 5.3.2: a claim without a value is left out, not null.
+  if (t.name) claims.name = t.name;
+  claims.id_verified = t.idVerified === true;
+  return claims;
+}
+
+/** GET /api/auth/oidc/licenses: `{ licenses }`; no scope beyond `openid`. Expired licences are never served. */
+export async function readLicences(req: OidcRequest) {
+  const t = await requireAccessToken(req, []);
+  const proofs = await readAccountProofs(t.accountId);
+  return {
+    licenses: proofs.licences
+      .filter((l) => !l.expired)
+      .map((l) => ({ type: l.type, number: l.number, status: l.status, expires_on: l.expiresOn, issuer: l.issuer })),
+  };
+}
+
+/** GET /api/auth/oidc/verifications: `{ verifications }`; needs `verifications`. */
+export async function readVerifications(req: OidcRequest) {
+  const t = await requireAccessToken(req, ["verifications"]);
+  const proofs = await readAccountProofs(t.accountId);
+  return {
+    verifications: {
+      human_verified: proofs.humanVerified,
+      id_verified: proofs.idVerified,
+      licenses: proofs.licences.map((l) => ({
+        license_type: l.type,
+        // Passed in an approved session, not expired, and the registry did not call it lapsed.
+        verified: !l.expired && !/expired|revoked|suspended|inactive|lapsed/i.test(l.status ?? ""),
+        verified_from: l.verifiedAt,
+        expire_at: l.expiresOn ? `${l.expiresOn}T23:59:59.999Z` : null,
+      })),
+    },
+  };
+}

@@ -1,0 +1,64 @@
+import type { App } from "@/generated/prisma/client";
+import { ApiError } from "@/lib/http/api-error";
+import { authenticateClient } from "@/lib/http/auth";
+import type { OidcRequest } from "./http";
+
+/**
+ * Client authentication at the token endpoint (spec 4.5, RFC 6749 2.3.1):
+ * `client_secret_basic` (HTTP Basic, id and secret form-encoded) or
+ * `client_secret_post` (`client_id` and `client_secret` in the body), never
+ * both. The secret check itself is the organization API's
+ * (lib/http/auth.ts): same hashing, constant-time comparison, inactive apps
+ * refused, and the same credential cache (CREDENTIAL_CACHE_MS).
+ */
+function formDecode(value: string): string {
+  return decodeURIComponent(value.replace(/\+/g, " "));
+}
+
+function readBasic(req: Pick<OidcRequest, "headers">): { id: string; secret: string } | null {
+  const header = req.headers.get("authorization")?.trim();
+  if (!header || !/^basic /i.test(header)) return null;
+  try {
+    const decoded = Buffer.from(header.slice(6).trim(), "base64").toString("utf8");
+    const colon = decoded.indexOf(":");
+    if (colon < 0) throw new Error("no colon");
+    return { id: formDecode(decoded.slice(0, colon)), secret: formDecode(decoded.slice(colon + 1)) };
+  } catch {
+    throw new ApiError("invalid_client", {
+      message: "Malformed HTTP Basic credentials",
+      headers: { "WWW-Authenticate": 'Basic realm="token", charset="UTF-8"' },
+    });
+  }
+}
+
+export async function authenticateTokenClient(req: Pick<OidcRequest, "headers">, params: Map<string, string>): Promise<App> {
+  const basic = readBasic(req);
+  const bodyId = params.get("client_id");
+  const bodySecret = params.get("client_secret");
+  if (basic && bodySecret !== undefined) {
+    throw new ApiError("invalid_request", { message: "Use one client authentication method: HTTP Basic or client_secret in the body" });
+  }
+  if (basic && bodyId !== undefined && bodyId !== basic.id) {
+    throw new ApiError("invalid_request", { message: "client_id in the body differs from the HTTP Basic client" });
+  }
+  const clientId = basic?.id ?? bodyId;
+  const secret = basic?.secret ?? bodySecret;
+  const challenge = basic ? { "WWW-Authenticate": 'Basic realm="token", charset="UTF-8"' } : undefined;
+  if (!clientId || !secret) {
+    throw new ApiError("invalid_client", {
+      message: "Client authentication required: HTTP Basic, or client_id and client_secret in the body",
+      headers: challenge,
+    });
+  }
+  try {
+    // authenticateClient reads only these two headers.
+    const headers = { get: (name: string) => (name === "x-client-id" ? clientId : name === "x-client-secret" ? secret : null) };
+    const caller = await authenticateClient({ headers } as unknown as Request);
+    return caller.app;
+  } catch (err) {
+    if (err instanceof ApiError && err.code === "invalid_client") {
+      throw new ApiError("invalid_client", { message: err.message, headers: challenge });
+    }
+    throw err;
+  }
+}

@@ -1,0 +1,70 @@
+import { createHash, createHmac, hkdfSync, randomBytes } from "node:crypto";
+import { constantTimeEqual } from "@/lib/crypto/secrets";
+import { encryptionKey } from "@/lib/crypto/encryption-key";
+import { issuer } from "./config";
+
+/**
+ * The sign-in request is bound to the browser that started it: a random
+ * cookie value, of which the database keeps only the SHA-256. The cookie is
+ * HttpOnly, SameSite=Lax (a cross-site frame or form post never carries it)
+ * and scoped to the interaction's own path, so several sign-ins in one
+ * browser do not collide. Forms carry a CSRF token: an HMAC of the cookie
+ * value under a key derived from ENCRYPTION_KEY, so it needs no storage and
+ * cannot be made without the cookie.
+ */
+export const INTERACTION_COOKIE = "svc_oidc_interaction";
+
+export const interactionPath = (id: string) => `/oidc/interaction/${id}`;
+
+export function newBrowserSecret(): { value: string; hash: string } {
+  const value = randomBytes(32).toString("base64url");
+  return { value, hash: browserHash(value) };
+}
+
+export function browserHash(value: string): string {
+  return createHash("sha256").update(value, "utf8").digest("hex");
+}
+
+const globalForCsrf = globalThis as unknown as { __svcOidcCsrfKey?: Buffer };
+function csrfKey(): Buffer {
+  globalForCsrf.__svcOidcCsrfKey ??= Buffer.from(hkdfSync("sha256", encryptionKey(), "", "svc oidc interaction csrf", 32));
+  return globalForCsrf.__svcOidcCsrfKey;
+}
+
+export function csrfToken(cookieValue: string): string {
+  return createHmac("sha256", csrfKey()).update(cookieValue).digest("base64url");
+}
+
+export function csrfValid(cookieValue: string, token: string | null | undefined): boolean {
+  return typeof token === "string" && constantTimeEqual(csrfToken(cookieValue), token);
+}
+
+function secureCookies(): boolean {
+  return issuer().startsWith("https:");
+}
+
+export function setInteractionCookie(id: string, value: string, maxAgeSeconds: number): string {
+  return [
+    `${INTERACTION_COOKIE}=${value}`,
+    `Path=${interactionPath(id)}`,
+    `Max-Age=${maxAgeSeconds}`,
+    "HttpOnly",
+    "SameSite=Lax",
+    ...(secureCookies() ? ["Secure"] : []),
+  ].join("; ");
+}
+
+export function clearInteractionCookie(id: string): string {
+  return [`${INTERACTION_COOKIE}=`, `Path=${interactionPath(id)}`, "Max-Age=0", "HttpOnly", "SameSite=Lax", ...(secureCookies() ? ["Secure"] : [])].join("; ");
+}
+
+/** The interaction cookie from a raw Cookie header (route handlers speak plain Request). */
+export function readInteractionCookie(header: string | null): string | undefined {
+  if (!header) return undefined;
+  for (const part of header.split(";")) {
+    const eq = part.indexOf("=");
+    if (eq < 0) continue;
+    if (part.slice(0, eq).trim() === INTERACTION_COOKIE) return part.slice(eq + 1).trim() || undefined;
+  }
+  return undefined;
+}

@@ -1,0 +1,170 @@
+import type { App, OidcInteraction } from "@/generated/prisma/client";
+import { now } from "@/lib/clock";
+import { constantTimeEqual } from "@/lib/crypto/secrets";
+import { db } from "@/lib/db/client";
+import { currentCodeState, sendLoginCode, verifyLoginCode } from "@/lib/accounts/login-codes";
+import { signInAccountByEmail } from "@/lib/accounts/accounts";
+import { mailMode, type MailMode } from "@/lib/mail/mailer";
+import { EmailSchema } from "@/lib/tenancy/schemas";
+import { UUID_PATTERN } from "@/lib/http/validation";
+import { issuer, splitScope } from "./config";
+import { createGrantWithCode } from "./grants/create-grant";
+import { withQuery } from "./http";
+import { browserHash, clearInteractionCookie, csrfToken, csrfValid, interactionPath } from "./interaction-cookie";
+
+/**
+ * The sign-in request between authorize and the redirect back: the login
+ * step (email, then the one-time code) and the consent step (login only:
+ * spec 5 rule 6). Everything here checks the browser binding first.
+ */
+type Bound = { interaction: OidcInteraction; app: App };
+
+export async function loadBoundInteraction(id: string, cookieValue: string | undefined): Promise<Bound | null> {
+  if (!cookieValue || !UUID_PATTERN.test(id)) return null;
+  const prisma = await db();
+  const interaction = await prisma.oidcInteraction.findUnique({ where: { id }, include: { app: true } });
+  if (!interaction || interaction.completedAt || interaction.expiresAt <= now()) return null;
+  if (!constantTimeEqual(interaction.browserHash, browserHash(cookieValue))) return null;
+  if (!interaction.app.isActive) return null;
+  const { app, ...rest } = interaction;
+  return { interaction: rest, app };
+}
+
+export type InteractionView =
+  | { step: "gone" }
+  | {
+      step: "email" | "code" | "consent";
+      id: string;
+      csrf: string;
+      app: { name: string; logo: string | null; environment: string };
+      mail: MailMode;
+      email: string | null;
+      scopes: string[];
+      attemptsLeft: number | null;
+    };
+
+/** What the sign-in page shows. */
+export async function interactionView(id: string, cookieValue: string | undefined): Promise<InteractionView> {
+  const bound = await loadBoundInteraction(id, cookieValue);
+  if (!bound || !cookieValue) return { step: "gone" };
+  const { interaction, app } = bound;
+  const common = {
+    id,
+    csrf: csrfToken(cookieValue),
+    app: { name: app.name, logo: app.logo, environment: app.environment },
+    mail: mailMode(),
+    scopes: splitScope(interaction.scope),
+  };
+  if (interaction.accountId) {
+    const prisma = await db();
+    const account = await prisma.account.findUnique({ where: { id: interaction.accountId } });
+    return { step: "consent", ...common, email: account?.email ?? null, attemptsLeft: null };
+  }
+  if (interaction.pendingEmail) {
+    const code = await currentCodeState(id);
+    return { step: "code", ...common, email: interaction.pendingEmail, attemptsLeft: code?.attemptsLeft ?? null };
+  }
+  return { step: "email", ...common, email: interaction.loginHint, attemptsLeft: null };
+}
+
+/** What a form post leads to: back to the page (with a message code) or out to the app. */
+export type ActionResult = { location: string; setCookie?: string };
+
+const page = (id: string, message?: string) =>
+  `${issuer()}${interactionPath(id)}${message ? `?m=${encodeURIComponent(message)}` : ""}`;
+
+export type FormInput = { id: string; cookie: string | undefined; form: Map<string, string>; ip: string | null };
+
+async function bind(input: FormInput): Promise<Bound | ActionResult> {
+  const bound = await loadBoundInteraction(input.id, input.cookie);
+  if (!bound || !input.cookie) return { location: page(input.id) };
+  if (!csrfValid(input.cookie, input.form.get("csrf"))) return { location: page(input.id, "csrf") };
+  return bound;
+}
+const isResult = (v: Bound | ActionResult): v is ActionResult => "location" in v;
+
+/** POST .../email: send a code to the address (or again, with `resend`). */
+export async function submitEmail(input: FormInput): Promise<ActionResult> {
+  const bound = await bind(input);
+  if (isResult(bound)) return bound;
+  const { interaction, app } = bound;
+  if (interaction.accountId) return { location: page(input.id) };
+  const raw = input.form.get("resend") ? interaction.pendingEmail : input.form.get("email");
+  const parsed = EmailSchema.safeParse(raw ?? "");
+  if (!parsed.success || parsed.data.length > 254) return { location: page(input.id, "email_invalid") };
+  const outcome = await sendLoginCode({ interactionId: interaction.id, email: parsed.data, appName: app.name, ip: input.ip });
+  if (outcome === "sent" || outcome === "logged") {
+    return { location: page(input.id, input.form.get("resend") ? "code_sent" : undefined) };
+  }
+  return { location: page(input.id, outcome === "too_many" ? "too_many_codes" : outcome) };
+}
+
+/** POST .../restart: back to the email step. */
+export async function restartLogin(input: FormInput): Promise<ActionResult> {
+  const bound = await bind(input);
+  if (isResult(bound)) return bound;
+  if (!bound.interaction.accountId) {
+    const prisma = await db();
+    await prisma.oidcInteraction.update({ where: { id: input.id }, data: { pendingEmail: null } });
+  }
+  return { location: page(input.id) };
+}
+
+/** POST .../code: the one-time code signs the person in (creating the account on first use). */
+export async function submitCode(input: FormInput): Promise<ActionResult> {
+  const bound = await bind(input);
+  if (isResult(bound)) return bound;
+  const { interaction } = bound;
+  if (interaction.accountId || !interaction.pendingEmail) return { location: page(input.id) };
+  const code = (input.form.get("code") ?? "").replace(/\s+/g, "");
+  if (!/^\d{6}$/.test(code)) return { location: page(input.id, "code_format") };
+  const outcome = await verifyLoginCode(interaction.id, code);
+  if (!outcome.ok) return { location: page(input.id, outcome.reason) };
+  const account = await signInAccountByEmail(outcome.email);
+  const prisma = await db();
+  await prisma.oidcInteraction.update({
+    where: { id: interaction.id },
+    data: { accountId: account.id, authTime: now(), pendingEmail: null },
+  });
+  return { location: page(input.id) };
+}
+
+/**
+ * POST .../consent: `decision=allow` issues the authorization code (a new
+ * grant) and sends the browser back with `code`, `state` and `iss`;
+ * `decision=deny` (also the login step's cancel) sends `error=access_denied`.
+ * Either way the request is used up.
+ */
+export async function submitConsent(input: FormInput): Promise<ActionResult> {
+  const bound = await bind(input);
+  if (isResult(bound)) return bound;
+  const { interaction, app } = bound;
+  const allow = input.form.get("decision") === "allow";
+  const prisma = await db();
+  const at = now();
+  const finished = await prisma.oidcInteraction.updateMany({
+    where: { id: interaction.id, completedAt: null },
+    data: { completedAt: at },
+  });
+  if (finished.count === 0) return { location: page(input.id) };
+  const setCookie = clearInteractionCookie(interaction.id);
+  const back = (params: Record<string, string | undefined>) =>
+    withQuery(interaction.redirectUri, { ...params, state: interaction.state, iss: issuer() });
+
+  if (!allow || !interaction.accountId || !interaction.authTime) {
+    return {
+      location: back({ error: "access_denied", error_description: "The user declined to sign in" }),
+      setCookie,
+    };
+  }
+  const { code } = await createGrantWithCode({
+    appId: app.id,
+    accountId: interaction.accountId,
+    scope: interaction.scope,
+    nonce: interaction.nonce,
+    authTime: interaction.authTime,
+    redirectUri: interaction.redirectUri,
+    codeChallenge: interaction.codeChallenge,
+  });
+  return { location: back({ code }), setCookie };
+}

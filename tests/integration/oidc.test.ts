@@ -1,0 +1,1075 @@
+import { createHash, randomBytes } from "node:crypto";
+import fs from "node:fs";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import AxeBuilder from "@axe-core/playwright";
+import * as jose from "jose";
+import { chromium } from "playwright-core";
+import * as oauth from "oauth4webapi";
+import * as client from "openid-client";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { api, createSession, createTenant, createWorkflow, keyHeader, postSession, shared, type Tenant } from "../support/api";
+import { cli } from "../support/cli";
+import { sql } from "../support/database";
+import { useServerDatabase } from "../support/domain";
+import { startServer, type RunningServer } from "../support/server";
+import { startSmtp, type TestSmtp } from "../support/smtp";
+
+/**
+ * The OpenID Connect provider driven the way a relying party drives it:
+ * openid-client and oauth4webapi (certified RP libraries) do discovery,
+ * PKCE, state, nonce, the code exchange, ID token validation against the
+ * JWKS, userinfo and refresh; the login and consent pages are driven over
+ * HTTP like a browser without JavaScript would (cookies, forms, 303s). The
+ * one-time codes are read from mail captured by a local SMTP server. This
+ * file starts its own production server (SMTP settings, TRUST_PROXY so each
+ * simulated browser has its own client IP) on the shared database.
+ */
+useServerDatabase();
+
+const REDIRECT = "http://localhost:8080/callback";
+const OTHER_REDIRECT = "http://127.0.0.1:9090/cb";
+
+let smtp: TestSmtp;
+let op: RunningServer;
+let t: Tenant;
+let config: client.Configuration;
+
+beforeAll(async () => {
+  smtp = await startSmtp();
+  [op, t] = await Promise.all([
+    startServer({ ...shared().env, SMTP_HOST: smtp.host, SMTP_PORT: String(smtp.port), TRUST_PROXY: "1", CREDENTIAL_CACHE_MS: "0" }),
+    createTenant(),
+  ]);
+  // Domain-level calls in this process (signing an expired hint) must name the same issuer.
+  process.env.PUBLIC_BASE_URL = op.url;
+  await cli(["app:redirect-uri", "--app", t.appId, "--uri", REDIRECT], shared().env);
+  await cli(["app:redirect-uri", "--app", t.appId, "--uri", OTHER_REDIRECT], shared().env);
+  await cli(["app:scopes", "--app", t.appId, "--scopes", "openid profile verifications"], shared().env);
+  config = await client.discovery(new URL(op.url), t.clientId, t.clientSecret, undefined, {
+    execute: [client.allowInsecureRequests, client.enableNonRepudiationChecks],
+  });
+});
+
+afterAll(async () => {
+  await op?.stop();
+  await smtp?.stop();
+});
+
+// ---------------------------------------------------------------- helpers
+
+let emailCounter = 0;
+const newEmail = () => `person${Date.now()}${emailCounter++}@example.com`;
+const randomIp = () => `10.${randomBytes(1)[0]}.${randomBytes(1)[0]}.${randomBytes(1)[0]! % 250 + 1}`;
+
+type Browser = { ip: string; cookie: string; page: string };
+
+async function get(url: string, b: Pick<Browser, "ip"> & { cookie?: string }) {
+  return fetch(url, { redirect: "manual", headers: { "x-forwarded-for": b.ip, ...(b.cookie ? { cookie: b.cookie } : {}) } });
+}
+
+async function post(url: string, b: Pick<Browser, "ip"> & { cookie?: string }, form: Record<string, string>) {
+  return fetch(url, {
+    method: "POST",
+    redirect: "manual",
+    headers: {
+      "content-type": "application/x-www-form-urlencoded",
+      "x-forwarded-for": b.ip,
+      ...(b.cookie ? { cookie: b.cookie } : {}),
+    },
+    body: new URLSearchParams(form).toString(),
+  });
+}
+
+const csrfOf = (html: string) => html.match(/name="csrf" value="([^"]+)"/)?.[1] ?? "";
+const text = (html: string) => html.replace(/<script[\s\S]*?<\/script>/g, "").replace(/<[^>]+>/g, " ").replace(/\s+/g, " ");
+
+/** Starts an authorization in a fresh "browser": follows authorize to the sign-in page. */
+async function startLogin(authorizationUrl: URL): Promise<Browser & { html: string }> {
+  const ip = randomIp();
+  const res = await get(authorizationUrl.href, { ip });
+  expect(res.status).toBe(303);
+  const page = res.headers.get("location")!;
+  expect(page).toMatch(new RegExp(`^${op.url}/oidc/interaction/[0-9a-f-]{36}$`));
+  const setCookie = res.headers.get("set-cookie")!;
+  expect(setCookie).toMatch(/HttpOnly/i);
+  expect(setCookie).toMatch(/SameSite=Lax/i);
+  expect(setCookie).toContain(`Path=${new URL(page).pathname}`);
+  const cookie = setCookie.split(";")[0]!;
+  const html = await (await get(page, { ip, cookie })).text();
+  return { ip, cookie, page, html };
+}
+
+async function readCode(email: string): Promise<string> {
+  const mail = await smtp.next(email);
+  const code = mail.raw.match(/^Subject: (\d{6}) is your sign-in code/m)?.[1];
+  expect(code, mail.raw).toBeTruthy();
+  return code!;
+}
+
+/** Email -> code -> the consent page. */
+async function login(b: Browser & { html: string }, email: string): Promise<string> {
+  const csrf = csrfOf(b.html);
+  const sent = await post(`${b.page}/email`, b, { csrf, email });
+  expect(sent.status).toBe(303);
+  expect(sent.headers.get("location")).toBe(b.page);
+  const code = await readCode(email);
+  const signedIn = await post(`${b.page}/code`, b, { csrf, code });
+  expect(signedIn.headers.get("location")).toBe(b.page);
+  return (await get(b.page, b)).text();
+}
+
+type Flow = { callback: URL; verifier: string; state: string; nonce: string; email: string };
+
+/** A whole authorization: the RP's URL (PKCE, state, nonce), sign-in, consent; returns the callback URL. */
+async function authorize(
+  options: { scope?: string; email?: string; decision?: "allow" | "deny"; redirectUri?: string; cfg?: client.Configuration } = {},
+): Promise<Flow> {
+  const verifier = client.randomPKCECodeVerifier();
+  const state = client.randomState();
+  const nonce = client.randomNonce();
+  const email = options.email ?? newEmail();
+  const url = client.buildAuthorizationUrl(options.cfg ?? config, {
+    redirect_uri: options.redirectUri ?? REDIRECT,
+    scope: options.scope ?? "openid profile verifications",
+    code_challenge: await client.calculatePKCECodeChallenge(verifier),
+    code_challenge_method: "S256",
+    state,
+    nonce,
+  });
+  const b = await startLogin(url);
+  const consent = await login(b, email);
+  expect(text(consent)).toContain(`You are signed in as ${email}`);
+  const done = await post(`${b.page}/consent`, b, { csrf: csrfOf(consent), decision: options.decision ?? "allow" });
+  expect(done.status).toBe(303);
+  expect(done.headers.get("set-cookie")).toMatch(/Max-Age=0/);
+  return { callback: new URL(done.headers.get("location")!), verifier, state, nonce, email };
+}
+
+async function exchange(flow: Flow, cfg = config) {
+  return client.authorizationCodeGrant(cfg, flow.callback, {
+    pkceCodeVerifier: flow.verifier,
+    expectedState: flow.state,
+    expectedNonce: flow.nonce,
+    idTokenExpected: true,
+  });
+}
+
+/** A raw token request, as the spec shows it (JSON) or as standard clients send it (form). */
+async function tokenRequest(body: Record<string, string>, options: { json?: boolean; headers?: Record<string, string> } = {}) {
+  const res = await fetch(`${op.url}/api/auth/oidc/token`, {
+    method: "POST",
+    headers: {
+      "content-type": options.json ? "application/json" : "application/x-www-form-urlencoded",
+      ...options.headers,
+    },
+    body: options.json ? JSON.stringify(body) : new URLSearchParams(body).toString(),
+  });
+  return { status: res.status, headers: res.headers, body: (await res.json()) as any };
+}
+
+const bearer = (path: string, token: string) => api("GET", path, { base: op.url, headers: { authorization: `Bearer ${token}` } });
+
+function expectEnvelope(body: any, code: string) {
+  expect(body).toEqual({ success: false, data: expect.anything(), error: { code, message: expect.any(String) } });
+}
+
+// ---------------------------------------------------------------- tests
+
+describe("discovery and keys", () => {
+  it("serves the discovery document at both paths, issuer from PUBLIC_BASE_URL", async () => {
+    const root = await api("GET", "/.well-known/openid-configuration", { base: op.url });
+    const alias = await api("GET", "/api/.well-known/openid-configuration", { base: op.url });
+    expect(root.status).toBe(200);
+    expect(alias.body).toEqual(root.body);
+    expect(root.headers.get("x-request-id")).toMatch(/^req_[0-9a-f]{24}$/);
+    const d = root.body;
+    expect(d.issuer).toBe(op.url);
+    expect(d).toMatchObject({
+      authorization_endpoint: `${op.url}/api/auth/oidc/authorize`,
+      token_endpoint: `${op.url}/api/auth/oidc/token`,
+      userinfo_endpoint: `${op.url}/api/auth/oidc/userinfo`,
+      jwks_uri: `${op.url}/api/auth/oidc/jwks.json`,
+      end_session_endpoint: `${op.url}/api/auth/oidc/logout`,
+      scopes_supported: ["openid", "profile", "verifications", "zkp", "doctor_license"],
+      response_types_supported: ["code"],
+      grant_types_supported: ["authorization_code", "refresh_token"],
+      id_token_signing_alg_values_supported: ["RS256"],
+      code_challenge_methods_supported: ["S256"],
+      token_endpoint_auth_methods_supported: ["client_secret_basic", "client_secret_post"],
+    });
+    expect(d.claims_supported).toEqual(expect.arrayContaining(["sub", "nonce", "auth_time", "at_hash", "svc_org_member_id"]));
+    // The server's own view of the issuer, as openid-client checked it.
+    expect(config.serverMetadata().issuer).toBe(op.url);
+  });
+
+  it("publishes RSA public keys only", async () => {
+    const res = await api("GET", "/api/auth/oidc/jwks.json", { base: op.url });
+    expect(res.status).toBe(200);
+    expect(res.body.keys.length).toBeGreaterThanOrEqual(1);
+    for (const k of res.body.keys) {
+      expect(k).toMatchObject({ kty: "RSA", alg: "RS256", use: "sig", kid: expect.any(String), n: expect.any(String), e: "AQAB" });
+      for (const privatePart of ["d", "p", "q", "dp", "dq", "qi"]) expect(k).not.toHaveProperty(privatePart);
+    }
+    const rows = await sql(shared().env, `SELECT private_jwk_encrypted FROM oidc_signing_keys WHERE status = 'active'`);
+    expect(rows[0].private_jwk_encrypted).toMatch(/^v1\./); // sealed with ENCRYPTION_KEY
+    expect(rows[0].private_jwk_encrypted).not.toContain('"d"');
+  });
+
+  it("legacy single sign-on endpoints answer 410 endpoint_removed", async () => {
+    for (const [method, path] of [["GET", "/api/auth/sso"], ["POST", "/api/auth/sso/token"], ["GET", "/api/auth/sso/callback"]] as const) {
+      const res = await api(method, path, { base: op.url });
+      expect(res.status).toBe(410);
+      expectEnvelope(res.body, "endpoint_removed");
+      expect(res.body.data.discovery).toBe(`${op.url}/.well-known/openid-configuration`);
+    }
+  });
+});
+
+describe("authorization code flow with openid-client", () => {
+  let flow: Flow;
+  let tokens: Awaited<ReturnType<typeof exchange>>;
+
+  beforeAll(async () => {
+    flow = await authorize();
+    tokens = await exchange(flow);
+  });
+
+  it("redirects back with code, the unchanged state and iss", () => {
+    expect(flow.callback.origin + flow.callback.pathname).toBe(REDIRECT);
+    expect(flow.callback.searchParams.get("state")).toBe(flow.state);
+    expect(flow.callback.searchParams.get("iss")).toBe(op.url);
+    expect(flow.callback.searchParams.get("code")).toMatch(/^ac_/);
+  });
+
+  it("issues the spec's token response and an ID token that verifies against the JWKS", async () => {
+    expect(tokens.token_type.toLowerCase()).toBe("bearer");
+    expect(tokens.expires_in).toBe(900);
+    expect(tokens.scope).toBe("openid profile verifications");
+    expect(tokens.access_token).toMatch(/^at_/);
+    expect(tokens.refresh_token).toMatch(/^rt_/);
+    const claims = tokens.claims()!;
+    expect(claims.iss).toBe(op.url);
+    expect(claims.aud).toBe(t.clientId);
+    expect(claims.nonce).toBe(flow.nonce);
+    expect(claims.sub).toMatch(/^[0-9a-f-]{36}$/);
+    expect(typeof claims.auth_time).toBe("number");
+    expect(Math.abs((claims.auth_time as number) - Date.now() / 1000)).toBeLessThan(60);
+    expect(claims.at_hash).toBe(createHash("sha256").update(tokens.access_token).digest().subarray(0, 16).toString("base64url"));
+    expect(claims).not.toHaveProperty("email"); // login only: no attributes in the ID token
+    expect(claims).not.toHaveProperty("svc_org_member_id"); // not a member
+
+    const jwks = jose.createRemoteJWKSet(new URL(`${op.url}/api/auth/oidc/jwks.json`));
+    const verified = await jose.jwtVerify(tokens.id_token!, jwks, { issuer: op.url, audience: t.clientId, algorithms: ["RS256"] });
+    expect(verified.protectedHeader.kid).toBeTruthy();
+    const accounts = await sql(shared().env, `SELECT id, email FROM accounts WHERE id = $1`, [claims.sub]);
+    expect(accounts[0].email).toBe(flow.email);
+  });
+
+  it("serves userinfo, licences and verifications with the access token", async () => {
+    const sub = tokens.claims()!.sub;
+    const info = await client.fetchUserInfo(config, tokens.access_token, sub);
+    expect(info).toEqual({
+      sub,
+      svc_id: sub,
+      preferred_username: flow.email,
+      email: flow.email,
+      email_verified: true,
+      id_verified: false,
+    });
+    const licences = await bearer("/api/auth/oidc/licenses", tokens.access_token);
+    expect(licences.status).toBe(200);
+    expect(licences.body).toEqual({ success: true, data: { licenses: [] } });
+    const verifications = await bearer("/api/auth/oidc/verifications", tokens.access_token);
+    expect(verifications.body).toEqual({
+      success: true,
+      data: { verifications: { human_verified: false, id_verified: false, licenses: [] } },
+    });
+  });
+
+  it("stores only hashes of codes and tokens", async () => {
+    const dump = JSON.stringify(
+      await sql(
+        shared().env,
+        `SELECT (SELECT json_agg(c) FROM oidc_authorization_codes c) AS codes,
+                (SELECT json_agg(a) FROM oidc_access_tokens a) AS access,
+                (SELECT json_agg(r) FROM oidc_refresh_tokens r) AS refresh,
+                (SELECT json_agg(l) FROM account_login_codes l) AS login_codes`,
+      ),
+    );
+    expect(dump).not.toContain(tokens.access_token);
+    expect(dump).not.toContain(tokens.refresh_token);
+    expect(dump).not.toContain(flow.callback.searchParams.get("code")!);
+  });
+
+  it("a second sign-in of the same email is the same account (sub)", async () => {
+    const again = await exchange(await authorize({ email: flow.email }));
+    expect(again.claims()!.sub).toBe(tokens.claims()!.sub);
+  });
+});
+
+describe("refresh tokens", () => {
+  it("rotate on every use; replaying a rotated-away token revokes the user's tokens for the client", async () => {
+    const first = await exchange(await authorize());
+    const second = await client.refreshTokenGrant(config, first.refresh_token!);
+    expect(second.refresh_token).not.toBe(first.refresh_token);
+    expect(second.access_token).not.toBe(first.access_token);
+    expect(second.claims()!.sub).toBe(first.claims()!.sub);
+    expect(second.claims()!.auth_time).toBe(first.claims()!.auth_time); // the original sign-in
+    expect(second.expires_in).toBe(900);
+    const third = await client.refreshTokenGrant(config, second.refresh_token!);
+    expect((await bearer("/api/auth/oidc/userinfo", third.access_token)).status).toBe(200);
+
+    // A second sign-in of another person of the same client is untouched by the replay below.
+    const bystander = await exchange(await authorize());
+
+    const replay = await tokenRequest({
+      grant_type: "refresh_token",
+      refresh_token: first.refresh_token!,
+      client_id: t.clientId,
+      client_secret: t.clientSecret,
+    });
+    expect(replay.status).toBe(400);
+    expectEnvelope(replay.body, "invalid_grant");
+    // The whole family is gone: the newest refresh token and the live access tokens.
+    await expect(client.refreshTokenGrant(config, third.refresh_token!)).rejects.toThrow();
+    const dead = await bearer("/api/auth/oidc/userinfo", third.access_token);
+    expect(dead.status).toBe(401);
+    expectEnvelope(dead.body, "invalid_token");
+    expect(dead.headers.get("www-authenticate")).toContain('error="invalid_token"');
+    expect((await bearer("/api/auth/oidc/userinfo", bystander.access_token)).status).toBe(200);
+  });
+
+  it("JSON bodies (spec 4.5) and HTTP Basic work; a narrower scope without openid gets no ID token and 403 at userinfo", async () => {
+    const first = await exchange(await authorize());
+    const basic = `Basic ${Buffer.from(`${encodeURIComponent(t.clientId)}:${encodeURIComponent(t.clientSecret)}`).toString("base64")}`;
+    const res = await tokenRequest(
+      { grant_type: "refresh_token", refresh_token: first.refresh_token!, scope: "profile" },
+      { json: true, headers: { authorization: basic } },
+    );
+    expect(res.status).toBe(200);
+    expect(Object.keys(res.body).sort()).toEqual(["access_token", "expires_in", "refresh_token", "scope", "token_type"]);
+    expect(res.body).toMatchObject({ token_type: "Bearer", expires_in: 900, scope: "profile" });
+    expect(res.headers.get("cache-control")).toBe("no-store");
+    const noOpenid = await bearer("/api/auth/oidc/userinfo", res.body.access_token);
+    expect(noOpenid.status).toBe(403);
+    expectEnvelope(noOpenid.body, "insufficient_scope");
+
+    const wider = await tokenRequest(
+      { grant_type: "refresh_token", refresh_token: res.body.refresh_token, scope: "openid zkp" },
+      { json: true, headers: { authorization: basic } },
+    );
+    expect(wider.status).toBe(400);
+    expectEnvelope(wider.body, "invalid_scope");
+    // A refused request does not use the token up.
+    const ok = await tokenRequest({ grant_type: "refresh_token", refresh_token: res.body.refresh_token }, { headers: { authorization: basic } });
+    expect(ok.status).toBe(200);
+    expect(ok.body.id_token).toBeTruthy();
+  });
+
+  it("a refresh token is refused for another client and after the login's 24 hours", async () => {
+    const other = await createTenant();
+    const first = await exchange(await authorize());
+    const foreign = await tokenRequest({
+      grant_type: "refresh_token",
+      refresh_token: first.refresh_token!,
+      client_id: other.clientId,
+      client_secret: other.clientSecret,
+    });
+    expect(foreign.status).toBe(400);
+    expectEnvelope(foreign.body, "invalid_grant");
+    await sql(shared().env, `UPDATE oidc_refresh_tokens SET expires_at = now() - interval '1 second' WHERE token_hash = $1`, [
+      createHash("sha256").update(first.refresh_token!).digest("hex"),
+    ]);
+    const expired = await tokenRequest({ grant_type: "refresh_token", refresh_token: first.refresh_token!, client_id: t.clientId, client_secret: t.clientSecret });
+    expect(expired.status).toBe(400);
+    expect(expired.body.error.message).toMatch(/expired/);
+  });
+});
+
+describe("authorization codes", () => {
+  it("are single use: reuse is invalid_grant and revokes the tokens the code issued", async () => {
+    const flow = await authorize();
+    const tokens = await exchange(flow);
+    const body = {
+      grant_type: "authorization_code",
+      code: flow.callback.searchParams.get("code")!,
+      redirect_uri: REDIRECT,
+      code_verifier: flow.verifier,
+      client_id: t.clientId,
+      client_secret: t.clientSecret,
+    };
+    const reuse = await tokenRequest(body, { json: true });
+    expect(reuse.status).toBe(400);
+    expectEnvelope(reuse.body, "invalid_grant");
+    expect((await bearer("/api/auth/oidc/userinfo", tokens.access_token)).status).toBe(401);
+    await expect(client.refreshTokenGrant(config, tokens.refresh_token!)).rejects.toThrow();
+  });
+
+  it("are bound to the redirect_uri, the PKCE verifier and the client, and expire", async () => {
+    const flow = await authorize();
+    const code = flow.callback.searchParams.get("code")!;
+    const base = { grant_type: "authorization_code", code, client_id: t.clientId, client_secret: t.clientSecret };
+    const wrongUri = await tokenRequest({ ...base, redirect_uri: OTHER_REDIRECT, code_verifier: flow.verifier });
+    expect(wrongUri.status).toBe(400);
+    expectEnvelope(wrongUri.body, "invalid_grant");
+    const wrongVerifier = await tokenRequest({ ...base, redirect_uri: REDIRECT, code_verifier: client.randomPKCECodeVerifier() });
+    expectEnvelope(wrongVerifier.body, "invalid_grant");
+    const noVerifier = await tokenRequest({ ...base, redirect_uri: REDIRECT });
+    expectEnvelope(noVerifier.body, "invalid_grant");
+    const other = await createTenant();
+    const foreign = await tokenRequest({ ...base, client_id: other.clientId, client_secret: other.clientSecret, redirect_uri: REDIRECT, code_verifier: flow.verifier });
+    expectEnvelope(foreign.body, "invalid_grant");
+
+    // About 2 minutes: an expired code (written so in the database) is refused.
+    const rows = await sql(shared().env, `SELECT expires_at, created_at FROM oidc_authorization_codes WHERE code_hash = $1`, [
+      createHash("sha256").update(code).digest("hex"),
+    ]);
+    expect((rows[0].expires_at - rows[0].created_at) / 1000).toBe(120);
+    await sql(shared().env, `UPDATE oidc_authorization_codes SET expires_at = created_at - interval '1 second' WHERE code_hash = $1`, [
+      createHash("sha256").update(code).digest("hex"),
+    ]);
+    const expired = await tokenRequest({ ...base, redirect_uri: REDIRECT, code_verifier: flow.verifier });
+    expect(expired.status).toBe(400);
+    expectEnvelope(expired.body, "invalid_grant");
+    expect(expired.body.error.message).toMatch(/expired/);
+  });
+
+  it("work with oauth4webapi, HTTP Basic and a second registered redirect URI", async () => {
+    const issuer = new URL(op.url);
+    const as = await oauth.processDiscoveryResponse(issuer, await oauth.discoveryRequest(issuer, { [oauth.allowInsecureRequests]: true }));
+    const rp: oauth.Client = { client_id: t.clientId };
+    const basicConfig = await client.discovery(issuer, t.clientId, undefined, client.ClientSecretBasic(t.clientSecret), {
+      execute: [client.allowInsecureRequests],
+    });
+    const flow = await authorize({ redirectUri: OTHER_REDIRECT, scope: "openid", cfg: basicConfig });
+    const params = oauth.validateAuthResponse(as, rp, flow.callback, flow.state);
+    const response = await oauth.authorizationCodeGrantRequest(as, rp, oauth.ClientSecretBasic(t.clientSecret), params, OTHER_REDIRECT, flow.verifier, {
+      [oauth.allowInsecureRequests]: true,
+    });
+    const result = await oauth.processAuthorizationCodeResponse(as, rp, response, { expectedNonce: flow.nonce, requireIdToken: true });
+    expect(result.scope).toBe("openid");
+    const claims = oauth.getValidatedIdTokenClaims(result)!;
+    expect(claims.nonce).toBe(flow.nonce);
+    // A token with only openid may not read userinfo (scope profile).
+    const info = await bearer("/api/auth/oidc/userinfo", result.access_token);
+    expect(info.status).toBe(403);
+    expectEnvelope(info.body, "insufficient_scope");
+    expect(info.headers.get("www-authenticate")).toContain('error="insufficient_scope"');
+  });
+});
+
+describe("token endpoint errors", () => {
+  it("wrong client secret: 401 invalid_client; unsupported grant; missing parameters", async () => {
+    const wrong = await tokenRequest({ grant_type: "refresh_token", refresh_token: "rt_x", client_id: t.clientId, client_secret: "cs_test_wrong" });
+    expect(wrong.status).toBe(401);
+    expectEnvelope(wrong.body, "invalid_client");
+    const basicWrong = await tokenRequest(
+      { grant_type: "refresh_token", refresh_token: "rt_x" },
+      { headers: { authorization: `Basic ${Buffer.from(`${t.clientId}:nope`).toString("base64")}` } },
+    );
+    expect(basicWrong.status).toBe(401);
+    expect(basicWrong.headers.get("www-authenticate")).toMatch(/^Basic/);
+    const none = await tokenRequest({ grant_type: "refresh_token", refresh_token: "rt_x" });
+    expect(none.status).toBe(401);
+    expectEnvelope(none.body, "invalid_client");
+    const grant = await tokenRequest({ grant_type: "password", client_id: t.clientId, client_secret: t.clientSecret });
+    expect(grant.status).toBe(400);
+    expectEnvelope(grant.body, "unsupported_grant_type");
+    const missing = await tokenRequest({ client_id: t.clientId, client_secret: t.clientSecret }, { json: true });
+    expectEnvelope(missing.body, "invalid_request");
+    const noCode = await tokenRequest({ grant_type: "authorization_code", client_id: t.clientId, client_secret: t.clientSecret });
+    expectEnvelope(noCode.body, "invalid_request");
+    const unknown = await tokenRequest({ grant_type: "refresh_token", refresh_token: "rt_unknown", client_id: t.clientId, client_secret: t.clientSecret });
+    expectEnvelope(unknown.body, "invalid_grant");
+    const wrongMethod = await api("GET", "/api/auth/oidc/token", { base: op.url });
+    expect(wrongMethod.status).toBe(405);
+    expect(wrongMethod.headers.get("x-request-id")).toBeTruthy();
+  });
+});
+
+describe("authorize request validation", () => {
+  const authUrl = (params: Record<string, string>) => {
+    const u = new URL(`${op.url}/api/auth/oidc/authorize`);
+    for (const [k, v] of Object.entries(params)) u.searchParams.set(k, v);
+    return u.href;
+  };
+  const valid = () => ({ client_id: t.clientId, redirect_uri: REDIRECT, response_type: "code", scope: "openid", state: "st-1" });
+
+  it("never redirects to a redirect URI that is not registered exactly", async () => {
+    for (const redirect of [
+      "http://localhost:8080/callback/",
+      "http://localhost:8081/callback",
+      "https://localhost:8080/callback",
+      "http://localhost:8080/callback?x=1",
+      "http://evil.example/callback",
+    ]) {
+      const res = await get(authUrl({ ...valid(), redirect_uri: redirect }), { ip: randomIp() });
+      expect(res.status, redirect).toBe(400);
+      expect(res.headers.get("location")).toBeNull();
+      expect(res.headers.get("content-type")).toContain("text/html");
+      expect(await res.text()).toContain("invalid_redirect_uri");
+    }
+    const unknownClient = await get(authUrl({ ...valid(), client_id: "cli_unknown" }), { ip: randomIp() });
+    expect(unknownClient.status).toBe(401);
+    expect(unknownClient.headers.get("location")).toBeNull();
+    expect(unknownClient.headers.get("x-frame-options")).toBe("DENY");
+  });
+
+  it.each([
+    ["missing openid", { scope: "profile" }, "invalid_scope"],
+    ["a scope not enabled on the app", { scope: "openid zkp" }, "invalid_scope"],
+    ["an unknown scope", { scope: "openid email" }, "invalid_scope"],
+    ["response_type token", { response_type: "token" }, "unsupported_response_type"],
+    ["plain PKCE", { code_challenge: "a".repeat(43), code_challenge_method: "plain" }, "invalid_request"],
+    ["prompt=none (no provider session)", { prompt: "none" }, "login_required"],
+  ])("%s: redirected back with the error and the state", async (_, change, error) => {
+    const res = await get(authUrl({ ...valid(), ...change }), { ip: randomIp() });
+    expect(res.status).toBe(303);
+    const back = new URL(res.headers.get("location")!);
+    expect(back.origin + back.pathname).toBe(REDIRECT);
+    expect(back.searchParams.get("error")).toBe(error);
+    expect(back.searchParams.get("state")).toBe("st-1");
+    expect(back.searchParams.get("iss")).toBe(op.url);
+    expect(back.searchParams.has("code")).toBe(false);
+  });
+
+  it("state is required", async () => {
+    const { state: _state, ...noState } = valid();
+    const res = await get(authUrl(noState), { ip: randomIp() });
+    const back = new URL(res.headers.get("location")!);
+    expect(back.searchParams.get("error")).toBe("invalid_request");
+    expect(back.searchParams.get("error_description")).toMatch(/state/);
+  });
+
+  it("an inactive app: unauthorized_client", async () => {
+    const other = await createTenant();
+    await cli(["app:redirect-uri", "--app", other.appId, "--uri", REDIRECT], shared().env);
+    await sql(shared().env, `UPDATE apps SET is_active = false WHERE id = $1`, [other.appId]);
+    const res = await get(authUrl({ ...valid(), client_id: other.clientId }), { ip: randomIp() });
+    const back = new URL(res.headers.get("location")!);
+    expect(back.searchParams.get("error")).toBe("unauthorized_client");
+    expect(back.searchParams.get("state")).toBe("st-1");
+  });
+});
+
+describe("login and consent pages", () => {
+  const url = async () =>
+    client.buildAuthorizationUrl(config, {
+      redirect_uri: REDIRECT,
+      scope: "openid profile",
+      state: "s-pages",
+      nonce: "n",
+      code_challenge: await client.calculatePKCECodeChallenge(client.randomPKCECodeVerifier()),
+      code_challenge_method: "S256",
+    });
+
+  it("are accessible plain HTML forms with a CSRF token", async () => {
+    const b = await startLogin(await url());
+    expect(b.html).toMatch(/<html lang="en"/);
+    expect(b.html).toMatch(/<label for="email"[^>]*>Email address<\/label>/);
+    expect(b.html).toMatch(/<input[^>]*id="email"[^>]*type="email"/);
+    expect(b.html).toMatch(/autofocus/i);
+    expect(b.html).toMatch(/<form[^>]*action="\/oidc\/interaction\/[0-9a-f-]+\/email"[^>]*method="post"/);
+    expect(text(b.html)).toContain("Sign in");
+    expect(csrfOf(b.html).length).toBeGreaterThan(20);
+  });
+
+  it("refuse a form without the CSRF token, a browser without the cookie, and a framed page", async () => {
+    const b = await startLogin(await url());
+    const email = newEmail();
+    const noCsrf = await post(`${b.page}/email`, b, { email });
+    expect(noCsrf.headers.get("location")).toBe(`${b.page}?m=csrf`);
+    const noCookie = await post(`${b.page}/email`, { ip: b.ip }, { email, csrf: csrfOf(b.html) });
+    expect(noCookie.headers.get("location")).toBe(b.page);
+    expect(smtp.messages.some((m) => m.to.includes(email))).toBe(false);
+    const otherBrowser = await get(b.page, { ip: b.ip });
+    expect(text(await otherBrowser.text())).toContain("This sign-in request is no longer valid");
+    const framed = await fetch(`${b.page}/email`, {
+      method: "POST",
+      redirect: "manual",
+      headers: { cookie: b.cookie, "sec-fetch-dest": "iframe", "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ csrf: csrfOf(b.html), email }).toString(),
+    });
+    expect(framed.status).toBe(403);
+    const crossOrigin = await fetch(`${b.page}/email`, {
+      method: "POST",
+      redirect: "manual",
+      headers: { cookie: b.cookie, origin: "https://evil.example", "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ csrf: csrfOf(b.html), email }).toString(),
+    });
+    expect(crossOrigin.status).toBe(403);
+  });
+
+  it("one-time codes: wrong codes count down, five lock the code, a new code works once", async () => {
+    const b = await startLogin(await url());
+    const email = newEmail();
+    const csrf = csrfOf(b.html);
+    await post(`${b.page}/email`, b, { csrf, email });
+    const first = await readCode(email);
+    const wrong = first === "000000" ? "111111" : "000000";
+    for (let left = 4; left >= 1; left--) {
+      const res = await post(`${b.page}/code`, b, { csrf, code: wrong });
+      expect(res.headers.get("location")).toBe(`${b.page}?m=otp_invalid`);
+      const html = await (await get(res.headers.get("location")!, b)).text();
+      expect(text(html)).toContain(`${left} ${left === 1 ? "attempt" : "attempts"} left`);
+      expect(html).toMatch(/aria-invalid="true"/);
+    }
+    const locked = await post(`${b.page}/code`, b, { csrf, code: wrong });
+    expect(locked.headers.get("location")).toBe(`${b.page}?m=otp_locked`);
+    // Even the right code is refused now.
+    expect((await post(`${b.page}/code`, b, { csrf, code: first })).headers.get("location")).toBe(`${b.page}?m=otp_locked`);
+    const resent = await post(`${b.page}/email`, b, { csrf, resend: "1" });
+    expect(resent.headers.get("location")).toBe(`${b.page}?m=code_sent`);
+    const second = await readCode(email);
+    const ok = await post(`${b.page}/code`, b, { csrf, code: second });
+    expect(ok.headers.get("location")).toBe(b.page);
+    expect(text(await (await get(b.page, b)).text())).toContain("Allow");
+    const rows = await sql(shared().env, `SELECT code_hash, consumed_at FROM account_login_codes WHERE email = $1`, [email]);
+    expect(rows).toHaveLength(2);
+    expect(rows.every((r) => r.consumed_at)).toBe(true);
+    expect(JSON.stringify(rows)).not.toContain(second);
+  });
+
+  it("an expired one-time code is refused", async () => {
+    const b = await startLogin(await url());
+    const email = newEmail();
+    await post(`${b.page}/email`, b, { csrf: csrfOf(b.html), email });
+    const code = await readCode(email);
+    const [row] = await sql(shared().env, `SELECT expires_at, created_at FROM account_login_codes WHERE email = $1`, [email]);
+    expect((row.expires_at - row.created_at) / 1000).toBe(600);
+    await sql(shared().env, `UPDATE account_login_codes SET expires_at = created_at WHERE email = $1`, [email]);
+    const res = await post(`${b.page}/code`, b, { csrf: csrfOf(b.html), code });
+    expect(res.headers.get("location")).toBe(`${b.page}?m=otp_expired`);
+  });
+
+  it("limits the codes sent for one address", async () => {
+    const email = newEmail();
+    let last: Response | undefined;
+    for (let i = 0; i < 6; i++) {
+      const b = await startLogin(await url());
+      last = await post(`${b.page}/email`, b, { csrf: csrfOf(b.html), email });
+      if (i < 5) expect(last.headers.get("location")).toBe(b.page);
+    }
+    expect(last!.headers.get("location")).toMatch(/\?m=too_many_codes$/);
+  });
+
+  it("deny sends access_denied with the state; the request is then used up", async () => {
+    const flow = await authorize({ decision: "deny" });
+    expect(flow.callback.searchParams.get("error")).toBe("access_denied");
+    expect(flow.callback.searchParams.get("state")).toBe(flow.state);
+    expect(flow.callback.searchParams.has("code")).toBe(false);
+  });
+
+  it("cancel on the login step sends access_denied too", async () => {
+    const b = await startLogin(await url());
+    const res = await post(`${b.page}/consent`, b, { csrf: csrfOf(b.html), decision: "deny" });
+    const back = new URL(res.headers.get("location")!);
+    expect(back.searchParams.get("error")).toBe("access_denied");
+    expect(back.searchParams.get("state")).toBe("s-pages");
+    // A second use of the request leads nowhere.
+    const again = await post(`${b.page}/consent`, b, { csrf: csrfOf(b.html), decision: "allow" });
+    expect(again.headers.get("location")).toBe(b.page);
+  });
+
+  it("the shared production server, without SMTP, says mail is not configured", async () => {
+    const u = new URL(await url());
+    const res = await get(`${shared().url}/api/auth/oidc/authorize${u.search}`, { ip: randomIp() });
+    const page = res.headers.get("location")!;
+    expect(page.startsWith(shared().url)).toBe(true);
+    const cookie = res.headers.get("set-cookie")!.split(";")[0]!;
+    const html = await (await get(page, { ip: "1", cookie })).text();
+    expect(text(html)).toContain("no mail server configured");
+    expect(html).not.toMatch(/name="email"/);
+    const sent = await post(`${page}/email`, { ip: "1", cookie }, { csrf: csrfOf(html), email: newEmail() });
+    expect(sent.headers.get("location")).toBe(`${page}?m=mail_not_configured`);
+  });
+});
+
+describe("account reads", () => {
+  it("401 without or with a bad token; 403 without the verifications scope", async () => {
+    const none = await api("GET", "/api/auth/oidc/userinfo", { base: op.url });
+    expect(none.status).toBe(401);
+    expectEnvelope(none.body, "invalid_token");
+    expect(none.headers.get("www-authenticate")).toMatch(/^Bearer/);
+    expect((await bearer("/api/auth/oidc/verifications", "at_nope")).status).toBe(401);
+    const tokens = await exchange(await authorize({ scope: "openid profile" }));
+    const v = await bearer("/api/auth/oidc/verifications", tokens.access_token);
+    expect(v.status).toBe(403);
+    expectEnvelope(v.body, "insufficient_scope");
+  });
+
+  it("report verifications from approved sessions bound with svc_access_token, never raw data", async () => {
+    const { recordCheckResult } = await import("@/lib/sessions/record-check");
+    const { completeSession } = await import("@/lib/sessions/complete-session");
+    const tokens = await exchange(await authorize());
+    const sub = tokens.claims()!.sub;
+    const wf = await createWorkflow(t, ["id_verification", "credential"]);
+    const s = await createSession(t, { workflow_id: wf, svc_access_token: tokens.access_token });
+    await recordCheckResult({
+      sessionId: s.session_id,
+      type: "id_verification",
+      status: "passed",
+      data: { document_type: "driving_licence", date_of_birth: "1990-01-01", document_number: "D1234567" },
+    });
+    await recordCheckResult({
+      sessionId: s.session_id,
+      type: "credential",
+      status: "passed",
+      data: { match: true, license: { type: "MD", number: "A-123", status: "active", expires_at: "2099-12-31", issuer: "Medical Board" } },
+    });
+    await completeSession(s.session_id);
+    const decision = await api("GET", `/api/v2/session/${s.session_id}/decision`, { headers: keyHeader(t) });
+    expect(decision.body.data).toMatchObject({ status: "APPROVED", svc_id: sub });
+
+    const info = await client.fetchUserInfo(config, tokens.access_token, sub);
+    expect(info.id_verified).toBe(true);
+    const v = await bearer("/api/auth/oidc/verifications", tokens.access_token);
+    expect(v.body.data.verifications).toEqual({
+      human_verified: true, // no liveness check: falls back to id_verified
+      id_verified: true,
+      licenses: [{ license_type: "MD", verified: true, verified_from: expect.any(String), expire_at: "2099-12-31T23:59:59.999Z" }],
+    });
+    const l = await bearer("/api/auth/oidc/licenses", tokens.access_token);
+    expect(l.body.data.licenses).toEqual([{ type: "MD", number: "A-123", status: "active", expires_on: "2099-12-31", issuer: "Medical Board" }]);
+    for (const res of [v, l]) {
+      expect(res.text).not.toContain("1990-01-01");
+      expect(res.text).not.toContain("D1234567");
+    }
+  });
+});
+
+describe("sessions bound to an account (svc_access_token)", () => {
+  it("binds the session and fills svc_id; tokens of another app or revoked ones are 401", async () => {
+    const tokens = await exchange(await authorize());
+    const sub = tokens.claims()!.sub;
+    const wf = await createWorkflow(t, ["liveness"]);
+    const s = await createSession(t, { workflow_id: wf, svc_access_token: tokens.access_token });
+    const summary = await api("GET", `/api/v2/session/${s.session_id}`, { headers: keyHeader(t) });
+    expect(summary.body.data.svc_id).toBe(sub);
+    const decision = await api("GET", `/api/v2/session/${s.session_id}/decision`, { headers: keyHeader(t) });
+    expect(decision.body.data.svc_id).toBe(sub);
+
+    const other = await createTenant();
+    const otherWf = await createWorkflow(other, ["liveness"]);
+    const foreign = await postSession(other, { workflow_id: otherWf, svc_access_token: tokens.access_token });
+    expect(foreign.status).toBe(401);
+    expect(foreign.body.error.code).toBe("invalid_token");
+
+    const unbound = await createSession(t, { workflow_id: wf });
+    expect((await api("GET", `/api/v2/session/${unbound.session_id}`, { headers: keyHeader(t) })).body.data.svc_id).toBeNull();
+  });
+});
+
+describe("organization members", () => {
+  it("the ID token carries svc_org_member_id for an active member of the app's organization", async () => {
+    const first = await exchange(await authorize());
+    const sub = first.claims()!.sub;
+    const memberId = `vmem_${randomBytes(12).toString("hex")}`;
+    await sql(
+      shared().env,
+      `INSERT INTO members (member_id, organization_id, email, role, status, svc_id, updated_at) VALUES ($1, $2, $3, 'member', 'active', $4, now())`,
+      [memberId, t.organizationId, `${memberId}@example.com`, sub],
+    );
+    const refreshed = await client.refreshTokenGrant(config, first.refresh_token!);
+    expect(refreshed.claims()!.svc_org_member_id).toBe(memberId);
+    await sql(shared().env, `UPDATE members SET status = 'deactivated' WHERE member_id = $1`, [memberId]);
+    const after = await client.refreshTokenGrant(config, refreshed.refresh_token!);
+    expect(after.claims()!).not.toHaveProperty("svc_org_member_id");
+  });
+});
+
+describe("logout", () => {
+  it("revokes the user's tokens for the client and redirects with the state", async () => {
+    const tokens = await exchange(await authorize());
+    const url = client.buildEndSessionUrl(config, {
+      id_token_hint: tokens.id_token!,
+      post_logout_redirect_uri: REDIRECT,
+      state: "bye-1",
+    });
+    const res = await get(url.href, { ip: randomIp() });
+    expect(res.status).toBe(303);
+    const back = new URL(res.headers.get("location")!);
+    expect(back.origin + back.pathname).toBe(REDIRECT);
+    expect(back.searchParams.get("state")).toBe("bye-1");
+    expect((await bearer("/api/auth/oidc/userinfo", tokens.access_token)).status).toBe(401);
+    await expect(client.refreshTokenGrant(config, tokens.refresh_token!)).rejects.toThrow();
+  });
+
+  it("accepts an expired id_token_hint (signature still checked); refuses a forged one and unregistered URIs", async () => {
+    const tokens = await exchange(await authorize());
+    const sub = tokens.claims()!.sub;
+    const { setClock } = await import("@/lib/clock");
+    const { signIdToken } = await import("@/lib/oidc/id-token");
+    setClock({ now: () => new Date(Date.now() - 3 * 3600_000) });
+    let expired: string;
+    try {
+      expired = await signIdToken({ kid: null, accountId: sub, clientId: t.clientId, nonce: null, authTime: new Date(), accessToken: "x", memberId: null });
+    } finally {
+      setClock(null);
+    }
+    expect(jose.decodeJwt(expired).exp! * 1000).toBeLessThan(Date.now());
+
+    const badUri = await get(client.buildEndSessionUrl(config, { id_token_hint: expired, post_logout_redirect_uri: "http://localhost:8080/other" }).href, { ip: randomIp() });
+    expect(badUri.status).toBe(400);
+    expect(badUri.headers.get("location")).toBeNull();
+    expect((await bearer("/api/auth/oidc/userinfo", tokens.access_token)).status).toBe(200);
+
+    const { privateKey } = await jose.generateKeyPair("RS256");
+    const forged = await new jose.SignJWT({ sub }).setProtectedHeader({ alg: "RS256", kid: jose.decodeProtectedHeader(expired).kid! })
+      .setIssuer(op.url).setAudience(t.clientId).setIssuedAt().setExpirationTime("1h").sign(privateKey);
+    const forgedRes = await get(client.buildEndSessionUrl(config, { id_token_hint: forged }).href, { ip: randomIp() });
+    expect(forgedRes.status).toBe(400);
+    expect((await bearer("/api/auth/oidc/userinfo", tokens.access_token)).status).toBe(200);
+
+    const ok = await get(client.buildEndSessionUrl(config, { id_token_hint: expired }).href, { ip: randomIp() });
+    expect(ok.status).toBe(200);
+    expect(text(await ok.text())).toContain("You are signed out");
+    expect((await bearer("/api/auth/oidc/userinfo", tokens.access_token)).status).toBe(401);
+  });
+});
+
+describe("the two adapters and housekeeping", () => {
+  it("the Next route handlers answer exactly as the lean node:http lane of the production server", async () => {
+    const tokens = await exchange(await authorize());
+    // Over HTTP, the production server serves token and userinfo from lib/oidc/lean-routes.ts (no Next headers).
+    const lean = await fetch(`${op.url}/api/auth/oidc/userinfo`, { headers: { authorization: `Bearer ${tokens.access_token}` } });
+    expect(lean.headers.get("vary")).toBeNull();
+    // The same handlers through the Web Request -> Response adapter Next calls.
+    const { userinfoRoute, tokenRoute } = await import("@/lib/oidc/routes");
+    const viaNext = await userinfoRoute(new Request(`${op.url}/api/auth/oidc/userinfo`, { headers: { authorization: `Bearer ${tokens.access_token}` } }), {});
+    expect(viaNext.status).toBe(200);
+    expect(await viaNext.json()).toEqual(await lean.json());
+    const refreshed = await tokenRoute(
+      new Request(`${op.url}/api/auth/oidc/token`, {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({ grant_type: "refresh_token", refresh_token: tokens.refresh_token!, client_id: t.clientId, client_secret: t.clientSecret }),
+      }),
+      {},
+    );
+    expect(refreshed.status).toBe(200);
+    expect(refreshed.headers.get("x-request-id")).toMatch(/^req_/);
+    const body = await refreshed.json();
+    expect(body.refresh_token).toMatch(/^rt_/);
+    expect((await bearer("/api/auth/oidc/userinfo", body.access_token)).status).toBe(200);
+  });
+
+  it("forgets expired sign-in requests, codes and tokens, and grants a day after the login ended", async () => {
+    const tokens = await exchange(await authorize());
+    const [{ grant_id }] = await sql(shared().env, `SELECT grant_id FROM oidc_access_tokens WHERE token_hash = $1`, [
+      createHash("sha256").update(tokens.access_token).digest("hex"),
+    ]);
+    const { setClock } = await import("@/lib/clock");
+    const { purgeExpiredOidcRows } = await import("@/lib/oidc/maintenance");
+    setClock({ now: () => new Date(Date.now() + 49 * 3600_000) });
+    try {
+      await purgeExpiredOidcRows();
+    } finally {
+      setClock(null);
+    }
+    const left = await sql(
+      shared().env,
+      `SELECT (SELECT count(*) FROM oidc_grants WHERE id = $1)::int AS grants,
+              (SELECT count(*) FROM oidc_refresh_tokens WHERE grant_id = $1)::int AS refresh,
+              (SELECT count(*) FROM oidc_access_tokens)::int AS access,
+              (SELECT count(*) FROM oidc_authorization_codes)::int AS codes,
+              (SELECT count(*) FROM oidc_interactions)::int AS interactions`,
+      [grant_id],
+    );
+    expect(left[0]).toEqual({ grants: 0, refresh: 0, access: 0, codes: 0, interactions: 0 });
+  });
+});
+
+describe("signing key rotation (CLI)", () => {
+  it("the pre-published next key signs; the old key stays published and old ID tokens still verify", async () => {
+    const before = await exchange(await authorize());
+    const oldKid = jose.decodeProtectedHeader(before.id_token!).kid!;
+    const published = (await api("GET", "/api/auth/oidc/jwks.json", { base: op.url })).body.keys.map((k: { kid: string }) => k.kid);
+    const rotated = await cli(["oidc:rotate-key"], shared().env);
+    expect(rotated.kid).not.toBe(oldKid);
+    // The new signing key was in the JWKS before it signed anything (RPs' cached key sets know it).
+    expect(published).toContain(rotated.kid);
+    expect(rotated.retired.map((r: { kid: string }) => r.kid)).toContain(oldKid);
+    const jwks = (await api("GET", "/api/auth/oidc/jwks.json", { base: op.url })).body;
+    expect(jwks.keys.map((k: { kid: string }) => k.kid)).toEqual(expect.arrayContaining([rotated.kid, oldKid, rotated.next]));
+
+    // openid-client (non-repudiation checks on) verifies the new token with its cached JWKS.
+    const after = await client.refreshTokenGrant(config, before.refresh_token!);
+    expect(jose.decodeProtectedHeader(after.id_token!).kid).toBe(rotated.kid);
+    const remote = jose.createRemoteJWKSet(new URL(`${op.url}/api/auth/oidc/jwks.json`));
+    for (const token of [before.id_token!, after.id_token!]) {
+      await jose.jwtVerify(token, remote, { issuer: op.url, audience: t.clientId });
+    }
+    const keys = await cli(["oidc:keys"], shared().env);
+    const old = keys.keys.find((k: { kid: string }) => k.kid === oldKid);
+    expect(old).toMatchObject({ status: "retired", published: true });
+    const [row] = await sql(shared().env, `SELECT private_jwk_encrypted FROM oidc_signing_keys WHERE kid = $1`, [oldKid]);
+    expect(row.private_jwk_encrypted).toBeNull(); // the retired private key is destroyed
+  });
+});
+
+describe("next-auth 4 as the relying party", () => {
+  it("signs in through the provider (PKCE, state, nonce, ID token checked by next-auth's openid-client) and gets a session", async () => {
+    const { default: NextAuth } = await import("next-auth");
+    // A Next.js pages-router API route is all next-auth's handler needs: req.query/body/cookies and res.status/send/json.
+    let base = "";
+    const handler = NextAuth({
+      secret: randomBytes(32).toString("hex"),
+      session: { strategy: "jwt" },
+      providers: [
+        {
+          id: "svc",
+          name: "Identity Verification",
+          type: "oauth",
+          wellKnown: `${op.url}/.well-known/openid-configuration`,
+          clientId: t.clientId,
+          clientSecret: t.clientSecret,
+          authorization: { params: { scope: "openid profile" } },
+          idToken: true,
+          checks: ["pkce", "state", "nonce"],
+          profile: (claims: { sub: string }) => ({ id: claims.sub }),
+        },
+      ],
+      callbacks: { session: ({ session, token }) => ({ ...session, sub: token.sub }) },
+    });
+    const rp = http.createServer(async (req, res) => {
+      const u = new URL(req.url!, base);
+      let raw = "";
+      for await (const chunk of req) raw += chunk;
+      const cookies = Object.fromEntries((req.headers.cookie ?? "").split("; ").filter(Boolean).map((c) => [c.slice(0, c.indexOf("=")), decodeURIComponent(c.slice(c.indexOf("=") + 1))]));
+      Object.assign(req, {
+        query: { ...Object.fromEntries(u.searchParams), nextauth: u.pathname.replace(/^\/api\/auth\/?/, "").split("/").filter(Boolean) },
+        body: raw ? Object.fromEntries(new URLSearchParams(raw)) : {},
+        cookies,
+      });
+      Object.assign(res, {
+        status: (code: number) => ((res.statusCode = code), res),
+        json: (value: unknown) => res.setHeader("content-type", "application/json").end(JSON.stringify(value)),
+        send: (value: unknown) => res.end(typeof value === "string" ? value : JSON.stringify(value)),
+      });
+      await (handler as unknown as (q: http.IncomingMessage, s: http.ServerResponse) => Promise<void>)(req, res);
+    });
+    await new Promise<void>((resolve) => rp.listen(0, "127.0.0.1", resolve));
+    base = `http://127.0.0.1:${(rp.address() as AddressInfo).port}`;
+    process.env.NEXTAUTH_URL = base;
+    try {
+      await cli(["app:redirect-uri", "--app", t.appId, "--uri", `${base}/api/auth/callback/svc`], shared().env);
+      const jar = new Map<string, string>();
+      const rpFetch = async (path: string, init: RequestInit = {}) => {
+        const res = await fetch(`${base}${path}`, {
+          ...init,
+          redirect: "manual",
+          headers: { ...(init.headers as Record<string, string>), cookie: [...jar].map(([k, v]) => `${k}=${encodeURIComponent(v)}`).join("; ") },
+        });
+        for (const c of res.headers.getSetCookie()) {
+          const [pair] = c.split(";");
+          const eq = pair!.indexOf("=");
+          jar.set(pair!.slice(0, eq), decodeURIComponent(pair!.slice(eq + 1)));
+        }
+        return res;
+      };
+      const { csrfToken } = (await (await rpFetch("/api/auth/csrf")).json()) as { csrfToken: string };
+      const signin = await rpFetch("/api/auth/signin/svc", {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({ csrfToken, callbackUrl: `${base}/done` }).toString(),
+      });
+      expect(signin.status).toBe(302);
+      const authorizeUrl = new URL(signin.headers.get("location")!);
+      expect(authorizeUrl.origin + authorizeUrl.pathname).toBe(`${op.url}/api/auth/oidc/authorize`);
+      expect(authorizeUrl.searchParams.get("code_challenge_method")).toBe("S256");
+      expect(authorizeUrl.searchParams.get("nonce")).toBeTruthy();
+
+      const email = newEmail();
+      const b = await startLogin(authorizeUrl);
+      const consent = await login(b, email);
+      const done = await post(`${b.page}/consent`, b, { csrf: csrfOf(consent), decision: "allow" });
+      const callback = new URL(done.headers.get("location")!);
+      expect(callback.pathname).toBe("/api/auth/callback/svc");
+
+      const back = await rpFetch(`${callback.pathname}${callback.search}`);
+      expect(back.status, await back.clone().text()).toBe(302);
+      expect(back.headers.get("location")).toBe(`${base}/done`);
+      const session = (await (await rpFetch("/api/auth/session")).json()) as { sub?: string };
+      const [account] = await sql(shared().env, `SELECT id FROM accounts WHERE email = $1`, [email]);
+      expect(session.sub).toBe(account.id);
+    } finally {
+      delete process.env.NEXTAUTH_URL;
+      await new Promise<void>((resolve) => rp.close(() => resolve()));
+    }
+  });
+});
+
+const CHROMIUM = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
+
+describe.skipIf(!fs.existsSync(CHROMIUM))("sign-in in a real browser (Chromium), with axe-core", () => {
+  it("email, code, consent by keyboard; no serious accessibility violation; the RP gets its tokens", async () => {
+    const cleanup: Array<() => Promise<void>> = [];
+    const browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      headless: true,
+      args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+    });
+    try {
+      const context = await browser.newContext({ extraHTTPHeaders: { "x-forwarded-for": randomIp() } });
+      const page = await context.newPage();
+      // The relying party's callback: a real listener (a redirected navigation is not seen by page.route).
+      let callback: URL | undefined;
+      const rp = http.createServer((req, res) => {
+        if (req.url!.startsWith("/cb?")) callback = new URL(req.url!, redirectUri);
+        res.writeHead(200, { "content-type": "text/html" }).end("<!doctype html><html lang=en><title>RP</title><p>ok</p>");
+      });
+      await new Promise<void>((resolve) => rp.listen(0, "127.0.0.1", resolve));
+      const redirectUri = `http://127.0.0.1:${(rp.address() as AddressInfo).port}/cb`;
+      await cli(["app:redirect-uri", "--app", t.appId, "--uri", redirectUri], shared().env);
+      cleanup.push(() => new Promise<void>((resolve) => rp.close(() => resolve())));
+      const verifier = client.randomPKCECodeVerifier();
+      const state = client.randomState();
+      const nonce = client.randomNonce();
+      const url = client.buildAuthorizationUrl(config, {
+        redirect_uri: redirectUri,
+        scope: "openid profile verifications",
+        code_challenge: await client.calculatePKCECodeChallenge(verifier),
+        code_challenge_method: "S256",
+        state,
+        nonce,
+      });
+      const email = newEmail();
+      const violations = async (view: string) => {
+        const result = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
+        return result.violations
+          .filter((v) => v.impact === "serious" || v.impact === "critical")
+          .map((v) => `${view}: ${v.id} (${v.nodes.length})`);
+      };
+      const found: string[] = [];
+
+      await page.goto(url.href);
+      await page.waitForSelector("#email");
+      expect(await page.evaluate(() => document.activeElement?.id)).toBe("email");
+      found.push(...(await violations("email")));
+      await page.keyboard.type(email);
+      await page.keyboard.press("Enter");
+      await page.waitForSelector("#code");
+      expect(await page.evaluate(() => document.activeElement?.id)).toBe("code");
+      found.push(...(await violations("code")));
+      await page.keyboard.type(await readCode(email));
+      await page.keyboard.press("Enter");
+      await page.getByRole("button", { name: "Allow" }).waitFor();
+      expect(await page.title()).toBe("Allow sign-in");
+      found.push(...(await violations("consent")));
+      await page.getByRole("button", { name: "Allow" }).focus();
+      await page.keyboard.press("Enter");
+      await page.waitForURL((u) => u.href.startsWith(`${redirectUri}?`), { timeout: 20_000 });
+      expect(callback?.searchParams.get("code")).toMatch(/^ac_/);
+      expect(found).toEqual([]);
+
+      const tokens = await client.authorizationCodeGrant(config, callback!, { pkceCodeVerifier: verifier, expectedState: state, expectedNonce: nonce });
+      const info = await client.fetchUserInfo(config, tokens.access_token, tokens.claims()!.sub);
+      expect(info.email).toBe(email);
+    } finally {
+      await browser.close();
+      for (const fn of cleanup) await fn();
+    }
+  });
+});
