@@ -1,5 +1,5 @@
 import { now } from "@/lib/clock";
-import { db, sqlPool } from "@/lib/db/client";
+import { db, sqlPool, type Tx } from "@/lib/db/client";
 import { normalise, type FaceTemplate } from "./templates";
 
 /**
@@ -101,5 +101,22 @@ export async function unlinkFace(appId: string, faceId: string): Promise<{ delet
       return { deleted: true };
     }
     return { deleted: false };
+  });
+}
+
+/**
+ * A session that ends without approval (DECLINED, EXPIRED, ABANDONED) gives
+ * back the faces it enrolled: otherwise a person who gave up once would be
+ * a "duplicate" of themselves on the next try. Its shadow identities go
+ * (template and vector); an identity enrolled elsewhere only loses this
+ * enrollment. Runs in the transaction that ends the session.
+ */
+export async function releaseSessionFaces(tx: Tx, sessionId: string) {
+  const enrolled = await tx.faceEnrollment.findMany({ where: { sessionId, status: "active" }, select: { faceId: true } });
+  if (enrolled.length === 0) return;
+  const faceIds = enrolled.map((e) => e.faceId);
+  await tx.faceEnrollment.updateMany({ where: { sessionId, status: "active" }, data: { status: "unlinked", unlinkedAt: now() } });
+  await tx.faceIdentity.deleteMany({
+    where: { id: { in: faceIds }, accountId: null, enrollments: { none: { status: "active" } } },
   });
 }

@@ -225,6 +225,30 @@ describe("face uniqueness (spec 4.3)", () => {
     expect((await api("DELETE", "/api/v2/face-uniqueness/not-a-uuid", { headers: keyHeader(t) })).status).toBe(404);
   });
 
+  it("a face stays enrolled with an approved session; a session that ends otherwise gives its face back", async () => {
+    const u = await createTenant(); // a gallery of its own
+    const wf = await createWorkflow(u, ["face_uniqueness"]);
+    const selfie = async (image: Buffer, ttl_seconds?: number) => {
+      const s = await createSession(u, { workflow_id: wf, ...(ttl_seconds ? { ttl_seconds } : {}) });
+      const res = await api("POST", "/api/v2/face-uniqueness", { headers: bearer(s.session_token), form: imageForm({ image }) });
+      return { s, result: check(res, "face_uniqueness") };
+    };
+    const a = await selfie(await faceCell(13, 0, 320));
+    expect(a.result.status).toBe("passed");
+    expect((await api("POST", "/api/v2/flow/finish", { headers: bearer(a.s.session_token) })).body.data.status).toBe("APPROVED");
+
+    const left = await selfie(await faceCell(7, 1, 320), 300);
+    expect(left.result.status).toBe("passed");
+    // The person walks away: the session is abandoned at its expiry, and its face goes.
+    const { expireDueSessions } = await import("@/lib/sessions/expire-sessions");
+    await expireDueSessions({ appId: u.appId, at: new Date(Date.now() + 301_000) });
+    const { db } = await import("@/lib/db/client");
+    expect(await (await db()).faceIdentity.findUnique({ where: { id: left.result.data.svc_uuid } })).toBeNull();
+
+    expect((await selfie(await faceCell(7, 1, 320))).result.status).toBe("passed"); // not a duplicate of the abandoned try
+    expect((await selfie(await faceCell(13, 0, 320))).result.data).toMatchObject({ duplicate: true, svc_uuid: a.result.data.svc_uuid });
+  });
+
   it("a selfie with no face is 422 no_face; with two faces 422 no_face; nothing is enrolled", async () => {
     const s = await createSession(t, { workflow_id: selfieOnly });
     const blank = await api("POST", "/api/v2/face-uniqueness", { headers: bearer(s.session_token), form: imageForm({ image: await blankImage() }) });
