@@ -56,6 +56,11 @@ export async function authenticateClient(req: Request): Promise<Caller> {
   if (!clientId || !secret) {
     throw new ApiError("invalid_client", { message: "Send X-Client-Id and X-Client-Secret" });
   }
+  return authenticateClientCredentials(clientId, secret);
+}
+
+/** A client id and secret however they came (headers, HTTP Basic, a form body): 401 invalid_client unless right and active. */
+export async function authenticateClientCredentials(clientId: string, secret: string): Promise<Caller> {
   const secretHash = hashSecret(secret);
   const cacheKey = `client:${clientId}:${secretHash}`;
   const cached = credentialCache().get(cacheKey);

@@ -11,7 +11,7 @@ export const PEER_IP_HEADER = "x-svc-peer-ip";
  * set (the app runs behind a proxy that sets X-Forwarded-For), the first
  * address of X-Forwarded-For.
  */
-export function clientIp(req: Request): string {
+export function clientIp(req: { headers: { get(name: string): string | null } }): string {
   if (env().TRUST_PROXY) {
     const forwarded = req.headers.get("x-forwarded-for")?.split(",")[0]?.trim();
     if (forwarded) return forwarded;

@@ -1,6 +1,6 @@
 import type { App } from "@/generated/prisma/client";
 import { ApiError } from "@/lib/http/api-error";
-import { authenticateClient } from "@/lib/http/auth";
+import { authenticateClientCredentials } from "@/lib/http/auth";
 import type { OidcRequest } from "./http";
 
 /**
@@ -51,10 +51,7 @@ export async function authenticateTokenClient(req: Pick<OidcRequest, "headers">,
     });
   }
   try {
-    // authenticateClient reads only these two headers.
-    const headers = { get: (name: string) => (name === "x-client-id" ? clientId : name === "x-client-secret" ? secret : null) };
-    const caller = await authenticateClient({ headers } as unknown as Request);
-    return caller.app;
+    return (await authenticateClientCredentials(clientId, secret)).app;
   } catch (err) {
     if (err instanceof ApiError && err.code === "invalid_client") {
       throw new ApiError("invalid_client", { message: err.message, headers: challenge });

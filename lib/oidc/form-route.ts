@@ -27,8 +27,7 @@ export function interactionFormRoute(action: (input: FormInput) => Promise<Actio
       id: params.id ?? "",
       cookie: readInteractionCookie(req.headers.get("cookie")),
       form,
-      // clientIp reads only the headers (peer address, or X-Forwarded-For with TRUST_PROXY).
-      ip: clientIp(req as unknown as Request),
+      ip: clientIp(req),
     });
     return redirect(result.location, result.setCookie);
   });
