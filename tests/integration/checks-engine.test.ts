@@ -249,7 +249,7 @@ describe("face uniqueness (spec 4.3)", () => {
     expect((await selfie(await faceCell(13, 0, 320))).result.data).toMatchObject({ duplicate: true, svc_uuid: a.result.data.svc_uuid });
   });
 
-  it("a selfie with no face is 422 no_face; with two faces 422 no_face; nothing is enrolled", async () => {
+  it("a selfie with no face or two faces is 422 no_face, a face too small 422 face_rescan_required; nothing is recorded", async () => {
     const s = await createSession(t, { workflow_id: selfieOnly });
     const blank = await api("POST", "/api/v2/face-uniqueness", { headers: bearer(s.session_token), form: imageForm({ image: await blankImage() }) });
     expect(blank.status).toBe(422);
@@ -257,5 +257,16 @@ describe("face uniqueness (spec 4.3)", () => {
     const two = await api("POST", "/api/v2/face-uniqueness", { headers: bearer(s.session_token), form: imageForm({ image: fixture("faces", "two-faces", "2.jpg") }) });
     expect(two.status).toBe(422);
     expect(two.body.error.code).toBe("no_face");
+    // A face found but too small to compare reliably (a 40 px face far from the camera): rescan.
+    const sharp = (await import("sharp")).default;
+    const far = await sharp({ create: { width: 800, height: 600, channels: 3, background: { r: 200, g: 200, b: 200 } } })
+      .composite([{ input: await faceCell(10, 0, 40), left: 380, top: 250 }])
+      .jpeg()
+      .toBuffer();
+    const small = await api("POST", "/api/v2/face-uniqueness", { headers: bearer(s.session_token), form: imageForm({ image: far }) });
+    expect(small.status).toBe(422);
+    expect(small.body.error.code).toBe("face_rescan_required");
+    const flow = await api("GET", "/api/v2/flow", { headers: bearer(s.session_token) });
+    expect(flow.body.data.steps[0]).toMatchObject({ type: "face_uniqueness", status: "pending", attempts: 0 });
   });
 });

@@ -41,6 +41,13 @@ describe("vision engine (worker threads, models from node_modules)", () => {
     expect(Math.max(...different)).toBeLessThan(0.55);
   });
 
+  it("serves requests first come, first served: a burst queued early is not overtaken by later ones", async () => {
+    const frame = await cell(1, 0);
+    const finished: number[] = [];
+    await Promise.all(Array.from({ length: 10 }, (_, i) => analyseFaces(frame).then(() => finished.push(i))));
+    expect(finished).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+  });
+
   it("reports bytes that are not an image as an error, without killing the pool", async () => {
     await expect(analyseFaces(new TextEncoder().encode("not an image"))).rejects.toBeInstanceOf(VisionUnavailableError);
     expect((await analyseFaces(await cell(1, 0))).faces).toHaveLength(1);
