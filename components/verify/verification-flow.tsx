@@ -3,7 +3,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { messagesFor, pickLocale } from "@/lib/i18n";
 import { createFlowApi, FlowApiError, isSessionProblem, type FlowApi } from "./api/flow-api";
-import { readSessionLink, redirectWithHint, safeReturnUrl, sessionUrl, type SessionLink } from "./api/session-link";
+import { readSessionLink, safeReturnUrl, sessionUrl, type SessionLink } from "./api/session-link";
 import { DECIDED_STATUSES, GONE_STATUSES, type FlowState, type FlowStep } from "./api/types";
 import { cameraAvailability, isDesktopLike, type CameraAvailability } from "./camera/open-camera";
 import { DocumentStep } from "./document/document-step";
@@ -67,7 +67,7 @@ export function VerificationFlow({ sessionId }: { sessionId: string }) {
 
   const showDecided = useCallback(
     (next: FlowState, alreadyComplete: boolean) =>
-      setView({ kind: "done", status: next.status, redirectUrl: redirectWithHint(next.redirect_url, next.status, next.session_id), alreadyComplete }),
+      setView({ kind: "done", status: next.status, redirectUrl: safeReturnUrl(next.return_url), alreadyComplete }),
     [],
   );
 
@@ -79,6 +79,8 @@ export function VerificationFlow({ sessionId }: { sessionId: string }) {
       kind: "problem",
       problem: err.code === "session_expired" ? "expired" : err.code === "token_missing" ? "link_incomplete" : "not_found",
     });
+    // Reading still works on an expired session: it gives the way back to the app (return_url).
+    if (err.code === "session_expired") reload.current();
   }, []);
 
   const api: FlowApi | null = useMemo(() => (link?.token ? createFlowApi(link.token, { onSessionProblem }) : null), [link, onSessionProblem]);
@@ -202,7 +204,7 @@ export function VerificationFlow({ sessionId }: { sessionId: string }) {
         <SessionProblemPage
           problem={view.problem}
           appName={flow?.app.name ?? null}
-          returnUrl={view.problem === "expired" && flow ? redirectWithHint(flow.redirect_url, flow.status === "ABANDONED" ? "ABANDONED" : "EXPIRED", flow.session_id) : null}
+          returnUrl={view.problem === "expired" ? safeReturnUrl(flow?.return_url) : null}
           onRetry={view.problem === "network" ? () => void load() : undefined}
         />
       );

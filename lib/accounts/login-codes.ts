@@ -1,7 +1,7 @@
-import { createHmac, hkdfSync, randomInt } from "node:crypto";
+import { createHmac, randomInt } from "node:crypto";
 import { now } from "@/lib/clock";
 import { constantTimeEqual } from "@/lib/crypto/secrets";
-import { encryptionKey } from "@/lib/crypto/encryption-key";
+import { derivedKey } from "@/lib/crypto/encryption-key";
 import { db } from "@/lib/db/client";
 import { logger } from "@/lib/log/logger";
 import { mailMode, MailNotConfiguredError, sendMail } from "@/lib/mail/mailer";
@@ -25,14 +25,8 @@ export const LOGIN_CODE = {
   maxPerIpPerHour: 100,
 } as const;
 
-const globalForCodes = globalThis as unknown as { __svcLoginCodeKey?: Buffer };
-function codeKey(): Buffer {
-  globalForCodes.__svcLoginCodeKey ??= Buffer.from(hkdfSync("sha256", encryptionKey(), "", "svc login code", 32));
-  return globalForCodes.__svcLoginCodeKey;
-}
-
 function codeHash(id: string, code: string): string {
-  return createHmac("sha256", codeKey()).update(`${id}:${code}`).digest("hex");
+  return createHmac("sha256", derivedKey("svc login code")).update(`${id}:${code}`).digest("hex");
 }
 
 export type SendOutcome = "sent" | "logged" | "too_many" | "mail_not_configured" | "mail_failed";

@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import { randomBytes } from "node:crypto";
+import { hkdfSync, randomBytes } from "node:crypto";
 import { ConfigError, env } from "@/lib/config/env";
 
 const globalForKey = globalThis as unknown as { __svcEncryptionKey?: Buffer };
@@ -40,5 +40,22 @@ export function encryptionKey(): Buffer {
     key = decodeEncryptionKey(fs.readFileSync(file, "utf8").trim());
   }
   globalForKey.__svcEncryptionKey = key;
+  return key;
+}
+
+const globalForDerived = globalThis as unknown as { __svcDerivedKeys?: Map<string, Buffer> };
+
+/**
+ * A 32-byte key for one purpose (HMACs of login codes, CSRF tokens),
+ * derived from ENCRYPTION_KEY with HKDF-SHA256, so no extra secret is needed
+ * and no two purposes share a key.
+ */
+export function derivedKey(purpose: string): Buffer {
+  const keys = (globalForDerived.__svcDerivedKeys ??= new Map());
+  let key = keys.get(purpose);
+  if (!key) {
+    key = Buffer.from(hkdfSync("sha256", encryptionKey(), "", purpose, 32));
+    keys.set(purpose, key);
+  }
   return key;
 }

@@ -2,6 +2,8 @@ import type { Session } from "@/generated/prisma/client";
 import { db } from "@/lib/db/client";
 import { BURST_FRAMES } from "@/lib/liveness/challenges";
 import type { WorkflowSnapshot } from "@/lib/sessions/present";
+import { OPEN_STATUSES } from "@/lib/sessions/statuses";
+import { returnUrlWithHint } from "./return-url";
 import type { Feature } from "@/lib/workflows/schemas";
 
 /**
@@ -48,6 +50,7 @@ export async function flowState(session: Session) {
   ]);
   const byType = new Map(checks.map((c) => [c.type, c]));
   const snapshot = session.workflowSnapshot as WorkflowSnapshot;
+  const isOpen = (OPEN_STATUSES as readonly string[]).includes(session.status);
   const metadata = session.metadata as Record<string, unknown>;
   return {
     session_id: session.id,
@@ -62,6 +65,8 @@ export async function flowState(session: Session) {
     })),
     location: { expected_point: metadata.expected_lat !== undefined },
     redirect_url: session.redirectUrl,
+    /** Once the session is over (decided, in review, expired): where to send the person, with the status hint. */
+    return_url: isOpen ? null : returnUrlWithHint(session),
     expires_at: session.expiresAt.toISOString(),
   };
 }

@@ -1,6 +1,6 @@
-import { createHash, createHmac, hkdfSync, randomBytes } from "node:crypto";
-import { constantTimeEqual } from "@/lib/crypto/secrets";
-import { encryptionKey } from "@/lib/crypto/encryption-key";
+import { createHmac } from "node:crypto";
+import { derivedKey } from "@/lib/crypto/encryption-key";
+import { constantTimeEqual, hashSecret, randomToken } from "@/lib/crypto/secrets";
 import { issuer } from "./config";
 
 /**
@@ -17,22 +17,12 @@ export const INTERACTION_COOKIE = "svc_oidc_interaction";
 export const interactionPath = (id: string) => `/oidc/interaction/${id}`;
 
 export function newBrowserSecret(): { value: string; hash: string } {
-  const value = randomBytes(32).toString("base64url");
-  return { value, hash: browserHash(value) };
-}
-
-export function browserHash(value: string): string {
-  return createHash("sha256").update(value, "utf8").digest("hex");
-}
-
-const globalForCsrf = globalThis as unknown as { __svcOidcCsrfKey?: Buffer };
-function csrfKey(): Buffer {
-  globalForCsrf.__svcOidcCsrfKey ??= Buffer.from(hkdfSync("sha256", encryptionKey(), "", "svc oidc interaction csrf", 32));
-  return globalForCsrf.__svcOidcCsrfKey;
+  const value = randomToken("", 32);
+  return { value, hash: hashSecret(value) };
 }
 
 export function csrfToken(cookieValue: string): string {
-  return createHmac("sha256", csrfKey()).update(cookieValue).digest("base64url");
+  return createHmac("sha256", derivedKey("svc oidc interaction csrf")).update(cookieValue).digest("base64url");
 }
 
 export function csrfValid(cookieValue: string, token: string | null | undefined): boolean {

@@ -1,6 +1,6 @@
 import type { App, OidcInteraction } from "@/generated/prisma/client";
 import { now } from "@/lib/clock";
-import { constantTimeEqual } from "@/lib/crypto/secrets";
+import { constantTimeEqual, hashSecret } from "@/lib/crypto/secrets";
 import { db } from "@/lib/db/client";
 import { currentCodeState, sendLoginCode, verifyLoginCode } from "@/lib/accounts/login-codes";
 import { signInAccountByEmail } from "@/lib/accounts/accounts";
@@ -10,7 +10,7 @@ import { UUID_PATTERN } from "@/lib/http/validation";
 import { issuer, splitScope } from "./config";
 import { createGrantWithCode } from "./grants/create-grant";
 import { withQuery } from "./http";
-import { browserHash, clearInteractionCookie, csrfToken, csrfValid, interactionPath } from "./interaction-cookie";
+import { clearInteractionCookie, csrfToken, csrfValid, interactionPath } from "./interaction-cookie";
 
 /**
  * The sign-in request between authorize and the redirect back: the login
@@ -24,7 +24,7 @@ export async function loadBoundInteraction(id: string, cookieValue: string | und
   const prisma = await db();
   const interaction = await prisma.oidcInteraction.findUnique({ where: { id }, include: { app: true } });
   if (!interaction || interaction.completedAt || interaction.expiresAt <= now()) return null;
-  if (!constantTimeEqual(interaction.browserHash, browserHash(cookieValue))) return null;
+  if (!constantTimeEqual(interaction.browserHash, hashSecret(cookieValue))) return null;
   if (!interaction.app.isActive) return null;
   const { app, ...rest } = interaction;
   return { interaction: rest, app };

@@ -125,5 +125,8 @@ describe("POST /api/v2/location (spec 2.2)", () => {
     expect(res.status).toBe(410);
     expect(res.body.error.code).toBe("session_expired");
     expect((await api("POST", "/api/v2/flow/finish", { headers: bearer(s.session_token) })).status).toBe(410);
+    // Reading still works, with the way back to the app once it has a redirect_url.
+    const flow = await api("GET", "/api/v2/flow", { headers: bearer(s.session_token) });
+    expect(flow.body.data).toMatchObject({ status: "EXPIRED", return_url: null });
   });
 });

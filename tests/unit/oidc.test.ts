@@ -46,10 +46,11 @@ describe("request parameters", () => {
 
 describe("interaction binding", () => {
   it("derives the CSRF token from the cookie and checks it in constant time", async () => {
-    const { csrfToken, csrfValid, newBrowserSecret, browserHash } = await import("@/lib/oidc/interaction-cookie");
+    const { csrfToken, csrfValid, newBrowserSecret } = await import("@/lib/oidc/interaction-cookie");
+    const { hashSecret } = await import("@/lib/crypto/secrets");
     const a = newBrowserSecret();
     const b = newBrowserSecret();
-    expect(a.hash).toBe(browserHash(a.value));
+    expect(a.hash).toBe(hashSecret(a.value));
     expect(a.hash).not.toContain(a.value);
     expect(csrfValid(a.value, csrfToken(a.value))).toBe(true);
     expect(csrfValid(a.value, csrfToken(b.value))).toBe(false);

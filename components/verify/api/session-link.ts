@@ -56,13 +56,3 @@ export function safeReturnUrl(url: string | null | undefined): string | null {
     return null;
   }
 }
-
-/** The return address with the status hint, built like `POST /api/v2/flow/finish` builds it. */
-export function redirectWithHint(redirectUrl: string | null, status: string, sessionId: string): string | null {
-  const safe = safeReturnUrl(redirectUrl);
-  if (!safe) return null;
-  const url = new URL(safe);
-  url.searchParams.set("status", status.toLowerCase());
-  url.searchParams.set("session_id", sessionId);
-  return url.toString();
-}

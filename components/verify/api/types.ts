@@ -26,6 +26,8 @@ export type FlowState = {
   steps: FlowStep[];
   location: { expected_point: boolean };
   redirect_url: string | null;
+  /** Set once the session is over: redirect_url with the status hint. */
+  return_url: string | null;
   expires_at: string;
 };
 
