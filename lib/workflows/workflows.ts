@@ -4,6 +4,7 @@ import { db } from "@/lib/db/client";
 import { ApiError } from "@/lib/http/api-error";
 import { UUID_PATTERN } from "@/lib/http/validation";
 import { normaliseFeatures, type CreateWorkflowBody, type Feature, type UpdateWorkflowBody } from "./schemas";
+import { assertWorkflowFeaturesRunnable } from "./runnable-features";
 import { resolveSettings, type WorkflowSettings } from "./settings";
 
 export function presentWorkflow(w: Workflow) {
@@ -28,6 +29,7 @@ export async function findWorkflow(app: App, id: string): Promise<Workflow> {
 }
 
 export async function createWorkflow(app: App, body: z.infer<typeof CreateWorkflowBody>) {
+  assertWorkflowFeaturesRunnable(body.features);
   const features = normaliseFeatures(body.features);
   const settings = resolveSettings(features, body.settings);
   const prisma = await db();
@@ -54,6 +56,7 @@ export async function listWorkflows(app: App) {
  */
 export async function updateWorkflow(app: App, id: string, body: z.infer<typeof UpdateWorkflowBody>) {
   const existing = await findWorkflow(app, id);
+  if (body.features) assertWorkflowFeaturesRunnable(body.features);
   const features = body.features ? normaliseFeatures(body.features) : (existing.features as Feature[]);
   const kept = Object.fromEntries(
     Object.entries((existing.settings ?? {}) as Record<string, unknown>).filter(
