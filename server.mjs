@@ -1,9 +1,13 @@
-// The HTTP entry point: Next.js behind a plain node:http server, so every
-// request carries the TCP peer address (x-svc-peer-ip, overwriting anything a
-// client sent) for the per-IP rate limit. Next's own x-forwarded-for keeps a
-// client-supplied value and cannot be trusted without a proxy.
+// The HTTP entry point: Next.js behind a plain node:http server. Every
+// request goes through the app's node:http edge (lib/http/edge.ts: request
+// ids, the TCP peer address for the per-IP rate limit, refusals Next would
+// answer with a 500, the lean OIDC routes) before Next. The edge is
+// registered by the app's start-up (instrumentation), which Next runs on the
+// first request it handles: that first request is our own warm-up, and
+// every other request waits until the edge is there.
 //   node server.mjs         production (after `next build`)
 //   node server.mjs --dev   development with hot reload
+import { randomBytes } from "node:crypto";
 import http from "node:http";
 import next from "next";
 
@@ -17,23 +21,32 @@ const app = next({ dev, hostname, port });
 const handle = app.getRequestHandler();
 await app.prepare();
 
+const warmupToken = randomBytes(16).toString("hex");
+const waiting = [];
+const edge = () => globalThis.__svcHttpEdge;
+
 const server = http.createServer((req, res) => {
-  req.headers["x-svc-peer-ip"] = req.socket.remoteAddress ?? "unknown";
-  // The OpenID Connect token and userinfo endpoints: their own Request ->
-  // Response handlers, registered at start-up in production, without Next's
-  // per-request cost (lib/oidc/lean-routes.ts). Everything else: Next.
-  if (globalThis.__svcLeanRoutes?.(req, res)) return;
-  handle(req, res);
+  if (edge()) return edge().serve(req, res, handle);
+  if (req.headers["x-svc-warmup"] === warmupToken) return handle(req, res);
+  waiting.push([req, res]);
+});
+server.on("clientError", (err, socket) => {
+  if (edge()) edge().clientError(err, socket);
+  else socket.destroy();
 });
 server.keepAliveTimeout = 65_000;
-server.listen(port, hostname, () => {
+server.listen(port, hostname, async () => {
   const shown = hostname === "0.0.0.0" ? "localhost" : hostname;
   console.log(`> Ready on http://${shown}:${port} (${dev ? "development" : "production"})`);
-  // Next runs instrumentation (configuration check, database, migrations,
-  // background jobs) on the first request: make that happen now, not on a
-  // user's request. A bad configuration exits the process from there.
+  // Start-up (configuration check, database, migrations, background jobs)
+  // runs now, not on a user's request. A bad configuration exits from there.
   const local = hostname === "0.0.0.0" || hostname === "::" ? "127.0.0.1" : hostname;
-  fetch(`http://${local.includes(":") ? `[${local}]` : local}:${port}/api/health`).catch(() => {});
+  const origin = `http://${local.includes(":") ? `[${local}]` : local}:${port}`;
+  while (!edge()) {
+    await fetch(`${origin}/api/health/live`, { headers: { "x-svc-warmup": warmupToken } }).catch(() => {});
+    if (!edge()) await new Promise((r) => setTimeout(r, 200));
+  }
+  for (const [req, res] of waiting.splice(0)) edge().serve(req, res, handle);
 });
 
 let stopping = false;

@@ -1,13 +1,20 @@
 // `npm test`: builds the production app once, then runs every test (unit,
 // integration against the real server, CLI). The last line printed is
 // `N passed, N failed[, N skipped]`. Arguments go to vitest
-// (e.g. `npm test -- tests/unit`). SKIP_BUILD=1 reuses an existing build.
+// (e.g. `npm test -- tests/unit`). SKIP_BUILD=1 reuses an existing build;
+// only unit tests named (`npm test -- tests/unit/x.test.ts`, or
+// `npm run test:unit`) build nothing and start no server.
 import { spawn, spawnSync } from "node:child_process";
 
 const env = { ...process.env, NO_COLOR: "1", FORCE_COLOR: "0", NEXT_TELEMETRY_DISABLED: "1" };
 const npx = process.platform === "win32" ? "npx.cmd" : "npx";
 
-if (!process.env.SKIP_BUILD) {
+const args = process.argv.slice(2);
+const files = args.filter((a) => !a.startsWith("-"));
+const unitOnly = files.length > 0 && files.every((f) => f.replace(/^\.\//, "").startsWith("tests/unit"));
+if (unitOnly) args.push("--project", "unit");
+
+if (!process.env.SKIP_BUILD && !unitOnly) {
   const build = spawnSync(npx, ["next", "build"], { stdio: ["ignore", "pipe", "pipe"], env, encoding: "utf8" });
   if (build.status !== 0) {
     process.stdout.write(build.stdout ?? "");
@@ -21,7 +28,7 @@ if (!process.env.SKIP_BUILD) {
 // Output is passed through as it comes. If vitest fails outside any test (a
 // global setup error, a file that does not load) its summary may read
 // "0 failed": then a corrected closing line is printed so CI sees the failure.
-const child = spawn(npx, ["vitest", "run", ...process.argv.slice(2)], { stdio: ["ignore", "pipe", "inherit"], env });
+const child = spawn(npx, ["vitest", "run", ...args], { stdio: ["ignore", "pipe", "inherit"], env });
 let lastSummary = "";
 let pending = "";
 child.stdout.on("data", (chunk) => {

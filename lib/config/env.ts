@@ -1,5 +1,7 @@
 import path from "node:path";
+import proxyaddr from "proxy-addr";
 import { z } from "zod";
+import { FEATURES } from "@/lib/workflows/schemas";
 
 /**
  * Configuration from the environment, validated once. Every variable is
@@ -9,6 +11,53 @@ const booleanFlag = z
   .enum(["1", "0", "true", "false", "yes", "no", ""])
   .optional()
   .transform((v) => v === "1" || v === "true" || v === "yes");
+
+/**
+ * TRUST_PROXY: unset/0/false = no proxy; 1/true = one proxy; N = N proxies
+ * in front; otherwise the proxies' addresses or CIDRs, comma separated
+ * (lib/http/client-ip.ts).
+ */
+const proxyTrust = z
+  .string()
+  .optional()
+  .transform((v, ctx): number | string | null => {
+    const text = (v ?? "").trim().toLowerCase();
+    if (["", "0", "false", "no", "off"].includes(text)) return null;
+    if (["true", "yes", "on"].includes(text)) return 1;
+    if (/^\d+$/.test(text)) return Number(text);
+    try {
+      proxyaddr.compile(text.split(",").map((s) => s.trim()).filter(Boolean));
+    } catch (err) {
+      ctx.addIssue({ code: "custom", message: `a number of proxies, or their addresses/CIDRs: ${(err as Error).message}` });
+      return z.NEVER;
+    }
+    return text;
+  });
+
+/** CHECK_PRICES: JSON object of feature -> USD price; a partial list overrides only the prices it names. */
+const checkPrices = z
+  .string()
+  .optional()
+  .transform((v, ctx) => {
+    if (v === undefined || v.trim() === "") return {};
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(v);
+    } catch {
+      ctx.addIssue({ code: "custom", message: 'must be a JSON object, e.g. {"liveness":0.2}' });
+      return z.NEVER;
+    }
+    const result = z
+      .partialRecord(z.enum(FEATURES), z.number().min(0).max(1000).multipleOf(0.01, "at most 2 decimals (cents)"))
+      .safeParse(parsed);
+    if (!result.success) {
+      for (const issue of result.error.issues) {
+        ctx.addIssue({ code: "custom", message: `${issue.path.join(".") || "value"}: ${issue.message} (features: ${FEATURES.join(", ")})` });
+      }
+      return z.NEVER;
+    }
+    return result.data;
+  });
 
 const optionalString = z
   .string()
@@ -32,14 +81,14 @@ const EnvSchema = z.object({
   ),
   REDIS_KEY_PREFIX: z.string().default("svc:"),
   ENCRYPTION_KEY: optionalString,
-  TRUST_PROXY: booleanFlag,
+  TRUST_PROXY: proxyTrust,
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(150),
   /** Image uploads (document, liveness burst, selfie) per session per 10 minutes. */
   SESSION_UPLOADS_PER_10_MINUTES: z.coerce.number().int().min(1).default(30),
   /** How long a process trusts a checked API key or client secret (0: check every request). */
   CREDENTIAL_CACHE_MS: z.coerce.number().int().min(0).max(300_000).default(10_000),
   /** JSON object of per-check prices in USD overriding the defaults, e.g. {"liveness":0.2}. */
-  CHECK_PRICES: optionalString,
+  CHECK_PRICES: checkPrices,
   SWEEP_INTERVAL_SECONDS: z.coerce.number().int().min(1).default(30),
   /** Seconds before each delivery attempt, comma separated (README "Webhooks"). */
   WEBHOOK_RETRY_SCHEDULE: z

@@ -3,11 +3,12 @@ import { now } from "@/lib/clock";
 import { hashSecret } from "@/lib/crypto/secrets";
 import { db } from "@/lib/db/client";
 import { ApiError } from "@/lib/http/api-error";
+import type { HeaderReader } from "@/lib/http/core/request";
 import { expireSession } from "@/lib/sessions/expire-sessions";
 import { isTerminal } from "@/lib/sessions/statuses";
 
 /** The hosted page sends the session token as `Authorization: Bearer <token>` or `X-Session-Token`. */
-export function readSessionToken(req: Request): string | undefined {
+export function readSessionToken(req: { headers: HeaderReader }): string | undefined {
   const header = req.headers.get("x-session-token")?.trim();
   if (header) return header;
   return req.headers.get("authorization")?.trim().match(/^Bearer\s+(st_\S+)$/i)?.[1];
@@ -19,7 +20,7 @@ export function readSessionToken(req: Request): string | undefined {
  * `forUpdate`, 410 `session_expired` once it expired (or was abandoned) and
  * 409 `session_closed` once it is decided or in review.
  */
-export async function sessionFromToken(req: Request, options: { forUpdate: boolean }): Promise<Session> {
+export async function sessionFromToken(req: { headers: HeaderReader }, options: { forUpdate: boolean }): Promise<Session> {
   const token = readSessionToken(req);
   if (!token) throw new ApiError("token_missing", { message: "Send the session token: Authorization: Bearer st_..." });
   const prisma = await db();

@@ -3,7 +3,9 @@ import { env } from "@/lib/config/env";
 import { db } from "@/lib/db/client";
 import { constantTimeEqual, hashSecret } from "@/lib/crypto/secrets";
 import { TtlCache } from "@/lib/cache/ttl-cache";
+import { now } from "@/lib/clock";
 import { ApiError } from "./api-error";
+import type { HeaderReader } from "./core/request";
 
 /**
  * Valid credentials are remembered for CREDENTIAL_CACHE_MS (10 s) per
@@ -21,7 +23,7 @@ export function forgetCredentials() {
 }
 
 /** Spec 5: `X-API-Key: <key>` or `Authorization: Bearer <key>`. */
-export function readApiKey(req: Request): string | undefined {
+export function readApiKey(req: { headers: HeaderReader }): string | undefined {
   const header = req.headers.get("x-api-key")?.trim();
   if (header) return header;
   const auth = req.headers.get("authorization")?.trim();
@@ -30,7 +32,7 @@ export function readApiKey(req: Request): string | undefined {
 }
 
 /** Resolves the app of a verification API key (and who used it), or 401 `invalid_api_key`. */
-export async function authenticateApiKey(req: Request): Promise<Caller> {
+export async function authenticateApiKey(req: { headers: HeaderReader }): Promise<Caller> {
   const key = readApiKey(req);
   if (!key) throw new ApiError("invalid_api_key", { message: "Missing API key: send X-API-Key or Authorization: Bearer" });
   const hash = hashSecret(key);
@@ -41,8 +43,9 @@ export async function authenticateApiKey(req: Request): Promise<Caller> {
   if (!record || record.revokedAt || !record.app.isActive) {
     throw new ApiError("invalid_api_key", { message: "Invalid or revoked API key" });
   }
-  if (!record.lastUsedAt || Date.now() - record.lastUsedAt.getTime() > 60_000) {
-    void prisma.apiKey.update({ where: { id: record.id }, data: { lastUsedAt: new Date() } }).catch(() => {});
+  const at = now();
+  if (!record.lastUsedAt || at.getTime() - record.lastUsedAt.getTime() > 60_000) {
+    void prisma.apiKey.update({ where: { id: record.id }, data: { lastUsedAt: at } }).catch(() => {});
   }
   const caller = { app: record.app, actor: `api_key:${record.prefix}` };
   credentialCache().set(`key:${hash}`, caller);
@@ -50,7 +53,7 @@ export async function authenticateApiKey(req: Request): Promise<Caller> {
 }
 
 /** Spec 5: `X-Client-Id` + `X-Client-Secret`, scoped to the app's organization. */
-export async function authenticateClient(req: Request): Promise<Caller> {
+export async function authenticateClient(req: { headers: HeaderReader }): Promise<Caller> {
   const clientId = req.headers.get("x-client-id")?.trim();
   const secret = req.headers.get("x-client-secret")?.trim();
   if (!clientId || !secret) {

@@ -1,20 +1,45 @@
+import proxyaddr from "proxy-addr";
 import { env } from "@/lib/config/env";
+import type { HeaderReader } from "./core/request";
 
 /**
- * Set by server.mjs from the TCP socket on every request, overwriting
- * anything a client sent under that name.
+ * Set by the node:http edge from the TCP socket on every request,
+ * overwriting anything a client sent under that name.
  */
 export const PEER_IP_HEADER = "x-svc-peer-ip";
 
+type Trust = (address: string, hop: number) => boolean;
+const globalForTrust = globalThis as unknown as { __svcProxyTrust?: { source: string; trust: Trust | null } };
+
 /**
- * The client's IP: the socket's peer address, or, only when TRUST_PROXY is
- * set (the app runs behind a proxy that sets X-Forwarded-For), the first
- * address of X-Forwarded-For.
+ * TRUST_PROXY (README "Configuration"): off; a number N of proxies in front
+ * (`1` = one load balancer); or the proxies' addresses and CIDRs
+ * (`loopback`, `linklocal`, `uniquelocal` also name ranges). The client is
+ * the right-most X-Forwarded-For address that is not a trusted proxy
+ * (proxy-addr, Express's algorithm): addresses a client wrote further left
+ * are never believed.
  */
-export function clientIp(req: { headers: { get(name: string): string | null } }): string {
-  if (env().TRUST_PROXY) {
-    const forwarded = req.headers.get("x-forwarded-for")?.split(",")[0]?.trim();
-    if (forwarded) return forwarded;
-  }
-  return req.headers.get(PEER_IP_HEADER) ?? "unknown";
+export function compileProxyTrust(setting: string | number | null): Trust | null {
+  if (setting === null || setting === 0) return null;
+  if (typeof setting === "number") return (_address, hop) => hop < setting;
+  return proxyaddr.compile(setting.split(",").map((s) => s.trim()).filter(Boolean));
+}
+
+function proxyTrust(): Trust | null {
+  const setting = env().TRUST_PROXY;
+  const source = String(setting);
+  if (globalForTrust.__svcProxyTrust?.source !== source) globalForTrust.__svcProxyTrust = { source, trust: compileProxyTrust(setting) };
+  return globalForTrust.__svcProxyTrust.trust;
+}
+
+/** The client's IP: the socket's peer, or behind trusted proxies the address they saw. */
+export function clientIp(req: { headers: HeaderReader }): string {
+  return clientIpBehind(req, proxyTrust());
+}
+
+export function clientIpBehind(req: { headers: HeaderReader }, trust: Trust | null): string {
+  const peer = req.headers.get(PEER_IP_HEADER) ?? "unknown";
+  if (!trust || peer === "unknown") return peer;
+  const forwarded = req.headers.get("x-forwarded-for") ?? undefined;
+  return proxyaddr({ headers: { "x-forwarded-for": forwarded }, socket: { remoteAddress: peer } } as never, trust);
 }

@@ -9,10 +9,3 @@ export function successBody<T>(data: T) {
 export function errorBody(error: ApiError) {
   return { success: false as const, data: error.data, error: { code: error.code, message: error.message } };
 }
-
-export function jsonResponse(body: unknown, status: number, headers: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify(body), {
-    status,
-    headers: { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store", ...headers },
-  });
-}

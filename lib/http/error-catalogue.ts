@@ -162,6 +162,8 @@ export const ERROR_CATALOGUE = {
   insufficient_funds: { status: 402, message: "Wallet balance exhausted: top up the wallet to run billable checks" },
   method_not_allowed: { status: 405, message: "Method not allowed on this endpoint" },
   request_too_large: { status: 413, message: "Request body too large" },
+  headers_too_large: { status: 431, message: "Request headers too large" },
+  request_timeout: { status: 408, message: "The request did not arrive in time" },
   unsupported_media_type: { status: 415, message: "Content-Type must be application/json" },
   service_unavailable: { status: 503, message: "A dependency of the service is unavailable; retry with backoff" },
   feature_not_allowed: { status: 403, message: "This project's workflows do not use this feature" },

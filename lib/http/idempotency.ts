@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import { Prisma } from "@/generated/prisma/client";
+import { decryptString, encryptString } from "@/lib/crypto/encryption";
 import { db } from "@/lib/db/client";
 import { now } from "@/lib/clock";
 import { ApiError } from "./api-error";
@@ -14,7 +15,9 @@ import { ApiError } from "./api-error";
  *   so the key can be retried.
  * A unique (scope, key) row decides which of concurrent duplicates runs: the
  * others never execute. A claim whose process died is taken over after
- * LOCK_MS.
+ * LOCK_MS. A stored response can hold secrets (a session's `session_token`,
+ * shown once), so it is sealed with AES-256-GCM (lib/crypto/encryption.ts)
+ * and opened only to replay it.
  */
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 const LOCK_MS = 60_000;
@@ -83,7 +86,7 @@ export async function claimIdempotencyKey(input: {
       });
     }
     if (existing.state === "completed" && existing.responseStatus !== null && existing.responseBody !== null) {
-      return { kind: "replay", status: existing.responseStatus, body: existing.responseBody };
+      return { kind: "replay", status: existing.responseStatus, body: openStoredResponse(existing.responseBody) };
     }
     if (existing.lockedUntil > at) {
       throw new ApiError("idempotency_in_progress", {
@@ -101,11 +104,16 @@ export async function claimIdempotencyKey(input: {
   throw new ApiError("idempotency_in_progress");
 }
 
+/** Records written before responses were sealed hold JSON in clear (they expire within 24 hours). */
+function openStoredResponse(stored: string): string {
+  return stored.startsWith("{") ? stored : decryptString(stored);
+}
+
 export async function completeIdempotencyKey(recordId: string, status: number, body: string) {
   const prisma = await db();
   await prisma.idempotencyRecord.update({
     where: { id: recordId },
-    data: { state: "completed", responseStatus: status, responseBody: body },
+    data: { state: "completed", responseStatus: status, responseBody: encryptString(body) },
   });
 }
 

@@ -1,18 +1,44 @@
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from "rate-limiter-flexible";
 import { env } from "@/lib/config/env";
+import { now } from "@/lib/clock";
 import { redis } from "@/lib/redis/client";
-import { logger } from "@/lib/log/logger";
+import { describeError, logger } from "@/lib/log/logger";
 import { ApiError } from "./api-error";
 
 /**
  * Spec 8: about 150 requests per minute per client IP. Budgets are per
- * surface ("v2" for /api/v2, "sdk" for /api/sdk). With REDIS_URL every
- * instance draws on one shared budget; if Redis stops answering, each
- * instance falls back to its own in-memory budget instead of failing.
+ * surface (rateLimitBucketFor). With REDIS_URL every instance draws on one
+ * shared budget. Failure modes, chosen for availability and reported by
+ * /api/health (rateLimiterHealth) and the logs:
+ * - Redis stops answering: each instance falls back to its own in-memory
+ *   budget (rate-limiter-flexible's insurance limiter), so a client gets up
+ *   to the budget per instance;
+ * - the limiter itself fails: the request is let through (fail open) rather
+ *   than refusing every caller.
  */
-export type RateLimitBucket = "v2" | "sdk" | "session-uploads";
+export type RateLimitBucket = "v2" | "sdk" | "auth" | "session-uploads";
 
-const globalForLimiters = globalThis as unknown as { __svcLimiters?: Map<string, RateLimiterAbstract> };
+/**
+ * Which budget a path draws on: the verification API, the organization API,
+ * and the anonymous browser endpoints of the OpenID Connect provider (the
+ * authorization request and the sign-in forms each write to the database).
+ * Token, userinfo, JWKS and discovery are not limited per IP: they are
+ * called server to server, authenticated by client secret or token.
+ */
+export function rateLimitBucketFor(pathname: string): RateLimitBucket | null {
+  if (pathname === "/api/v2" || pathname.startsWith("/api/v2/")) return "v2";
+  if (pathname === "/api/sdk" || pathname.startsWith("/api/sdk/")) return "sdk";
+  if (pathname === "/api/auth/oidc/authorize" || pathname === "/api/auth/oidc/logout" || pathname.startsWith("/oidc/interaction/")) {
+    return "auth";
+  }
+  return null;
+}
+
+const globalForLimiters = globalThis as unknown as {
+  __svcLimiters?: Map<string, RateLimiterAbstract>;
+  __svcLimiterFailing?: { since: Date; error: string } | null;
+  __svcLimiterFallback?: Date | null;
+};
 
 function limiterFor(bucket: RateLimitBucket, points: number, durationSeconds: number): RateLimiterAbstract {
   const limiters = (globalForLimiters.__svcLimiters ??= new Map());
@@ -23,13 +49,7 @@ function limiterFor(bucket: RateLimitBucket, points: number, durationSeconds: nu
     const memory = new RateLimiterMemory({ keyPrefix, points, duration: durationSeconds });
     const client = redis();
     limiter = client
-      ? new RateLimiterRedis({
-          storeClient: client,
-          keyPrefix,
-          points,
-          duration: durationSeconds,
-          insuranceLimiter: memory,
-        })
+      ? new RateLimiterRedis({ storeClient: client, keyPrefix, points, duration: durationSeconds, insuranceLimiter: memory })
       : memory;
     limiters.set(name, limiter);
   }
@@ -37,6 +57,20 @@ function limiterFor(bucket: RateLimitBucket, points: number, durationSeconds: nu
 }
 
 export type RateLimitHeaders = Record<string, string>;
+
+function noteFailure(err: unknown) {
+  if (!globalForLimiters.__svcLimiterFailing) {
+    globalForLimiters.__svcLimiterFailing = { since: now(), error: (err as Error).message };
+    logger.error("rate limiter failing: requests are let through until it recovers", describeError(err));
+  }
+}
+
+function noteSuccess() {
+  if (globalForLimiters.__svcLimiterFailing) {
+    logger.info("rate limiter recovered", { failing_since: globalForLimiters.__svcLimiterFailing.since.toISOString() });
+    globalForLimiters.__svcLimiterFailing = null;
+  }
+}
 
 /** Consumes one request; throws 429 `rate_limited` (no Retry-After) when over. */
 export async function consumeRateLimit(
@@ -47,15 +81,32 @@ export async function consumeRateLimit(
 ): Promise<RateLimitHeaders> {
   try {
     const res = await limiterFor(bucket, points, durationSeconds).consume(key);
+    noteSuccess();
     return {
       "X-RateLimit-Limit": String(points),
       "X-RateLimit-Remaining": String(Math.max(0, res.remainingPoints)),
     };
   } catch (err) {
     if (err instanceof RateLimiterRes) {
+      noteSuccess();
       throw new ApiError("rate_limited", { message: "Too many requests; slow down and retry later" });
     }
-    logger.error("rate limiter unavailable", { error: (err as Error).message });
+    noteFailure(err);
     return {};
   }
+}
+
+export type RateLimiterHealth = {
+  store: "redis" | "memory";
+  /** ok; `memory_fallback`: Redis is down, budgets are per instance; `failing_open`: requests pass unlimited. */
+  status: "ok" | "memory_fallback" | "failing_open";
+  since?: string;
+};
+
+/** What /api/health says about the limiter (`redisUp`: the health check's own Redis probe). */
+export function rateLimiterHealth(redisUp: boolean | null): RateLimiterHealth {
+  const failing = globalForLimiters.__svcLimiterFailing;
+  if (failing) return { store: redisUp === null ? "memory" : "redis", status: "failing_open", since: failing.since.toISOString() };
+  if (redisUp === null) return { store: "memory", status: "ok" };
+  return { store: "redis", status: redisUp ? "ok" : "memory_fallback" };
 }

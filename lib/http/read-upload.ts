@@ -1,10 +1,14 @@
+import { createHash } from "node:crypto";
 import { ApiError } from "./api-error";
+import { assertStorableEntries } from "./core/clean-input";
+import type { CoreRequest } from "./core/request";
 
 /**
  * multipart/form-data uploads of the hosted flow (document images, liveness
- * frames, a selfie). Spec 8: each image under 20 MB (413 image_too_large);
- * the whole body is capped at `maxFiles` images, counted as it streams, so
- * an oversized or endless upload is cut off without being buffered.
+ * frames, a selfie). Spec 8: each image under 20 MB (413 image_too_large).
+ * The whole body is capped at `maxFiles` images: a body declared larger is
+ * refused before it is read, and one that turns out larger while it streams
+ * is cut off there; within the cap it is read into memory and parsed.
  */
 export const MAX_IMAGE_BYTES = 20 * 1024 * 1024;
 
@@ -21,42 +25,24 @@ function tooLarge(limit: number): ApiError {
   });
 }
 
-async function readCapped(req: Request, cap: number): Promise<Uint8Array<ArrayBuffer>> {
-  const declared = Number(req.headers.get("content-length") ?? "0");
-  if (declared > cap) throw tooLarge(cap);
-  if (!req.body) return new Uint8Array(new ArrayBuffer(0));
-  const reader = req.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > cap) {
-      await reader.cancel().catch(() => {});
-      throw tooLarge(cap);
-    }
-    chunks.push(value);
-  }
-  return new Uint8Array(Buffer.concat(chunks, total));
-}
-
-export async function readUpload(req: Request, limits: UploadLimits): Promise<Upload> {
+export async function readUpload(req: Pick<CoreRequest, "headers" | "readBody">, limits: UploadLimits): Promise<Upload> {
   const type = req.headers.get("content-type") ?? "";
   if (!/^multipart\/form-data/i.test(type)) {
     throw new ApiError("invalid_request", { message: "Send the images as multipart/form-data" });
   }
   const cap = limits.maxFiles * MAX_IMAGE_BYTES + MB;
-  const body = await readCapped(req, cap);
+  const body = await req.readBody(cap);
+  if (body === null) throw tooLarge(cap);
   let form: FormData;
   try {
-    form = await new Response(body, { headers: { "content-type": type } }).formData();
+    form = await new Response(new Uint8Array(body), { headers: { "content-type": type } }).formData();
   } catch {
     throw new ApiError("invalid_request", { message: "Malformed multipart/form-data body" });
   }
-  const upload: Upload = { fields: {}, files: [] };
+  const upload: Upload = { fields: Object.create(null) as Record<string, string>, files: [] };
   for (const [field, value] of form.entries()) {
     if (typeof value === "string") {
+      assertStorableEntries([[field, value]], "form");
       upload.fields[field] = value;
       continue;
     }
@@ -69,4 +55,16 @@ export async function readUpload(req: Request, limits: UploadLimits): Promise<Up
     upload.files.push({ field, name: value.name, type: value.type, bytes: new Uint8Array(await value.arrayBuffer()) });
   }
   return upload;
+}
+
+/**
+ * What identifies an upload for Idempotency-Key: its fields and the SHA-256
+ * of each file, in order (not the raw body: a client's retry sends the same
+ * parts under a new multipart boundary).
+ */
+export function uploadFingerprint(upload: Upload): string {
+  const hash = createHash("sha256");
+  for (const [k, v] of Object.entries(upload.fields).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) hash.update(`field ${k}=${v}\n`);
+  for (const f of upload.files) hash.update(`file ${f.field} ${f.type} ${createHash("sha256").update(f.bytes).digest("hex")}\n`);
+  return hash.digest("hex");
 }

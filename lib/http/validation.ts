@@ -3,7 +3,8 @@ import { ApiError } from "./api-error";
 
 /** Per-field map for `data.errors`: `{ "members.0.email": ["Invalid email address"] }`. */
 export function fieldErrors(error: z.ZodError, root = "body"): Record<string, string[]> {
-  const errors: Record<string, string[]> = {};
+  // Keys are the client's own field names ("constructor", "__proto__"...): no prototype to collide with.
+  const errors: Record<string, string[]> = Object.create(null);
   // Request bodies and queries name fields by their own path; a single value
   // (a CLI flag, a path parameter) is named by its root.
   const prefix = root === "body" || root === "query" ? [] : [root];

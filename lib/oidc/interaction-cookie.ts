@@ -14,7 +14,7 @@ import { issuer } from "./config";
  */
 export const INTERACTION_COOKIE = "svc_oidc_interaction";
 
-export const interactionPath = (id: string) => `/oidc/interaction/${id}`;
+export const interactionPath = (id: string) => `/oidc/interaction/${encodeURIComponent(id)}`;
 
 export function newBrowserSecret(): { value: string; hash: string } {
   const value = randomToken("", 32);

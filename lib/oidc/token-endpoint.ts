@@ -2,7 +2,8 @@ import { ApiError } from "@/lib/http/api-error";
 import { authenticateTokenClient } from "./client-auth";
 import { authorizationCodeGrant } from "./grants/authorization-code";
 import { refreshTokenGrant } from "./grants/refresh-token";
-import { json, readParams, type OidcRequest, type Reply } from "./http";
+import type { Reply } from "@/lib/http/core/reply";
+import { json, readParams, type OidcRequest } from "./http";
 
 const GRANTS = {
   authorization_code: authorizationCodeGrant,

@@ -6,7 +6,8 @@ import { demoCredentialsFile, ensureDemo } from "@/lib/tenancy/demo";
 import { startExpirySweeper } from "@/lib/sessions/expiry-sweeper";
 import { startWebhookWorker } from "@/lib/webhooks/worker";
 import { warmVision } from "@/lib/vision/pool";
-import { registerLeanRoutes } from "@/lib/oidc/lean-routes";
+import { registerHttpEdge } from "@/lib/http/edge";
+import { LEAN_ROUTES } from "@/lib/oidc/lean-routes";
 
 /**
  * Runs once per server process before the first request (instrumentation.ts):
@@ -14,7 +15,8 @@ import { registerLeanRoutes } from "@/lib/oidc/lean-routes";
  * ENCRYPTION_KEY), opens and migrates the database, and in development on an
  * empty database creates the demo account and prints how to sign in; starts
  * the session expiry sweeper, (unless WEBHOOK_WORKER=off) the webhook worker
- * and (unless VISION_PRELOAD=off) loads the vision models in their threads.
+ * and (unless VISION_PRELOAD=off) loads the vision models in their threads;
+ * then hands server.mjs the node:http edge (lib/http/edge.ts).
  */
 export async function startServerServices() {
   try {
@@ -23,11 +25,12 @@ export async function startServerServices() {
     const prisma = await db();
     if (!config.isProduction) await announceDemo(prisma);
     startExpirySweeper(config.SWEEP_INTERVAL_SECONDS * 1000);
-    registerLeanRoutes();
     if (config.WEBHOOK_WORKER === "on") startWebhookWorker();
     if (config.VISION_PRELOAD === "on") {
       warmVision().catch((err) => logger.error("vision models did not load; checks will answer 502 until they do", { error: (err as Error).message }));
     }
+    // Last: server.mjs holds requests until the edge is registered.
+    registerHttpEdge(config.isProduction ? LEAN_ROUTES : {});
   } catch (err) {
     const message = err instanceof ConfigError ? err.message : `Startup failed: ${(err as Error).stack ?? err}`;
     process.stderr.write(`\n${message}\n\n`);

@@ -102,12 +102,12 @@ export type WorkflowSettings = { session: z.infer<typeof SessionSettings> } & {
  * Throws 400 invalid_request with `settings.<path>` keys.
  */
 export function resolveSettings(features: readonly Feature[], input: Record<string, unknown>): WorkflowSettings {
-  const errors: Record<string, string[]> = {};
+  const errors: Record<string, string[]> = Object.create(null);
   const allowed = new Set<string>(["session", ...features]);
   for (const key of Object.keys(input)) {
     if (!allowed.has(key)) {
       errors[`settings.${key}`] = [
-        key in FEATURE_SETTINGS ? `${key} is not a feature of this workflow` : `Unknown settings key ${key}`,
+        Object.hasOwn(FEATURE_SETTINGS, key) ? `${key} is not a feature of this workflow` : `Unknown settings key ${key}`,
       ];
     }
   }

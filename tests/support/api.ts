@@ -1,3 +1,4 @@
+import http from "node:http";
 import { inject } from "vitest";
 import { cli } from "./cli";
 
@@ -89,4 +90,32 @@ export async function createSession(t: Pick<Tenant, "apiKey">, body: Record<stri
   const res = await postSession(t, body);
   if (res.status !== 201) throw new Error(`session create failed: ${res.status} ${res.text}`);
   return res.body.data as { session_id: string; status: string; url: string; session_token: string; features: string[]; expires_at: string };
+}
+
+/**
+ * A request through node:http, for what fetch refuses to send (TRACE,
+ * CONNECT, any method name) and with the body sent as given.
+ */
+export function rawRequest(
+  method: string,
+  url: string,
+  options: { headers?: Record<string, string>; body?: string } = {},
+): Promise<{ status: number; headers: Headers; text: string }> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(url, { method, headers: options.headers }, (res) => {
+      let text = "";
+      res.setEncoding("utf8");
+      res.on("data", (c: string) => (text += c));
+      res.on("end", () => {
+        const headers = new Headers();
+        for (const [k, v] of Object.entries(res.headers)) {
+          for (const one of [v ?? []].flat()) headers.append(k, one);
+        }
+        resolve({ status: res.statusCode ?? 0, headers, text });
+      });
+      res.on("error", reject);
+    });
+    req.on("error", reject);
+    req.end(options.body);
+  });
 }

@@ -59,8 +59,71 @@ describe("apiRoute", () => {
     const methods = routeMethods({ GET: apiRoute({ auth: "none" }, async () => ({ ok: true })) });
     const res = await methods.DELETE(new Request(url, { method: "DELETE" }), {});
     expect(res.status).toBe(405);
-    expect(res.headers.get("allow")).toBe("GET");
+    expect(res.headers.get("allow")).toBe("GET, HEAD, OPTIONS");
     expect((await res.json()).error.code).toBe("method_not_allowed");
+  });
+
+  it("routeMethods answers OPTIONS with 204, the route's own Allow and a request id", async () => {
+    const methods = routeMethods({
+      GET: apiRoute({ auth: "none" }, async () => ({ ok: true })),
+      PATCH: apiRoute({ auth: "none" }, async () => ({ ok: true })),
+    });
+    const res = await methods.OPTIONS(new Request(url, { method: "OPTIONS" }), {});
+    expect(res.status).toBe(204);
+    expect(res.headers.get("allow")).toBe("GET, PATCH, HEAD, OPTIONS");
+    expect(res.headers.get("x-request-id")).toMatch(/^req_[0-9a-f]{24}$/);
+  });
+
+  it("keeps the request id the edge assigned, and makes one when there is none or it is malformed", async () => {
+    const handler = apiRoute({ auth: "none" }, async ({ requestId }) => ({ requestId }));
+    const given = "req_0123456789abcdef01234567";
+    const res = await handler(new Request(url, { headers: { "x-svc-request-id": given } }), {});
+    expect(res.headers.get("x-request-id")).toBe(given);
+    expect((await res.json()).data.requestId).toBe(given);
+    const forged = await handler(new Request(url, { headers: { "x-svc-request-id": "req_<script>" } }), {});
+    expect(forged.headers.get("x-request-id")).toMatch(/^req_[0-9a-f]{24}$/);
+  });
+
+  it("names every field in the error map, including ones called like built-in object properties", async () => {
+    const handler = apiRoute({ auth: "none", body: z.strictObject({ name: z.string() }) }, async () => ({ ok: true }));
+    const res = await handler(
+      new Request(url, { method: "POST", body: '{"constructor":1,"toString":2,"__proto__":3,"hasOwnProperty":4}' }),
+      {},
+    );
+    expect(res.status).toBe(400);
+    const errors = (await res.json()).data.errors;
+    expect(Object.keys(errors).sort()).toEqual(["__proto__", "constructor", "hasOwnProperty", "name", "toString"]);
+    expect(errors.constructor).toEqual(["Unknown field"]);
+  });
+
+  it("refuses text that cannot be stored (NUL, unpaired surrogates) in the body, query and path, naming the field", async () => {
+    const handler = apiRoute({ auth: "none", body: z.looseObject({}) }, async () => ({ ok: true }));
+    const post = (raw: string) => handler(new Request(url, { method: "POST", body: raw }), {});
+    for (const [raw, field] of [
+      ['{"name":"a\\u0000b"}', "name"],
+      ['{"metadata":{"note":"\\ud800"}}', "metadata.note"],
+      ['{"list":["ok","\\udfff"]}', "list.1"],
+      ['{"k\\u0000":"v"}', "body"],
+    ] as const) {
+      const res = await post(raw);
+      expect(res.status, raw).toBe(400);
+      const body = await res.json();
+      expect(body.error.code).toBe("invalid_request");
+      expect(Object.keys(body.data.errors)).toEqual([field]);
+    }
+    expect((await post('{"name":"a\\ud83d\\ude00b"}')).status).toBe(200); // a paired surrogate is an emoji
+    const query = await handler(new Request(`${url}?vendor_data=a%00b`), {});
+    expect(query.status).toBe(400);
+    expect((await query.json()).data.errors).toHaveProperty("vendor_data");
+    const path = await handler(new Request(url), { params: Promise.resolve({ id: "x\u0000" }) });
+    expect(path.status).toBe(400);
+  });
+
+  it("answers 413 request_too_large for a body over the route's limit", async () => {
+    const handler = apiRoute({ auth: "none", bodyLimit: 10 }, async () => ({ ok: true }));
+    const res = await handler(new Request(url, { method: "POST", body: '{"a":"0123456789"}' }), {});
+    expect(res.status).toBe(413);
+    expect((await res.json()).error.code).toBe("request_too_large");
   });
 });
 

@@ -59,8 +59,25 @@ describe("configuration", () => {
     expect(env.PORT).toBe(3000);
     expect(env.PUBLIC_BASE_URL).toBe("http://localhost:3000");
     expect(env.RATE_LIMIT_PER_MINUTE).toBe(150);
-    expect(env.TRUST_PROXY).toBe(false);
+    expect(env.TRUST_PROXY).toBeNull();
+    expect(env.CHECK_PRICES).toEqual({});
     expect(env.isProduction).toBe(false);
+  });
+  it("takes a partial CHECK_PRICES list, as the README shows it, and refuses a bad one naming it", () => {
+    expect(parseEnv({ CHECK_PRICES: '{"liveness":0.2}' }).CHECK_PRICES).toEqual({ liveness: 0.2 });
+    expect(parseEnv({ CHECK_PRICES: '{"liveness":0.2,"face_match":0}' }).CHECK_PRICES).toEqual({ liveness: 0.2, face_match: 0 });
+    expect(() => parseEnv({ CHECK_PRICES: '{"lively":0.2}' })).toThrow(/CHECK_PRICES/);
+    expect(() => parseEnv({ CHECK_PRICES: '{"liveness":-1}' })).toThrow(/CHECK_PRICES/);
+    expect(() => parseEnv({ CHECK_PRICES: '{"liveness":0.123}' })).toThrow(/CHECK_PRICES[\s\S]*2 decimals/);
+    expect(() => parseEnv({ CHECK_PRICES: "liveness=0.2" })).toThrow(/CHECK_PRICES: must be a JSON object/);
+  });
+  it("reads TRUST_PROXY as off, a number of proxies, or their addresses", () => {
+    for (const off of ["", "0", "false", "no"]) expect(parseEnv({ TRUST_PROXY: off }).TRUST_PROXY).toBeNull();
+    expect(parseEnv({ TRUST_PROXY: "1" }).TRUST_PROXY).toBe(1);
+    expect(parseEnv({ TRUST_PROXY: "true" }).TRUST_PROXY).toBe(1);
+    expect(parseEnv({ TRUST_PROXY: "2" }).TRUST_PROXY).toBe(2);
+    expect(parseEnv({ TRUST_PROXY: "loopback, 10.0.0.0/8" }).TRUST_PROXY).toBe("loopback, 10.0.0.0/8");
+    expect(() => parseEnv({ TRUST_PROXY: "10.0.0.0/99" })).toThrow(/TRUST_PROXY/);
   });
   it("rejects bad values with every problem named", () => {
     expect(() => parseEnv({ PORT: "http", DATABASE_URL: "mysql://x", REDIS_URL: "x" })).toThrow(

@@ -6,4 +6,4 @@ const notFound = apiRoute({ auth: "none" }, async ({ req }) => {
   throw new ApiError("endpoint_not_found", { message: `No endpoint ${req.method} ${new URL(req.url).pathname}` });
 });
 
-export { notFound as GET, notFound as POST, notFound as PUT, notFound as PATCH, notFound as DELETE };
+export { notFound as GET, notFound as POST, notFound as PUT, notFound as PATCH, notFound as DELETE, notFound as OPTIONS };

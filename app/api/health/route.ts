@@ -1,6 +1,6 @@
 import { apiRoute, routeMethods } from "@/lib/http/api-route";
 import { checkHealth } from "@/lib/health/check-health";
 
-export const { GET, POST, PUT, PATCH, DELETE } = routeMethods({
-  GET: apiRoute({ auth: "none" }, async () => checkHealth()),
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routeMethods({
+  GET: apiRoute({ auth: "none" }, async ({ requestId }) => checkHealth(requestId)),
 });

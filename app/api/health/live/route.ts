@@ -1,13 +1,21 @@
-import { newRequestId, REQUEST_ID_HEADER } from "@/lib/http/request-id";
+import { apiRoute, routeMethods } from "@/lib/http/api-route";
+import { REQUEST_ID_HEADER, requestIdOf } from "@/lib/http/core/request";
 
 /**
  * GET /api/health/live: liveness probe for load balancers. Touches nothing
- * (no database, no wrapper), so it is also the ceiling a route of this stack
- * can reach; the benchmark compares the real endpoints against it.
+ * (no database, no core pipeline), so it is also the ceiling a route of
+ * this stack can reach; the benchmark compares the real endpoints against
+ * it. Other methods answer through the core (405, OPTIONS).
  */
-export function GET() {
-  return Response.json(
-    { success: true, data: { status: "ok" } },
-    { headers: { [REQUEST_ID_HEADER]: newRequestId(), "Cache-Control": "no-store" } },
+function live(req: Request) {
+  return Promise.resolve(
+    Response.json(
+      { success: true, data: { status: "ok" } },
+      { headers: { [REQUEST_ID_HEADER]: requestIdOf(req.headers), "Cache-Control": "no-store" } },
+    ),
   );
 }
+
+const methods = routeMethods({ GET: apiRoute({ auth: "none" }, async () => ({ status: "ok" })) });
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = methods;
+export const GET = live;

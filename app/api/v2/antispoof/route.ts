@@ -2,7 +2,7 @@ import { submitLivenessBurst } from "@/lib/checks/run-liveness";
 import { apiRoute, routeMethods } from "@/lib/http/api-route";
 import { BURST_FRAMES } from "@/lib/liveness/challenges";
 
-export const { GET, POST, PUT, PATCH, DELETE } = routeMethods({
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routeMethods({
   POST: apiRoute({ auth: "sessionToken", upload: { maxFiles: BURST_FRAMES.max } }, async ({ session, upload }) =>
     submitLivenessBurst(session, upload!),
   ),

@@ -3,7 +3,7 @@ import { createSession } from "@/lib/sessions/create-session";
 import { listSessions } from "@/lib/sessions/read-sessions";
 import { CreateSessionBody, ListSessionsQuery } from "@/lib/sessions/schemas";
 
-export const { GET, POST, PUT, PATCH, DELETE } = routeMethods({
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routeMethods({
   POST: apiRoute({ auth: "apiKey", body: CreateSessionBody }, async ({ app, body }) =>
     reply(await createSession(app, body), 201),
   ),

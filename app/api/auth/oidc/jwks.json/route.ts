@@ -1,4 +1,4 @@
 import { routeMethods } from "@/lib/http/api-route";
 import { jwksRoute } from "@/lib/oidc/routes";
 
-export const { GET, POST, PUT, PATCH, DELETE } = routeMethods({ GET: jwksRoute });
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routeMethods({ GET: jwksRoute });

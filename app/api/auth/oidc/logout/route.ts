@@ -1,4 +1,4 @@
 import { routeMethods } from "@/lib/http/api-route";
 import { logoutRoute } from "@/lib/oidc/routes";
 
-export const { GET, POST, PUT, PATCH, DELETE } = routeMethods({ GET: logoutRoute, POST: logoutRoute });
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routeMethods({ GET: logoutRoute, POST: logoutRoute });

@@ -2,4 +2,4 @@ import { routeMethods } from "@/lib/http/api-route";
 import { interactionFormRoute } from "@/lib/oidc/form-route";
 import { restartLogin } from "@/lib/oidc/interaction";
 
-export const { GET, POST, PUT, PATCH, DELETE } = routeMethods({ POST: interactionFormRoute(restartLogin) });
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routeMethods({ POST: interactionFormRoute(restartLogin) });

@@ -1,0 +1,75 @@
+import { describeError, logger } from "@/lib/log/logger";
+import { ApiError } from "../api-error";
+import { envelopeReply, type CoreRoute } from "../core/pipeline";
+import { renderReply, type Rendered } from "../core/reply";
+import { REQUEST_ID_HEADER, type CoreRequest } from "../core/request";
+
+/**
+ * The core served as Next.js route handlers (Web Request -> Response). Next
+ * has already decoded the path parameters; the node:http edge refused a
+ * path that cannot be decoded before Next saw it.
+ */
+export type NextRouteContext = { params?: Promise<Record<string, string | string[] | undefined>> };
+export type RouteHandler = ((req: Request, ctx: NextRouteContext) => Promise<Response>) & { route: CoreRoute };
+
+async function readCapped(req: Request, cap: number): Promise<Uint8Array | null> {
+  const declared = Number(req.headers.get("content-length") ?? "0");
+  if (declared > cap) return null;
+  if (!req.body) return new Uint8Array(0);
+  const reader = req.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > cap) {
+      await reader.cancel().catch(() => {});
+      return null;
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks, total);
+}
+
+export function fromWebRequest(req: Request): CoreRequest {
+  return { method: req.method, url: req.url, headers: req.headers, readBody: (cap) => readCapped(req, cap) };
+}
+
+export function toWebResponse(rendered: Rendered): Response {
+  const headers = new Headers();
+  for (const [k, v] of Object.entries(rendered.headers)) {
+    if (Array.isArray(v)) for (const one of v) headers.append(k, one);
+    else headers.set(k, v);
+  }
+  return new Response(rendered.body, { status: rendered.status, headers });
+}
+
+async function resolveParams(ctx: NextRouteContext | undefined): Promise<Record<string, string>> {
+  const raw = (await ctx?.params) ?? {};
+  const params: Record<string, string> = {};
+  for (const [k, v] of Object.entries(raw)) {
+    if (typeof v === "string") params[k] = v;
+    else if (Array.isArray(v)) params[k] = v.join("/");
+  }
+  return params;
+}
+
+/** A rendered reply that cannot be written (e.g. a header that is not a byte string) is still a 500 in the envelope. */
+function writable(rendered: Rendered): Response {
+  try {
+    return toWebResponse(rendered);
+  } catch (err) {
+    const requestId = String(rendered.headers[REQUEST_ID_HEADER] ?? "");
+    logger.error("response could not be written", { requestId, ...describeError(err) });
+    const fallback = renderReply(envelopeReply(new ApiError("server_error", { message: `Unexpected server error (request ${requestId})` })));
+    return toWebResponse({ ...fallback, headers: { ...fallback.headers, [REQUEST_ID_HEADER]: requestId } });
+  }
+}
+
+export function nextRouteHandler(route: CoreRoute): RouteHandler {
+  const handler = (async (req: Request, ctx: NextRouteContext) =>
+    writable(await route.serve(fromWebRequest(req), await resolveParams(ctx)))) as RouteHandler;
+  handler.route = route;
+  return handler;
+}

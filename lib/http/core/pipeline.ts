@@ -1,0 +1,212 @@
+import type { z } from "zod";
+import type { App, Session } from "@/generated/prisma/client";
+import { env } from "@/lib/config/env";
+import { sessionFromToken } from "@/lib/flow/session-token";
+import { describeError, logger } from "@/lib/log/logger";
+import { assertSessionOpen } from "@/lib/sessions/open-session";
+import { ApiError } from "../api-error";
+import { authenticateApiKey, authenticateClient } from "../auth";
+import { clientIp } from "../client-ip";
+import { errorBody } from "../envelope";
+import {
+  claimIdempotencyKey,
+  completeIdempotencyKey,
+  fingerprint,
+  releaseIdempotencyKey,
+  validateIdempotencyKey,
+} from "../idempotency";
+import { consumeRateLimit, rateLimitBucketFor } from "../rate-limit";
+import { readUpload, uploadFingerprint, type Upload, type UploadLimits } from "../read-upload";
+import { parseOrThrow } from "../validation";
+import { assertStorableEntries, assertStorableJson } from "./clean-input";
+import { Reply, renderReply, type HeaderValues, type Rendered } from "./reply";
+import { REQUEST_ID_HEADER, requestIdOf, type CoreRequest, type RequestView } from "./request";
+
+/**
+ * The one HTTP core. Every surface (the verification API, the organization
+ * API, the hosted flow's calls, the OpenID Connect endpoints, health) is a
+ * route defined here and served by a thin adapter (lib/http/adapters/: Next
+ * route handlers, or node:http for the hottest OIDC endpoints). In order:
+ * request id, rate limit (by path), path and query text checks,
+ * authentication, body parsing and validation, the Idempotency-Key protocol
+ * on POST, the handler, then rendering (the spec envelope, top-level JSON,
+ * a redirect, a page). A thrown ApiError becomes its catalogued status,
+ * rendered by the route's error renderer (the envelope unless a browser
+ * route shows a page); anything else is logged with the request id and
+ * answered 500 `server_error` without internals.
+ */
+export type AuthKind = "apiKey" | "client" | "sessionToken" | "none";
+
+export type RouteOptions<A extends AuthKind, B extends z.ZodType | undefined, Q extends z.ZodType | undefined> = {
+  auth: A;
+  /** JSON body schema (validated; 400 with a per-field map). */
+  body?: B;
+  query?: Q;
+  /** A multipart image upload instead of a JSON body; with a session token it draws on the session's upload budget. */
+  upload?: UploadLimits;
+  /** The handler reads the body itself (`req.text()`, e.g. OAuth form posts); the core does not parse it. */
+  rawBody?: boolean;
+  /** Largest body `req.text()` and JSON parsing accept (413 beyond it). Default 1 MB. */
+  bodyLimit?: number;
+  /** How errors are shown: the spec envelope (default), or e.g. a page for browser routes. */
+  renderError?: (error: ApiError) => Reply;
+};
+
+export type RouteContext<A extends AuthKind, B, Q> = {
+  req: RequestView;
+  requestId: string;
+  params: Record<string, string>;
+  app: A extends "apiKey" | "client" ? App : null;
+  /** Who is calling, for audit logs: `api_key:<prefix>` or `client:<client_id>`. */
+  actor: A extends "apiKey" | "client" ? string : null;
+  /** The hosted flow's session (auth "sessionToken"; a GET may see a closed one, other methods may not). */
+  session: A extends "sessionToken" ? Session : null;
+  body: B extends z.ZodType ? z.infer<B> : undefined;
+  /** The multipart upload (option `upload`). */
+  upload: Upload | null;
+  query: Q extends z.ZodType ? z.infer<Q> : Record<string, string>;
+};
+
+/** A route served by any adapter: `serve` never throws. */
+export type CoreRoute = { serve(req: CoreRequest, params: Record<string, string>): Promise<Rendered> };
+
+export const MAX_JSON_BYTES = 1024 * 1024;
+const BODY_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
+
+/** The spec envelope for an error (spec 2.1, 7). */
+export function envelopeReply(error: ApiError): Reply {
+  return Reply.json(errorBody(error), error.status, error.headers);
+}
+
+function viewOf(req: CoreRequest, limit: number): RequestView {
+  let text: Promise<string> | undefined;
+  return {
+    method: req.method,
+    url: req.url,
+    headers: req.headers,
+    text: () =>
+      (text ??= req.readBody(limit).then((bytes) => {
+        if (bytes === null) throw new ApiError("request_too_large", { message: `Request body over ${limit} bytes` });
+        return new TextDecoder().decode(bytes);
+      })),
+  };
+}
+
+async function readJsonBody(req: RequestView): Promise<{ raw: string; value: unknown }> {
+  if (!BODY_METHODS.has(req.method)) return { raw: "", value: undefined };
+  const raw = await req.text();
+  if (raw.trim() === "") return { raw, value: undefined };
+  let value: unknown;
+  try {
+    // Parsed as JSON whatever the Content-Type says (curl -d sends a form type).
+    value = JSON.parse(raw);
+  } catch {
+    const type = req.headers.get("content-type") ?? "";
+    const hint = /json/i.test(type) || !type ? "" : " (send Content-Type: application/json)";
+    throw new ApiError("invalid_request", { message: `Malformed JSON body${hint}` });
+  }
+  assertStorableJson(value, "");
+  return { raw, value };
+}
+
+/** Idempotency keys are scoped per tenant: the app (API key, client credentials) or the hosted session. */
+function idempotencyScope(auth: AuthKind, app: App | null, session: Session | null): string | null {
+  if (auth === "apiKey" && app) return `app:${app.id}`;
+  if (auth === "client" && app) return `org-client:${app.id}`;
+  if (auth === "sessionToken" && session) return `session:${session.id}`;
+  return null;
+}
+
+function withHeaders(rendered: Rendered, requestId: string, extra: HeaderValues): Rendered {
+  return { ...rendered, headers: { ...rendered.headers, ...extra, [REQUEST_ID_HEADER]: requestId } };
+}
+
+function unexpected(err: unknown, req: CoreRequest, requestId: string): ApiError {
+  logger.error("unhandled error", { requestId, method: req.method, path: new URL(req.url).pathname, ...describeError(err) });
+  return new ApiError("server_error", { message: `Unexpected server error (request ${requestId})` });
+}
+
+export function defineRoute<
+  A extends AuthKind,
+  B extends z.ZodType | undefined = undefined,
+  Q extends z.ZodType | undefined = undefined,
+>(options: RouteOptions<A, B, Q>, handler: (ctx: RouteContext<A, B, Q>) => Promise<unknown>): CoreRoute {
+  const renderError = options.renderError ?? envelopeReply;
+  const serve = async (raw: CoreRequest, params: Record<string, string>): Promise<Rendered> => {
+    const requestId = requestIdOf(raw.headers);
+    const req = viewOf(raw, options.bodyLimit ?? MAX_JSON_BYTES);
+    let rateHeaders: HeaderValues = {};
+    let claimId: string | undefined;
+    let handlerStarted = false;
+    try {
+      const url = new URL(raw.url);
+      const bucket = rateLimitBucketFor(url.pathname);
+      if (bucket) rateHeaders = await consumeRateLimit(bucket, clientIp(raw));
+      assertStorableEntries(Object.entries(params), "path");
+      assertStorableEntries(url.searchParams, "query");
+
+      const caller =
+        options.auth === "apiKey" ? await authenticateApiKey(raw) : options.auth === "client" ? await authenticateClient(raw) : null;
+      const app = caller?.app ?? null;
+      const session = options.auth === "sessionToken" ? await sessionFromToken(raw, { forUpdate: false }) : null;
+      const scope = idempotencyScope(options.auth, app, session);
+      const idempotencyKey = raw.method === "POST" && scope ? raw.headers.get("idempotency-key") : null;
+      // A step of the hosted flow needs an open session; with an Idempotency-Key
+      // the replay of a step that closed it comes first.
+      const changesSession = session !== null && raw.method !== "GET" && raw.method !== "HEAD";
+      if (changesSession && idempotencyKey === null) assertSessionOpen(session);
+
+      let upload: Upload | null = null;
+      let rawBody = "";
+      let value: unknown;
+      if (options.upload) {
+        if (session) await consumeRateLimit("session-uploads", session.id, env().SESSION_UPLOADS_PER_10_MINUTES, 600);
+        upload = await readUpload(raw, options.upload);
+      } else if (!options.rawBody) {
+        ({ raw: rawBody, value } = await readJsonBody(req));
+      }
+      const body = options.body ? parseOrThrow(options.body, value ?? {}, "body") : undefined;
+      const queryInput = Object.fromEntries(url.searchParams);
+      const query = options.query ? parseOrThrow(options.query, queryInput, "query") : queryInput;
+
+      if (idempotencyKey !== null && scope) {
+        const claim = await claimIdempotencyKey({
+          scope,
+          key: validateIdempotencyKey(idempotencyKey),
+          method: raw.method,
+          path: url.pathname,
+          requestHash: fingerprint(raw.method, url.pathname, upload ? `upload:${uploadFingerprint(upload)}` : rawBody),
+        });
+        if (claim.kind === "replay") {
+          const replayed: Rendered = {
+            status: claim.status,
+            headers: { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store", "Idempotent-Replayed": "true" },
+            body: claim.body,
+          };
+          return withHeaders(replayed, requestId, claim.status < 400 ? rateHeaders : {});
+        }
+        claimId = claim.recordId;
+        if (changesSession) assertSessionOpen(session);
+      }
+
+      handlerStarted = true;
+      const result = await handler({ req, requestId, params, app, actor: caller?.actor ?? null, session, body, upload, query } as RouteContext<A, B, Q>);
+      const rendered = renderReply(result instanceof Reply ? result : Reply.data(result));
+      if (claimId) await completeIdempotencyKey(claimId, rendered.status, rendered.body ?? "");
+      return withHeaders(rendered, requestId, rateHeaders);
+    } catch (err) {
+      const error = err instanceof ApiError ? err : unexpected(err, raw, requestId);
+      const rendered = renderReply(renderError(error));
+      if (claimId) {
+        // A handler's own 4xx is the request's answer and is replayed; a 5xx
+        // is not stored, so a retry with the same key runs again.
+        const store = handlerStarted && err instanceof ApiError && err.status < 500;
+        await (store ? completeIdempotencyKey(claimId, rendered.status, rendered.body ?? "") : releaseIdempotencyKey(claimId)).catch((e) =>
+          logger.error("idempotency bookkeeping failed", { requestId, ...describeError(e) }),
+        );
+      }
+      return withHeaders(rendered, requestId, {});
+    }
+  };
+  return { serve };
+}

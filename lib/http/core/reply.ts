@@ -1,0 +1,82 @@
+import { successBody } from "../envelope";
+
+/**
+ * What a handler answers, whatever the surface: the spec's success envelope
+ * (`data`), top-level JSON (OAuth token responses, userinfo, JWKS,
+ * discovery), a browser redirect, an HTML page, or nothing (204). The core
+ * renders every kind the same way on every server (lib/http/core/pipeline.ts).
+ */
+export type ReplyKind = "data" | "json" | "redirect" | "html" | "empty";
+export type HeaderValues = Record<string, string | string[]>;
+
+export class Reply {
+  private constructor(
+    readonly kind: ReplyKind,
+    readonly status: number,
+    readonly headers: HeaderValues,
+    readonly payload: unknown,
+  ) {}
+
+  /** `{ success: true, data }` (spec 2.1). */
+  static data(data: unknown, status = 200, headers: HeaderValues = {}) {
+    return new Reply("data", status, headers, data);
+  }
+
+  /** Top-level JSON without the envelope (spec 2.1: the token endpoint; standard OIDC documents). */
+  static json(body: unknown, status = 200, headers: HeaderValues = {}) {
+    return new Reply("json", status, headers, body);
+  }
+
+  /** A 303 See Other (the browser follows with a GET), optionally setting cookies. */
+  static redirect(location: string, cookies: string[] = []) {
+    return new Reply("redirect", 303, cookies.length ? { Location: location, "Set-Cookie": cookies } : { Location: location }, null);
+  }
+
+  static html(body: string, status = 200, headers: HeaderValues = {}) {
+    return new Reply("html", status, headers, body);
+  }
+
+  static empty(status = 204, headers: HeaderValues = {}) {
+    return new Reply("empty", status, headers, null);
+  }
+}
+
+/** A rendered response: what any server adapter writes. */
+export type Rendered = { status: number; headers: HeaderValues; body: string | null };
+
+const JSON_TYPE = "application/json; charset=utf-8";
+const NO_STORE = { "Cache-Control": "no-store" };
+
+/** Pages of the person's sign-in and error screens: never framed, nothing loaded from elsewhere. */
+const PAGE_HEADERS = {
+  "Content-Type": "text/html; charset=utf-8",
+  "Cache-Control": "no-store",
+  Pragma: "no-cache",
+  "X-Frame-Options": "DENY",
+  "Content-Security-Policy":
+    "default-src 'none'; style-src 'unsafe-inline'; img-src data:; frame-ancestors 'none'; base-uri 'none'; form-action 'self'",
+  "Referrer-Policy": "no-referrer",
+};
+
+export function renderReply(reply: Reply): Rendered {
+  switch (reply.kind) {
+    case "data":
+      return {
+        status: reply.status,
+        headers: { "Content-Type": JSON_TYPE, ...NO_STORE, ...reply.headers },
+        body: JSON.stringify(successBody(reply.payload)),
+      };
+    case "json":
+      return {
+        status: reply.status,
+        headers: { "Content-Type": JSON_TYPE, ...NO_STORE, Pragma: "no-cache", ...reply.headers },
+        body: JSON.stringify(reply.payload),
+      };
+    case "redirect":
+      return { status: reply.status, headers: { ...NO_STORE, ...reply.headers }, body: null };
+    case "html":
+      return { status: reply.status, headers: { ...PAGE_HEADERS, ...reply.headers }, body: reply.payload as string };
+    case "empty":
+      return { status: reply.status, headers: { ...reply.headers }, body: null };
+  }
+}
