@@ -1,7 +1,8 @@
-import { describe, expect, it } from "vitest";
-import { createSession, createTenant, createWorkflow, shared } from "../support/api";
+import { afterAll, describe, expect, it } from "vitest";
+import { createSession, createTenant, createWorkflow, postSession, shared } from "../support/api";
 import { sql } from "../support/database";
 import { setWalletBalance, useServerDatabase } from "../support/domain";
+import { startServer, type RunningServer } from "../support/server";
 
 /** Per-check billing (spec 1.6, 8): each check is charged once, when it runs; a balance never goes negative. */
 useServerDatabase();
@@ -63,5 +64,24 @@ describe("per-check billing", () => {
     // A refused check left no result behind.
     const [{ n }] = await sql(shared().env, `SELECT count(*)::int AS n FROM check_results c JOIN sessions s ON s.id = c.session_id WHERE s.app_id = $1`, [t.appId]);
     expect(n).toBe(5);
+  });
+});
+
+describe("CHECK_PRICES (README Billing)", () => {
+  let server: RunningServer | undefined;
+  afterAll(async () => server?.stop());
+
+  it("a partial price list, the README's own example, overrides only the prices it names", async () => {
+    server = await startServer({ ...shared().env, CHECK_PRICES: '{"liveness":0.2}' });
+    const t = await createTenant();
+    const wf = await createWorkflow(t, ["liveness", "face_match"]);
+    const create = () => postSession(t, { workflow_id: wf }, {}, server!.url);
+    // liveness 0.20 (overridden) + face_match 0.10 (default) = 0.30 USD
+    await setWalletBalance(t.organizationId, 29);
+    const refused = await create();
+    expect(refused.status).toBe(402);
+    expect(refused.body.error.message).toContain("0.30 USD");
+    await setWalletBalance(t.organizationId, 30);
+    expect((await create()).status).toBe(201);
   });
 });

@@ -141,3 +141,79 @@ describe("Idempotency-Key (spec 8)", () => {
     expect(left).toEqual([{ id: live }]);
   });
 });
+
+describe("stored responses hold no secret in clear", () => {
+  it("a session create replays its session_token, while the stored record only holds it sealed", async () => {
+    const workflow = (await post(tenant, randomUUID(), { name: `sealed-${randomUUID()}`, features: ["location"] })).body.data.workflow.id;
+    const key = randomUUID();
+    const headers = { ...keyHeader(tenant), "Idempotency-Key": key };
+    const first = await api("POST", "/api/v2/session", { headers, json: { workflow_id: workflow } });
+    expect(first.status).toBe(201);
+    const token: string = first.body.data.session_token;
+    expect(token).toMatch(/^st_/);
+    const [record] = await sql(shared().env, `SELECT response_body FROM idempotency_records WHERE scope = $1 AND key = $2`, [
+      `app:${tenant.appId}`,
+      key,
+    ]);
+    expect(record.response_body).not.toContain(token);
+    expect(record.response_body).not.toContain(first.body.data.session_id);
+    const replay = await api("POST", "/api/v2/session", { headers, json: { workflow_id: workflow } });
+    expect(replay.headers.get("idempotent-replayed")).toBe("true");
+    expect(replay.body.data.session_token).toBe(token);
+  });
+});
+
+describe("Idempotency-Key on the hosted flow's POSTs (session token scope)", () => {
+  async function hostedSession() {
+    const workflow = (await post(tenant, randomUUID(), { name: `flow-${randomUUID()}`, features: ["location"] })).body.data.workflow.id;
+    const created = await api("POST", "/api/v2/session", { headers: keyHeader(tenant), json: { workflow_id: workflow } });
+    return created.body.data.session_token as string;
+  }
+  const flow = (token: string, path: string, key: string, json?: unknown) =>
+    api("POST", path, { headers: { Authorization: `Bearer ${token}`, "Idempotency-Key": key }, json });
+
+  it("a retried step replays its answer instead of running twice; another body under the key is refused", async () => {
+    const token = await hostedSession();
+    const key = randomUUID();
+    const first = await flow(token, "/api/v2/location", key, { lat: 48.86, lng: 2.35 });
+    expect(first.status).toBe(200);
+    const again = await flow(token, "/api/v2/location", key, { lat: 48.86, lng: 2.35 });
+    expect(again.headers.get("idempotent-replayed")).toBe("true");
+    expect(again.body).toEqual(first.body);
+    const [{ attempts }] = await sql(
+      shared().env,
+      `SELECT c.attempts FROM check_results c JOIN sessions s ON s.id = c.session_id WHERE s.session_token_hash = encode(sha256($1::bytea), 'hex')`,
+      [token],
+    );
+    expect(attempts).toBe(1);
+    const other = await flow(token, "/api/v2/location", key, { lat: 51.5, lng: -0.12 });
+    expect(other.status).toBe(422);
+    expect(other.body.error.code).toBe("idempotency_key_reused");
+  });
+
+  it("a retried finish replays the decision it made, though the session is closed by then", async () => {
+    const token = await hostedSession();
+    await flow(token, "/api/v2/location", randomUUID(), { lat: 48.86, lng: 2.35 });
+    const key = randomUUID();
+    const finished = await flow(token, "/api/v2/flow/finish", key);
+    expect(finished.status).toBe(200);
+    const retried = await flow(token, "/api/v2/flow/finish", key);
+    expect(retried.status).toBe(200);
+    expect(retried.headers.get("idempotent-replayed")).toBe("true");
+    expect(retried.body).toEqual(finished.body);
+    // A new request (another key, or none) is refused: the session is closed.
+    expect((await flow(token, "/api/v2/flow/finish", randomUUID())).body.error.code).toBe("session_closed");
+    const plain = await api("POST", "/api/v2/flow/finish", { headers: { Authorization: `Bearer ${token}` } });
+    expect(plain.status).toBe(409);
+    expect(plain.body.error.code).toBe("session_closed");
+  });
+
+  it("keys of one session are not another session's", async () => {
+    const [a, b] = [await hostedSession(), await hostedSession()];
+    const key = randomUUID();
+    expect((await flow(a, "/api/v2/location", key, { lat: 1, lng: 1 })).status).toBe(200);
+    const other = await flow(b, "/api/v2/location", key, { lat: 1, lng: 1 });
+    expect(other.status).toBe(200);
+    expect(other.headers.get("idempotent-replayed")).toBeNull();
+  });
+});

@@ -704,8 +704,11 @@ describe("account reads", () => {
     const { completeSession } = await import("@/lib/sessions/complete-session");
     const tokens = await exchange(await authorize());
     const sub = tokens.claims()!.sub;
-    const wf = await createWorkflow(t, ["id_verification", "credential"]);
+    const wf = await createWorkflow(t, ["id_verification"]);
     const s = await createSession(t, { workflow_id: wf, svc_access_token: tokens.access_token });
+    // The credential check has no executor yet (workflows refuse it): give
+    // this session the feature directly to record a licence result.
+    await sql(shared().env, `UPDATE sessions SET features = array_append(features, 'credential') WHERE id = $1`, [s.session_id]);
     await recordCheckResult({
       sessionId: s.session_id,
       type: "id_verification",

@@ -43,18 +43,33 @@ describe("npm run dev (README)", () => {
   });
 });
 
+/** Starts the production server with `env` and expects it to refuse: resolves with its exit code and output. */
+async function refusedStart(env: Record<string, string>) {
+  const port = await freePort();
+  const child = spawn(process.execPath, ["server.mjs"], {
+    cwd: ROOT,
+    env: baseEnv({ NODE_ENV: "production", PORT: String(port), HOST: "127.0.0.1", DATA_DIR: tempDir(), ...env }),
+  });
+  let output = "";
+  child.stdout.on("data", (d) => (output += d));
+  child.stderr.on("data", (d) => (output += d));
+  const code = await new Promise<number | null>((resolve) => child.on("exit", resolve));
+  return { code, output };
+}
+
 describe("production start", () => {
   it("refuses to start without ENCRYPTION_KEY", async () => {
-    const port = await freePort();
-    const child = spawn(process.execPath, ["server.mjs"], {
-      cwd: ROOT,
-      env: baseEnv({ NODE_ENV: "production", PORT: String(port), HOST: "127.0.0.1", DATA_DIR: tempDir(), ENCRYPTION_KEY: "" }),
-    });
-    let output = "";
-    child.stdout.on("data", (d) => (output += d));
-    child.stderr.on("data", (d) => (output += d));
-    const code = await new Promise<number | null>((resolve) => child.on("exit", resolve));
+    const { code, output } = await refusedStart({ ENCRYPTION_KEY: "" });
     expect(code).not.toBe(0);
     expect(output).toContain("ENCRYPTION_KEY is required in production");
+  });
+
+  it("refuses to start with a CHECK_PRICES it cannot use, naming it (instead of failing every session create)", async () => {
+    const key = "ab".repeat(32);
+    for (const prices of ['{"lively":0.2}', '{"liveness":"cheap"}', "liveness=0.2"]) {
+      const { code, output } = await refusedStart({ ENCRYPTION_KEY: key, CHECK_PRICES: prices });
+      expect(code, prices).not.toBe(0);
+      expect(output).toMatch(/Invalid configuration:[\s\S]*CHECK_PRICES/);
+    }
   });
 });

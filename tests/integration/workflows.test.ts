@@ -48,6 +48,19 @@ describe("workflows (spec 4.2)", () => {
     expect(Object.keys(res.body.data.errors).sort()).toEqual(fields);
   });
 
+  it("the credential check, which this server cannot run yet, is refused on create and update, and nothing is billed for it", async () => {
+    const create = await api("POST", "/api/v2/workflows", { headers: keyHeader(t), json: { name: "licence", features: ["liveness", "credential"] } });
+    expect(create.status).toBe(400);
+    expect(create.body.error.code).toBe("invalid_request");
+    expect(create.body.data.errors).toEqual({ "features.1": [expect.stringMatching(/credential check is not available/)] });
+    const id = await createWorkflow(t, ["liveness"]);
+    const update = await api("PATCH", `/api/v2/workflows/${id}`, { headers: keyHeader(t), json: { features: ["credential"] } });
+    expect(update.status).toBe(400);
+    expect(update.body.data.errors).toHaveProperty(["features.0"]);
+    const unchanged = await api("GET", `/api/v2/workflows/${id}`, { headers: keyHeader(t) });
+    expect(unchanged.body.data.workflow.features).toEqual(["liveness"]);
+  });
+
   it("update validates too, and an empty update is 400", async () => {
     const id = await createWorkflow(t, ["liveness"]);
     const bad = await api("PATCH", `/api/v2/workflows/${id}`, { headers: keyHeader(t), json: { settings: { liveness: { frames: 12 } } } });

@@ -81,8 +81,8 @@ export async function createWorkflow(
 }
 
 /** POST /api/v2/session. */
-export function postSession(t: Pick<Tenant, "apiKey">, body: Record<string, unknown>, headers: Record<string, string> = {}) {
-  return api("POST", "/api/v2/session", { headers: { ...keyHeader(t), ...headers }, json: body });
+export function postSession(t: Pick<Tenant, "apiKey">, body: Record<string, unknown>, headers: Record<string, string> = {}, base?: string) {
+  return api("POST", "/api/v2/session", { headers: { ...keyHeader(t), ...headers }, json: body, base });
 }
 
 /** Creates a session that must succeed; returns its create response data. */

@@ -30,7 +30,10 @@ export function baseEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
  * Starts the real server, `node server.mjs` (production, after `next build`)
  * or `node server.mjs --dev`, and waits for /api/health.
  */
-export async function startServer(env: Record<string, string>, options: { dev?: boolean } = {}): Promise<RunningServer> {
+export async function startServer(
+  env: Record<string, string>,
+  options: { dev?: boolean; /** Health statuses that mean "up" (default 200; 503 for a server started with a dependency down). */ upWhen?: number[] } = {},
+): Promise<RunningServer> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   let log = "";
@@ -56,7 +59,7 @@ export async function startServer(env: Record<string, string>, options: { dev?: 
     if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}:\n${log}`);
     try {
       const res = await fetch(`${url}/api/health`);
-      if (res.status === 200) break;
+      if ((options.upWhen ?? [200]).includes(res.status)) break;
     } catch {
       // not listening yet
     }
