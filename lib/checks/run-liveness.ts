@@ -3,7 +3,7 @@ import { faceTemplate, MIN_FACE_SCORE } from "@/lib/faces/single-face";
 import { ApiError } from "@/lib/http/api-error";
 import type { Upload } from "@/lib/http/read-upload";
 import { inspectImage } from "@/lib/images/inspect-image";
-import { assertLivenessAttemptsLeft, BURST_FRAMES, consumeChallenge } from "@/lib/liveness/challenges";
+import { assertBurstAllowed, BURST_FRAMES, consumeChallenge } from "@/lib/liveness/challenges";
 import { saveArtifact, saveJsonArtifact, sha256Hex } from "@/lib/sessions/artifacts";
 import { recordCheckResult } from "@/lib/sessions/record-check";
 import { analyseFaces, VisionUnavailableError, type FaceAnalysis } from "@/lib/vision/pool";
@@ -12,8 +12,10 @@ import { runFaceMatchIfReady } from "./run-face-match";
 import { runFaceUniqueness } from "./run-face-uniqueness";
 
 /**
- * POST /api/v2/antispoof: the burst of the liveness step. Order of refusals:
- * no frames 400 `frames_required`, fewer than 3 400 `invalid_frames`, more
+ * POST /api/v2/antispoof: the burst of the liveness step. Its challenge was
+ * already counted as an attempt when issued (lib/liveness/challenges.ts), so
+ * the burst of the last allowed challenge is judged like any other. Order of
+ * refusals: liveness already passed 409 `liveness_already_passed`; no frames 400 `frames_required`, fewer than 3 400 `invalid_frames`, more
  * than 8 400 `too_many_frames`; the challenge (403 `invalid_challenge`, 400
  * `challenge_expired`; it is used up from here on); each frame an image (422
  * `invalid_image`); a face somewhere (422 `no_face`, or
@@ -24,7 +26,7 @@ import { runFaceUniqueness } from "./run-face-uniqueness";
 export const FRAME_FIELDS = ["frames", "frames[]", "frame"];
 
 export async function submitLivenessBurst(session: Session, upload: Upload) {
-  await assertLivenessAttemptsLeft(session);
+  await assertBurstAllowed(session);
   const frames = upload.files.filter((f) => FRAME_FIELDS.includes(f.field) || /^frame_?\d+$/.test(f.field));
   if (frames.length === 0) {
     throw new ApiError("frames_required", { message: `Send the burst as ${BURST_FRAMES.min} to ${BURST_FRAMES.max} image files in the field "frames"` });

@@ -1,6 +1,6 @@
 import type { Session } from "@/generated/prisma/client";
 import { db } from "@/lib/db/client";
-import { BURST_FRAMES } from "@/lib/liveness/challenges";
+import { BURST_FRAMES, livenessAttemptsUsed } from "@/lib/liveness/challenges";
 import type { WorkflowSnapshot } from "@/lib/sessions/present";
 import { OPEN_STATUSES } from "@/lib/sessions/statuses";
 import { returnUrlWithHint } from "./return-url";
@@ -44,11 +44,14 @@ function stepInput(type: Feature, snapshot: WorkflowSnapshot, features: readonly
  */
 export async function flowState(session: Session) {
   const prisma = await db();
-  const [app, checks] = await Promise.all([
+  const [app, checks, livenessAttempts] = await Promise.all([
     prisma.app.findUniqueOrThrow({ where: { id: session.appId }, select: { name: true, logo: true } }),
     prisma.checkResult.findMany({ where: { sessionId: session.id }, select: { type: true, status: true, attempts: true } }),
+    session.features.includes("liveness") ? livenessAttemptsUsed(prisma, session.id) : 0,
   ]);
   const byType = new Map(checks.map((c) => [c.type, c]));
+  // A liveness attempt is a challenge issued, used or not (lib/liveness/challenges.ts).
+  const attemptsOf = (type: string) => (type === "liveness" ? livenessAttempts : (byType.get(type)?.attempts ?? 0));
   const snapshot = session.workflowSnapshot as WorkflowSnapshot;
   const isOpen = (OPEN_STATUSES as readonly string[]).includes(session.status);
   const metadata = session.metadata as Record<string, unknown>;
@@ -60,7 +63,7 @@ export async function flowState(session: Session) {
     steps: session.features.map((type) => ({
       type,
       status: byType.get(type)?.status ?? "pending",
-      attempts: byType.get(type)?.attempts ?? 0,
+      attempts: attemptsOf(type),
       ...stepInput(type as Feature, snapshot, session.features),
     })),
     location: { expected_point: metadata.expected_lat !== undefined },

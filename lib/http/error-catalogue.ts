@@ -167,6 +167,7 @@ export const ERROR_CATALOGUE = {
   unsupported_media_type: { status: 415, message: "Content-Type must be application/json" },
   service_unavailable: { status: 503, message: "A dependency of the service is unavailable; retry with backoff" },
   feature_not_allowed: { status: 403, message: "This project's workflows do not use this feature" },
+  liveness_already_passed: { status: 409, message: "Liveness already passed in this session" },
 } as const satisfies Record<string, CatalogueEntry>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;

@@ -1,7 +1,7 @@
 import { randomInt } from "node:crypto";
 import type { Session } from "@/generated/prisma/client";
 import { now } from "@/lib/clock";
-import { db } from "@/lib/db/client";
+import { db, type Db, type Tx } from "@/lib/db/client";
 import { ApiError } from "@/lib/http/api-error";
 import { UUID_PATTERN } from "@/lib/http/validation";
 import type { WorkflowSnapshot } from "@/lib/sessions/present";
@@ -12,6 +12,13 @@ import type { LivenessAction } from "@/lib/workflows/settings";
  * sequence of the workflow's actions the person performs during one burst.
  * Only the session's newest challenge is valid; using one consumes it,
  * whatever the burst's outcome.
+ *
+ * ATTEMPTS. Every challenge issued is one of the session's liveness attempts
+ * (the workflow's `liveness.max_attempts`), whether or not a burst ever uses
+ * it: otherwise someone holding a recorded video could ask again and again
+ * until the random order of actions matched the recording. Once liveness
+ * passed, no further challenge is issued (the step is done; nothing is
+ * judged or billed again).
  */
 
 export const CHALLENGE_TTL_SECONDS = 60;
@@ -41,29 +48,73 @@ function livenessSettings(session: Session) {
   return settings;
 }
 
-/** Refuses a new attempt once the workflow's `max_attempts` liveness bursts have failed. */
-export async function assertLivenessAttemptsLeft(session: Session) {
-  const settings = livenessSettings(session);
-  const prisma = await db();
-  const check = await prisma.checkResult.findUnique({ where: { sessionId_type: { sessionId: session.id, type: "liveness" } } });
-  if (check && check.status !== "passed" && check.attempts >= settings.max_attempts) {
-    throw new ApiError("too_many_attempts", {
-      message: `The liveness check failed ${check.attempts} times, the most this workflow allows`,
-      data: { attempts: check.attempts, max_attempts: settings.max_attempts },
-    });
-  }
-  return { settings, attempts: check?.attempts ?? 0 };
+/** The attempts a session still has once `issued` challenges were issued (never below 0). */
+export function livenessAttemptsLeft(issued: number, maxAttempts: number): number {
+  return Math.max(0, maxAttempts - issued);
 }
 
+/** The rule: a new challenge only while fewer than `max_attempts` were issued (429 `too_many_attempts`). */
+export function assertChallengeAllowed(issued: number, maxAttempts: number) {
+  if (livenessAttemptsLeft(issued, maxAttempts) === 0) {
+    throw new ApiError("too_many_attempts", {
+      message: `All ${maxAttempts} liveness attempts of this session are used (each challenge issued counts as one)`,
+      data: { attempts: issued, max_attempts: maxAttempts },
+    });
+  }
+}
+
+/** A passed liveness check is final: no new challenge, no new burst (409 `liveness_already_passed`). */
+export function assertLivenessNotPassed(check: { status: string } | null) {
+  if (check?.status === "passed") {
+    throw new ApiError("liveness_already_passed", { message: "Liveness already passed in this session; there is nothing to retake" });
+  }
+}
+
+function livenessCheck(tx: Tx | Db, sessionId: string) {
+  return tx.checkResult.findUnique({ where: { sessionId_type: { sessionId, type: "liveness" } }, select: { status: true, attempts: true } });
+}
+
+/** Refuses a burst once liveness passed (a challenge issued before the pass, used after it). */
+export async function assertBurstAllowed(session: Session) {
+  livenessSettings(session);
+  assertLivenessNotPassed(await livenessCheck(await db(), session.id));
+}
+
+/**
+ * The liveness attempts a session used: the challenges issued to it (at
+ * least the bursts recorded, for sessions whose challenges were purged).
+ */
+async function attemptsUsed(tx: Tx | Db, sessionId: string, check: { attempts: number } | null): Promise<number> {
+  const issued = await tx.livenessChallenge.count({ where: { sessionId } });
+  return Math.max(issued, check?.attempts ?? 0);
+}
+
+/** The `attempts` of the liveness step in GET /api/v2/flow. */
+export async function livenessAttemptsUsed(tx: Tx | Db, sessionId: string): Promise<number> {
+  return attemptsUsed(tx, sessionId, await livenessCheck(tx, sessionId));
+}
+
+/**
+ * POST /api/v2/antispoof/challenge. Under the session's row lock, so two
+ * requests at once cannot both take the last attempt: refuses once liveness
+ * passed or every attempt is used, retires the previous unused challenge,
+ * and issues a new one. `attempts_left` is what remains AFTER this one.
+ */
 export async function issueChallenge(session: Session) {
-  const { settings, attempts } = await assertLivenessAttemptsLeft(session);
+  const settings = livenessSettings(session);
   const actions = pickActions(settings.actions, settings.actions_per_challenge);
   const at = now();
   const expiresAt = new Date(at.getTime() + CHALLENGE_TTL_SECONDS * 1000);
   const prisma = await db();
-  const challenge = await prisma.$transaction(async (tx) => {
+  const { challenge, issued } = await prisma.$transaction(async (tx) => {
+    await tx.$queryRaw`SELECT id FROM sessions WHERE id = ${session.id} FOR UPDATE`;
+    const check = await livenessCheck(tx, session.id);
+    assertLivenessNotPassed(check);
+    const before = await attemptsUsed(tx, session.id, check);
+    assertChallengeAllowed(before, settings.max_attempts);
     await tx.livenessChallenge.updateMany({ where: { sessionId: session.id, usedAt: null }, data: { usedAt: at } });
-    return tx.livenessChallenge.create({ data: { sessionId: session.id, actions, expiresAt } });
+    const created = await tx.livenessChallenge.create({ data: { sessionId: session.id, actions, expiresAt } });
+    return { challenge: created, issued: before + 1 };
   });
   return {
     challenge_id: challenge.id,
@@ -72,7 +123,7 @@ export async function issueChallenge(session: Session) {
     frames: { min: BURST_FRAMES.min, max: BURST_FRAMES.max, recommended: settings.frames },
     expires_at: expiresAt.toISOString(),
     expires_in: CHALLENGE_TTL_SECONDS,
-    attempts_left: settings.max_attempts - attempts,
+    attempts_left: livenessAttemptsLeft(issued, settings.max_attempts),
   };
 }
 

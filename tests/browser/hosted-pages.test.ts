@@ -9,43 +9,38 @@ import { qrSvg, svgDataUrl } from "@/components/verify/handoff/qr-code";
 import { api, createSession, createTenant, createWorkflow, keyHeader, type Tenant } from "../support/api";
 import { useServerDatabase } from "../support/domain";
 import { FIXTURES } from "../support/images";
-import { writeFakeCamera } from "../fixtures/camera/generate-camera";
+import { en } from "@/lib/i18n/en";
+import { writeStillCamera } from "../fixtures/camera/generate-camera";
 import { axeFindings, captureView, chromiumMissing, DESKTOP, launchChromium, PHONE } from "./browser";
+import { personInFrontOfCamera, personLog } from "./camera-person";
 
 /**
  * The hosted verification pages (`/verify/<id>#token=...`) in a real browser:
  * Debian's Chromium, driven by playwright-core, against the shared production
- * server. The camera is Chromium's fake device playing a .y4m made from the
- * face fixtures (tests/fixtures/camera/generate-camera.ts); geolocation is
- * granted (or not) per browser context. Every view is screenshotted at
- * phone and desktop sizes (test-artifacts/screenshots/) and checked with
- * axe-core: no serious or critical violation is allowed.
+ * server. Geolocation is granted (or not) per browser context. Every view is
+ * screenshotted at phone and desktop sizes (test-artifacts/screenshots/) and
+ * checked with axe-core: no serious or critical violation is allowed.
  *
- * HOW A FAKE CAMERA PASSES A LIVE CHALLENGE, WITHOUT A SERVER SHORTCUT.
- * The server picks the challenge at random (here, from the workflow's
- * actions turn_left and turn_right, two per challenge: [turn_left,
- * turn_right] or [turn_right, turn_left]). A video cannot follow live
- * instructions, so person A's video performs ONE known motion: frontal,
- * turn to his left, centre, turn to his right, centre, each pose timed to
- * the page's own frame schedule (components/verify/liveness/burst-schedule.ts;
- * the page opens the camera anew after each challenge arrives, and Chromium
- * restarts the file from its first frame then). The test reads the challenge
- * from the server's answer to the page's own request. When the server chose
- * the other order, the test presses the page's Stop button (offered to every
- * person who is not ready) and Start again: the page asks the server for a
- * NEW challenge, which replaces the old one and is not an attempt (README
- * "Hosted-flow API"). It repeats until the server's random choice is the
- * order the video performs (1 in 2 each time), then lets the burst run. The
- * server judges exactly the frames the page took and sent: the same
- * verdict a person would get. Person B's video never turns, so it fails
- * every challenge, whatever the order.
+ * TWO CAMERAS.
+ * - Chromium's own fake device playing a file (tests/fixtures/camera/
+ *   generate-camera.ts): person B facing the camera and never moving. It
+ *   fails every challenge whatever the order, so it needs no timing; it is
+ *   also the camera of the document step and of the camera-permission views.
+ * - For person A, who must pass, a test "person" (./camera-person.ts): the
+ *   page's camera is replaced, in the test only, by a canvas on which A does
+ *   what the instruction on screen says, when it says it. The server picks a
+ *   random order of actions for each challenge and counts every challenge as
+ *   an attempt (README "The checks"), so A must pass on the FIRST challenge,
+ *   whichever order it asks; a person who turns the wrong way round must fail.
+ *   The server judges exactly the frames the page took and sent: the same
+ *   verdict a person would get.
  */
 useServerDatabase();
 
 const RETURN_URL = "https://shop.example/return?order=42";
 const PARIS = { latitude: 48.8566, longitude: 2.3522 };
+// Turns only: person A's pictures have no closed eyes, so he cannot blink.
 const LIVENESS_SETTINGS = { actions: ["turn_left", "turn_right"], actions_per_challenge: 2, frames: 5, max_attempts: 2 };
-const VIDEO_A_PERFORMS = ["turn_left", "turn_right"];
 
 let t: Tenant;
 let fullWorkflow: string;
@@ -53,8 +48,8 @@ let locationWorkflow: string;
 let livenessWorkflow: string;
 let documentWorkflow: string;
 let cameraDir: string;
-let cameraA: Browser;
-let cameraB: Browser;
+/** Chromium with its fake camera playing person B (`b-still.y4m`); person A's pages replace it with a canvas. */
+let withCamera: Browser;
 let noCamera: Browser;
 
 const suiteName = chromiumMissing ? `hosted verification pages (SKIPPED: ${chromiumMissing})` : "hosted verification pages in Chromium";
@@ -101,29 +96,33 @@ async function livenessEvidence(sessionId: string) {
   return m ? { status: row?.status, error: row?.error, actions: m.actions, yaw_deg: m.yaw_deg, faces: m.faces_per_frame, similarity: m.same_person_similarity, detected: m.actions_detected } : row;
 }
 
-/**
- * Presses Start on the liveness step until the server's challenge is `wanted`
- * (see the comment at the top): Stop + Start asks for a new challenge.
- */
-async function startBurstWithChallenge(page: Page, wanted: string[] | null) {
-  for (let roll = 1; roll <= 12; roll++) {
-    const answer = page.waitForResponse((r) => r.url().endsWith("/api/v2/antispoof/challenge") && r.request().method() === "POST");
-    await page.getByRole("button", { name: /^Start (the camera|again)$|^Try again$/ }).click();
-    const challenge = (await (await answer).json()).data as { actions: string[]; attempts_left: number };
-    if (!wanted || challenge.actions.join() === wanted.join()) return { challenge, rolls: roll };
-    await page.getByRole("button", { name: "Stop" }).click();
-    await page.getByText("Stopped. Press Start again when you are ready.").waitFor();
-  }
-  throw new Error(`the server never chose ${wanted?.join(", ")} in 12 challenges`);
+type IssuedChallenge = { actions: string[]; attempts_left: number };
+
+/** Presses the liveness step's Start (or Try again) and returns the challenge the server issued for it. */
+async function startLiveness(page: Page): Promise<IssuedChallenge> {
+  const answer = page.waitForResponse((r) => r.url().endsWith("/api/v2/antispoof/challenge") && r.request().method() === "POST");
+  await page.getByRole("button", { name: /^Start (the camera|again)$|^Try again$/ }).click();
+  const res = await answer;
+  expect(res.status()).toBe(201);
+  return (await res.json()).data as IssuedChallenge;
 }
 
-/** Waits for the liveness verdict on the page; on a surprise, prints what the server measured. */
+/** The liveness step's attempts as the flow reports them: challenges issued. */
+async function livenessAttempts(sessionToken: string) {
+  const flow = await api("GET", "/api/v2/flow", { headers: { Authorization: `Bearer ${sessionToken}` } });
+  return flow.body.data.steps.find((x: { type: string }) => x.type === "liveness").attempts as number;
+}
+
+/** Waits for the liveness verdict on the page; on a surprise, prints what the person did and what the server measured. */
 async function livenessOutcome(page: Page, sessionId: string, expected: "passed" | "failed") {
-  const passed = page.getByText("Done: we could see that you are a real person.");
-  const failed = page.getByText("We could not confirm the video", { exact: true });
+  const passed = page.getByText(en.liveness.passed);
+  const failed = page.getByText(en.liveness.failedHeading, { exact: true });
   await passed.or(failed).first().waitFor({ timeout: 60_000 });
   const outcome = (await passed.isVisible()) ? "passed" : "failed";
-  if (outcome !== expected) console.error("liveness verdict surprise; the server measured:", JSON.stringify(await livenessEvidence(sessionId)));
+  if (outcome !== expected) {
+    console.error("liveness verdict surprise; the person did:", JSON.stringify(await personLog(page)));
+    console.error("the server measured:", JSON.stringify(await livenessEvidence(sessionId)));
+  }
   expect(outcome).toBe(expected);
 }
 
@@ -139,11 +138,8 @@ async function uploadLicenceA(page: Page) {
 describe.skipIf(Boolean(chromiumMissing))(suiteName, () => {
   beforeAll(async () => {
     cameraDir = fs.mkdtempSync(path.join(os.tmpdir(), "svc-fake-camera-"));
-    const [fileA, fileB] = await Promise.all([
-      writeFakeCamera("a-left-right", path.join(cameraDir, "a-left-right.y4m")),
-      writeFakeCamera("b-still", path.join(cameraDir, "b-still.y4m")),
-    ]);
-    [cameraA, cameraB, noCamera] = await Promise.all([launchChromium(fileA), launchChromium(fileB), launchChromium("none")]);
+    const stillB = await writeStillCamera(path.join(cameraDir, "b-still.y4m"));
+    [withCamera, noCamera] = await Promise.all([launchChromium(stillB), launchChromium("none")]);
     t = await createTenant();
     [fullWorkflow, locationWorkflow, livenessWorkflow, documentWorkflow] = await Promise.all([
       // No manual-review band for face match: a face that does not match fails outright.
@@ -155,7 +151,7 @@ describe.skipIf(Boolean(chromiumMissing))(suiteName, () => {
   });
 
   afterAll(async () => {
-    await Promise.all([cameraA?.close(), cameraB?.close(), noCamera?.close()]);
+    await Promise.all([withCamera?.close(), noCamera?.close()]);
     if (cameraDir) fs.rmSync(cameraDir, { recursive: true, force: true });
     const counts = new Map<string, number>();
     for (const f of axeFindings) counts.set(`${f.impact} ${f.id}: ${f.help}`, (counts.get(`${f.impact} ${f.id}: ${f.help}`) ?? 0) + 1);
@@ -168,8 +164,9 @@ describe.skipIf(Boolean(chromiumMissing))(suiteName, () => {
       redirect_url: RETURN_URL,
       metadata: { expected_lat: PARIS.latitude, expected_lng: PARIS.longitude, radius_m: 1000 },
     });
-    const context = await newContext(cameraA, { geolocation: true });
+    const context = await newContext(withCamera, { geolocation: true });
     const page = await context.newPage();
+    await personInFrontOfCamera(page, { performs: "as_asked" });
     try {
       await page.goto(s.url);
       await heading(page, "Test app would like to verify your identity").waitFor();
@@ -190,15 +187,17 @@ describe.skipIf(Boolean(chromiumMissing))(suiteName, () => {
       await expectAccessible(page, "04-document-checked");
       await page.getByRole("button", { name: "Continue" }).click();
 
-      // Liveness: the video performs [turn_left, turn_right]; re-roll the challenge until the server asks for that.
+      // Liveness: A follows the instructions of the first challenge, whatever its order.
       await heading(page, "Selfie video").waitFor();
+      await page.getByText("You have 2 tries left.").waitFor();
       await expectAccessible(page, "05-liveness-intro");
-      const { challenge, rolls } = await startBurstWithChallenge(page, VIDEO_A_PERFORMS);
-      expect(challenge.attempts_left).toBe(2);
-      console.log(`person A: the server chose [${VIDEO_A_PERFORMS.join(", ")}] at challenge ${rolls}`);
-      await page.getByText("Turn your head to your left", { exact: true }).waitFor();
+      const challenge = await startLiveness(page);
+      expect(challenge.attempts_left).toBe(1);
+      console.log(`person A (full flow): the server asked for [${challenge.actions.join(", ")}]`);
+      await page.getByText(en.liveness.cues[challenge.actions[0]!]!.do, { exact: true }).waitFor();
       await page.screenshot({ path: path.join("test-artifacts", "screenshots", "06-liveness-instruction-phone.png") });
       await livenessOutcome(page, s.session_id, "passed");
+      expect(await livenessAttempts(s.session_token)).toBe(1);
       await expectAccessible(page, "07-liveness-passed");
       await page.getByRole("button", { name: "Continue" }).click();
 
@@ -235,7 +234,7 @@ describe.skipIf(Boolean(chromiumMissing))(suiteName, () => {
       redirect_url: RETURN_URL,
       metadata: { expected_lat: PARIS.latitude, expected_lng: PARIS.longitude, radius_m: 1000 },
     });
-    const context = await newContext(cameraB, { geolocation: true });
+    const context = await newContext(withCamera, { geolocation: true });
     const page = await context.newPage();
     try {
       await page.goto(s.url);
@@ -246,14 +245,14 @@ describe.skipIf(Boolean(chromiumMissing))(suiteName, () => {
       await page.getByText("Your document has been checked.").waitFor({ timeout: 60_000 });
       await page.getByRole("button", { name: "Continue" }).click();
 
-      // B never turns her head: every challenge fails. Two attempts (the workflow's max_attempts).
+      // B (Chromium's file camera) never turns her head: every challenge fails. Two attempts (the workflow's max_attempts).
       await heading(page, "Selfie video").waitFor();
-      await startBurstWithChallenge(page, null);
+      expect((await startLiveness(page)).attempts_left).toBe(1);
       await livenessOutcome(page, s.session_id, "failed");
       await page.getByText("You have 1 try left.").waitFor();
       await page.getByText(/We could not see the movements we asked for/).waitFor();
       await expectAccessible(page, "09-liveness-failed-retry");
-      await startBurstWithChallenge(page, null);
+      expect((await startLiveness(page)).attempts_left).toBe(0);
       await page.getByText(/You have no tries left for this step/).waitFor({ timeout: 60_000 });
       await expectAccessible(page, "10-liveness-no-tries-left");
       await page.getByRole("button", { name: "Continue" }).click();
@@ -277,9 +276,69 @@ describe.skipIf(Boolean(chromiumMissing))(suiteName, () => {
     }
   });
 
+  it("a person who turns the wrong way round fails the attempt; Stop uses a try too, then the step is over", async () => {
+    const s = await createSession(t, { workflow_id: livenessWorkflow });
+    const context = await newContext(withCamera);
+    const page = await context.newPage();
+    await personInFrontOfCamera(page, { performs: "reverse" });
+    try {
+      await page.goto(s.url);
+      await page.getByRole("button", { name: "Start verification" }).click();
+      await heading(page, "Selfie video").waitFor();
+      const challenge = await startLiveness(page);
+      console.log(`person A, wrong way round: the server asked for [${challenge.actions.join(", ")}]`);
+      await livenessOutcome(page, s.session_id, "failed");
+      await page.getByText(/We could not see the movements we asked for/).waitFor();
+      await page.getByText("You have 1 try left.").waitFor();
+      // He did move, in the opposite order: the first action asked was the one not seen in its place.
+      const log = await personLog(page);
+      const opposite = { turn_left: "turned_right", turn_right: "turned_left" } as Record<string, string>;
+      expect(log.filter((e) => e.pose !== "frontal").map((e) => e.pose)).toEqual(challenge.actions.map((a) => opposite[a]));
+      expect((await decision(s.session_id)).checks[0]).toMatchObject({ type: "liveness", status: "failed", error: { code: "action_not_detected" } });
+
+      // The last try: asked for, then abandoned with Stop. It is used all the same.
+      expect((await startLiveness(page)).attempts_left).toBe(0);
+      await page.getByRole("button", { name: "Stop" }).click();
+      await page.getByText(/You have no tries left for this step/).waitFor();
+      await expectAccessible(page, "10b-liveness-stopped-no-tries-left", { sizes: ["phone"] });
+      expect(await livenessAttempts(s.session_token)).toBe(2);
+      const refused = await api("POST", "/api/v2/antispoof/challenge", { headers: { Authorization: `Bearer ${s.session_token}` } });
+      expect(refused.body.error.code).toBe("too_many_attempts");
+    } finally {
+      await context.close();
+    }
+  });
+
+  it("tries run out by stopping too, with no result recorded; after a reload the step is behind the person", async () => {
+    const s = await createSession(t, { workflow_id: livenessWorkflow });
+    const context = await newContext(withCamera);
+    const page = await context.newPage();
+    try {
+      await page.goto(s.url);
+      await page.getByRole("button", { name: "Start verification" }).click();
+      await page.getByText(`You have 2 tries left. ${en.liveness.eachStartUsesATry}`).waitFor();
+      expect((await startLiveness(page)).attempts_left).toBe(1);
+      await page.getByRole("button", { name: "Stop" }).click();
+      await page.getByText(en.liveness.stopped).waitFor();
+      await page.getByText("You have 1 try left.", { exact: false }).waitFor();
+      expect((await startLiveness(page)).attempts_left).toBe(0);
+      await page.getByRole("button", { name: "Stop" }).click();
+      await page.getByText(/You have no tries left for this step/).waitFor();
+
+      await page.reload();
+      await page.getByRole("button", { name: "Start verification" }).click();
+      await heading(page, "Thank you").waitFor();
+      const d = await decision(s.session_id);
+      expect(d.status).toBe("DECLINED");
+      expect(d.checks.filter((c) => c.type === "liveness" && c.status === "passed")).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
   it("document step: camera capture with a frame guide; a refused photo (422) is explained at the side to retake, and the retake goes through", async () => {
     const s = await createSession(t, { workflow_id: documentWorkflow });
-    const context = await newContext(cameraB);
+    const context = await newContext(withCamera);
     const page = await context.newPage();
     try {
       await page.goto(s.url);
@@ -388,8 +447,9 @@ describe.skipIf(Boolean(chromiumMissing))(suiteName, () => {
     const s = await createSession(t, { workflow_id: livenessWorkflow, redirect_url: RETURN_URL });
     const desktopContext = await newContext(noCamera, { viewport: DESKTOP, camera: false });
     const desktop = await desktopContext.newPage();
-    const phoneContext = await newContext(cameraA);
+    const phoneContext = await newContext(withCamera);
     const phone = await phoneContext.newPage();
+    await personInFrontOfCamera(phone, { performs: "as_asked" });
     try {
       await desktop.goto(s.url);
       await heading(desktop, "Test app would like to verify your identity").waitFor();
@@ -404,8 +464,10 @@ describe.skipIf(Boolean(chromiumMissing))(suiteName, () => {
       await phone.goto(handoffUrl);
       await phone.getByRole("button", { name: "Start verification" }).click();
       await heading(phone, "Selfie video").waitFor();
-      await startBurstWithChallenge(phone, VIDEO_A_PERFORMS);
+      const challenge = await startLiveness(phone);
+      console.log(`person A (phone): the server asked for [${challenge.actions.join(", ")}]`);
       await livenessOutcome(phone, s.session_id, "passed");
+      expect(await livenessAttempts(s.session_token)).toBe(1);
 
       // The desktop saw the phone's progress.
       await heading(desktop, "Continue on your phone").waitFor({ timeout: 15_000 });
@@ -428,7 +490,7 @@ describe.skipIf(Boolean(chromiumMissing))(suiteName, () => {
   it("camera problems are explained: permission denied, and an iframe without allow=\"camera\" (with a way out)", async () => {
     const s = await createSession(t, { workflow_id: livenessWorkflow });
     // A context without the camera permission: the browser refuses (NotAllowedError).
-    const denied = await newContext(cameraA, { camera: false });
+    const denied = await newContext(withCamera, { camera: false });
     const page = await denied.newPage();
     try {
       await page.goto(s.url);
@@ -437,6 +499,8 @@ describe.skipIf(Boolean(chromiumMissing))(suiteName, () => {
       await page.getByText("Camera access is blocked").waitFor();
       await page.getByRole("button", { name: "Try again" }).waitFor();
       await expectAccessible(page, "19-camera-blocked", { sizes: ["phone"] });
+      // The camera opens before a challenge is asked for: a camera problem uses no try.
+      expect(await livenessAttempts(s.session_token)).toBe(0);
     } finally {
       await denied.close();
     }
@@ -447,7 +511,7 @@ describe.skipIf(Boolean(chromiumMissing))(suiteName, () => {
       res.end(`<!doctype html><html lang=en><title>Shop</title><iframe title="Verification" src="${s.url}" style="width:100%;height:90vh"></iframe></html>`);
     });
     await new Promise<void>((resolve) => embedding.listen(0, "127.0.0.1", resolve));
-    const context = await newContext(cameraA, { viewport: DESKTOP });
+    const context = await newContext(withCamera, { viewport: DESKTOP });
     const host = await context.newPage();
     try {
       await host.goto(`http://127.0.0.1:${(embedding.address() as AddressInfo).port}/`);

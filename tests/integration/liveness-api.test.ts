@@ -1,12 +1,13 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { api, createSession, createTenant, createWorkflow, keyHeader, type Tenant } from "../support/api";
 import { useServerDatabase } from "../support/domain";
-import { blankImage, faceCell, imageForm } from "../support/images";
+import { blankImage, faceCell, fixture, imageForm } from "../support/images";
 
 /**
  * The liveness step's server API (README "Hosted-flow API"): the challenge
- * (single use, 60 s), the burst's refusals in the spec's codes, and the
- * per-session upload budget. Bursts that pass are in checks-engine.test.ts.
+ * (single use, 60 s, each one an attempt), the burst's refusals in the
+ * spec's codes, and the per-session upload budget. The full KYC flow on
+ * passing bursts is in checks-engine.test.ts.
  */
 useServerDatabase();
 
@@ -19,22 +20,43 @@ beforeAll(async () => {
   livenessOnly = await createWorkflow(t, ["liveness"], { settings: { liveness: { actions: ["turn_left", "turn_right"], actions_per_challenge: 2, max_attempts: 2 } } });
 });
 
+type Challenge = { challenge_id: string; actions: string[]; expires_in: number; expires_at: string; frames: { min: number; max: number }; attempts_left: number };
+
 async function challenge(token: string) {
   const res = await api("POST", "/api/v2/antispoof/challenge", { headers: bearer(token) });
   expect(res.status).toBe(201);
-  return res.body.data as { challenge_id: string; actions: string[]; expires_in: number; expires_at: string; frames: { min: number; max: number } };
+  return res.body.data as Challenge;
 }
 
 async function frontalFrames(n = 3) {
   return Promise.all(Array.from({ length: n }, (_, i) => faceCell(i % 3, 0)));
 }
 
+/** Person A performing the challenge's turns (the committed bursts, tests/fixtures/faces/README.md). */
+function burstPerforming(actions: string[]) {
+  const name = { "turn_left,turn_right": "a-left-right", "turn_right,turn_left": "a-right-left" }[actions.join()];
+  if (!name) throw new Error(`no fixture burst performs ${actions.join(", ")}`);
+  return [1, 2, 3, 4, 5].map((i) => fixture("faces", name, `${i}.jpg`));
+}
+
+async function sendBurst(token: string, challengeId: string, frames: Buffer[]) {
+  return api("POST", "/api/v2/antispoof", { headers: bearer(token), form: imageForm({ frames }, { challenge_id: challengeId }) });
+}
+
+async function livenessStep(token: string) {
+  const flow = await api("GET", "/api/v2/flow", { headers: bearer(token) });
+  return flow.body.data.steps.find((x: { type: string }) => x.type === "liveness") as { status: string; attempts: number };
+}
+
 describe("POST /api/v2/antispoof/challenge", () => {
   it("issues the workflow's actions in a random order, valid 60 seconds, never the same action twice in a row", async () => {
-    const s = await createSession(t, { workflow_id: livenessOnly });
     const seen = new Set<string>();
+    let token = "";
+    // Two challenges per session (the workflow's max_attempts), six sessions.
     for (let i = 0; i < 12; i++) {
-      const c = await challenge(s.session_token);
+      const s = i % 2 === 0 ? await createSession(t, { workflow_id: livenessOnly }) : null;
+      if (s) token = s.session_token;
+      const c = await challenge(token);
       expect(c.actions).toHaveLength(2);
       expect(c.actions[0]).not.toBe(c.actions[1]);
       for (const a of c.actions) expect(["turn_left", "turn_right"]).toContain(a);
@@ -53,6 +75,89 @@ describe("POST /api/v2/antispoof/challenge", () => {
     const res = await api("POST", "/api/v2/antispoof/challenge", { headers: bearer(s.session_token) });
     expect(res.status).toBe(400);
     expect(res.body.error.code).toBe("invalid_request");
+  });
+});
+
+describe("liveness attempts: every challenge issued is one", () => {
+  it("within max_attempts each challenge works and says what is left; the next one is 429 too_many_attempts, used or not", async () => {
+    const s = await createSession(t, { workflow_id: livenessOnly });
+    expect(await livenessStep(s.session_token)).toMatchObject({ status: "pending", attempts: 0 });
+    const first = await challenge(s.session_token);
+    expect(first.attempts_left).toBe(1);
+    // Asked for and never used (the person pressed Stop, or reloaded): still an attempt.
+    const second = await challenge(s.session_token);
+    expect(second.attempts_left).toBe(0);
+    expect(await livenessStep(s.session_token)).toMatchObject({ status: "pending", attempts: 2 });
+    const refused = await api("POST", "/api/v2/antispoof/challenge", { headers: bearer(s.session_token) });
+    expect(refused.status).toBe(429);
+    expect(refused.body.error.code).toBe("too_many_attempts");
+    expect(refused.body.data).toEqual({ attempts: 2, max_attempts: 2 });
+    // The last challenge issued is still judged: its attempt was counted when it was issued.
+    const res = await sendBurst(s.session_token, second.challenge_id, burstPerforming(second.actions));
+    expect(res.status).toBe(200);
+    expect(res.body.data.checks[0]).toMatchObject({ type: "liveness", status: "passed" });
+  });
+
+  it("re-asking until the order fits a recording is over after max_attempts: the attacker sees at most max_attempts orders", async () => {
+    const s = await createSession(t, { workflow_id: livenessOnly });
+    const statuses: number[] = [];
+    for (let i = 0; i < 6; i++) statuses.push((await api("POST", "/api/v2/antispoof/challenge", { headers: bearer(s.session_token) })).status);
+    expect(statuses).toEqual([201, 201, 429, 429, 429, 429]);
+  });
+
+  it("challenges asked for at the same moment cannot take more than max_attempts", async () => {
+    const s = await createSession(t, { workflow_id: livenessOnly });
+    const answers = await Promise.all(Array.from({ length: 6 }, () => api("POST", "/api/v2/antispoof/challenge", { headers: bearer(s.session_token) })));
+    const statuses = answers.map((a) => a.status).sort();
+    expect(statuses).toEqual([201, 201, 429, 429, 429, 429]);
+    expect(answers.filter((a) => a.status === 201).map((a) => a.body.data.attempts_left).sort()).toEqual([0, 1]);
+    expect((await livenessStep(s.session_token)).attempts).toBe(2);
+  });
+
+  it("a burst uses its challenge once: the same challenge again is 403 and counts nothing more", async () => {
+    const s = await createSession(t, { workflow_id: livenessOnly });
+    const c = await challenge(s.session_token);
+    const wrongOrder = burstPerforming([...c.actions].reverse());
+    const first = await sendBurst(s.session_token, c.challenge_id, wrongOrder);
+    expect(first.status).toBe(200);
+    expect(first.body.data.checks[0]).toMatchObject({ type: "liveness", status: "failed", error: { code: "action_not_detected" } });
+    const again = await sendBurst(s.session_token, c.challenge_id, burstPerforming(c.actions));
+    expect(again.status).toBe(403);
+    expect(again.body.error.code).toBe("invalid_challenge");
+    expect(await livenessStep(s.session_token)).toMatchObject({ status: "failed", attempts: 1 });
+    const next = await challenge(s.session_token);
+    expect(next.attempts_left).toBe(0);
+  });
+
+  it("a passed liveness is final: no new challenge (409 liveness_already_passed), billed once, still passed", async () => {
+    const { db } = await import("@/lib/db/client");
+    const s = await createSession(t, { workflow_id: livenessOnly });
+    const c = await challenge(s.session_token);
+    expect(c.attempts_left).toBe(1);
+    const passed = await sendBurst(s.session_token, c.challenge_id, burstPerforming(c.actions));
+    expect(passed.body.data.checks[0]).toMatchObject({ type: "liveness", status: "passed" });
+    const again = await api("POST", "/api/v2/antispoof/challenge", { headers: bearer(s.session_token) });
+    expect(again.status).toBe(409);
+    expect(again.body.error.code).toBe("liveness_already_passed");
+    expect(await livenessStep(s.session_token)).toMatchObject({ status: "passed", attempts: 1 });
+    const charges = await (await db()).ledgerEntry.findMany({ where: { reference: `check:${s.session_id}:liveness` } });
+    expect(charges).toHaveLength(1);
+    const decision = await api("GET", `/api/v2/session/${s.session_id}/decision`, { headers: keyHeader(t) });
+    expect(decision.body.data.checks[0]).toMatchObject({ type: "liveness", status: "passed" });
+  });
+
+  it("a challenge issued before the pass cannot replace the passed result", async () => {
+    const { db } = await import("@/lib/db/client");
+    const s = await createSession(t, { workflow_id: livenessOnly });
+    const c = await challenge(s.session_token);
+    // A second open challenge, as when another tab asked while the first burst was being judged
+    // (written to the database: over HTTP that interleaving is a matter of luck).
+    const late = await (await db()).livenessChallenge.create({ data: { sessionId: s.session_id, actions: c.actions, expiresAt: new Date(Date.now() + 60_000) } });
+    expect((await sendBurst(s.session_token, c.challenge_id, burstPerforming(c.actions))).body.data.checks[0].status).toBe("passed");
+    const replay = await sendBurst(s.session_token, late.id, await frontalFrames(4));
+    expect(replay.status).toBe(409);
+    expect(replay.body.error.code).toBe("liveness_already_passed");
+    expect((await livenessStep(s.session_token)).status).toBe("passed");
   });
 });
 
@@ -105,7 +210,7 @@ describe("POST /api/v2/antispoof (the burst)", () => {
     expect(late.body.error.code).toBe("challenge_expired");
   });
 
-  it("a frame that is not an image is 422 invalid_image; no face anywhere is 422 no_face; neither counts as an attempt", async () => {
+  it("a frame that is not an image is 422 invalid_image; no face anywhere is 422 no_face; neither records a result, but each challenge was an attempt", async () => {
     const s = await createSession(t, { workflow_id: livenessOnly });
     const text = Buffer.from("definitely not a jpeg");
     let c = await challenge(s.session_token);
@@ -119,7 +224,8 @@ describe("POST /api/v2/antispoof (the burst)", () => {
     expect(empty.status).toBe(422);
     expect(empty.body.error.code).toBe("no_face");
     const flow = await api("GET", "/api/v2/flow", { headers: bearer(s.session_token) });
-    expect(flow.body.data.steps[0]).toMatchObject({ type: "liveness", status: "pending", attempts: 0 });
+    expect(flow.body.data.steps[0]).toMatchObject({ type: "liveness", status: "pending", attempts: 2 });
+    expect((await api("POST", "/api/v2/antispoof/challenge", { headers: bearer(s.session_token) })).body.error.code).toBe("too_many_attempts");
   });
 
   it("a frame over 20 MB is 413 image_too_large", async () => {

@@ -14,16 +14,16 @@ export function needsCamera(steps: FlowStep[]): boolean {
 }
 
 /**
- * Whether a step is behind the person: it has a result, except a failed
- * liveness check with attempts left (the person comes back to retry it).
+ * Whether a step is behind the person: it has a result, except liveness,
+ * which is behind only once passed or out of tries (`attempts` counts the
+ * challenges issued, so tries can run out before any result is recorded).
  */
 export function isStepDone(step: FlowStep): boolean {
-  if (step.status === "pending") return false;
-  if (step.type === "liveness" && step.status === "failed") {
+  if (step.type === "liveness" && step.status !== "passed") {
     const max = (step.input as unknown as LivenessInput | undefined)?.max_attempts ?? 1;
     return step.attempts >= max;
   }
-  return true;
+  return step.status !== "pending";
 }
 
 /** The index of the first step still to do (steps.length when all are done). */

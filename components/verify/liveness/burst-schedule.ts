@@ -1,9 +1,10 @@
 /**
  * When the liveness step shows each instruction and when it takes each
  * frame of the burst, relative to the moment the camera picture starts
- * (the video's `playing` event). Pure data, no DOM: the page runs it, and
- * the test's fake-camera generator (tests/fixtures/camera/) reads the same
- * schedule to place each head pose in its video, so the two stay in step.
+ * (the video's `playing` event, once the challenge arrived). Pure data, no
+ * DOM: the page runs it. A person (and the browser tests' camera person,
+ * tests/browser/camera-person.ts) simply follows the cue on screen: each
+ * frame is taken well after its cue appeared, leaving time to react.
  *
  *   ready   [0, READY_MS)       "look straight at the camera", countdown;
  *                               one BASELINE frame (frontal) near its end

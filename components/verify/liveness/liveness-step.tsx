@@ -18,14 +18,15 @@ import { planBurst, type BurstMoment } from "./burst-schedule";
 import { BurstAborted, runBurst } from "./run-burst";
 
 /**
- * The liveness step. Start: the page asks the server for a challenge (a
- * random sequence of head movements), opens the front camera and, counted
- * from the moment the picture starts, shows each instruction in turn with a
- * countdown while it takes the burst's frames (burst-schedule.ts). The
- * camera is switched off as soon as the frames are taken; they go to the
- * server, which judges them. A failed attempt can be retried while the
- * workflow allows; Stop abandons the current challenge, and the next Start
- * asks for a new one (that does not count as an attempt).
+ * The liveness step. Start opens the front camera, then asks the server for
+ * a challenge (a random sequence of head movements) and, counted from the
+ * moment both the picture and the challenge are there, shows each
+ * instruction in turn with a countdown while it takes the burst's frames
+ * (burst-schedule.ts). The camera is switched off as soon as the frames are
+ * taken; they go to the server, which judges them. Every challenge is one of
+ * the workflow's `max_attempts` tries, used or not (README "The checks"): the
+ * camera opens first so that a camera problem costs no try; Stop abandons
+ * the current challenge, and so uses its try.
  */
 type Phase =
   | { kind: "intro"; note?: string }
@@ -34,21 +35,20 @@ type Phase =
   | { kind: "running"; challenge: Challenge; moment: BurstMoment | null }
   | { kind: "sending" }
   | { kind: "passed" }
-  | { kind: "failed"; reason: string; attemptsLeft: number }
+  | { kind: "failed"; reason: string }
   | { kind: "retry"; reason: string }
   | { kind: "exhausted"; reason?: string };
 
 export function LivenessStep({ step, api, onDone, handoff, newTabUrl }: StepProps) {
   const t = useMessages();
   const input = step.input as unknown as LivenessInput;
-  const [phase, setPhase] = useState<Phase>(() =>
-    step.status === "failed" && step.attempts >= input.max_attempts ? { kind: "exhausted" } : { kind: "intro" },
-  );
+  /** Tries left: from the flow (challenges issued so far), then from each challenge's `attempts_left`. */
+  const [attemptsLeft, setAttemptsLeft] = useState(() => Math.max(0, input.max_attempts - step.attempts));
+  const [phase, setPhase] = useState<Phase>({ kind: "intro" });
   const [stream, setStream] = useState<MediaStream | null>(null);
   const video = useRef<HTMLVideoElement | null>(null);
   const abort = useRef<AbortController | null>(null);
   const streamRef = useRef<MediaStream | null>(null);
-  const attemptsLeftAtStart = Math.max(0, input.max_attempts - step.attempts);
 
   const releaseCamera = () => {
     stopCamera(streamRef.current);
@@ -65,28 +65,22 @@ export function LivenessStep({ step, api, onDone, handoff, newTabUrl }: StepProp
     [],
   );
 
+  /** A failure after the challenge was issued: retried while tries are left, else the step is over. */
+  const failWith = (kind: "failed" | "retry", reason: string, left: number) =>
+    setPhase(left > 0 ? { kind, reason } : { kind: "exhausted", reason });
+
   async function start() {
     abort.current?.abort();
     const controller = new AbortController();
     abort.current = controller;
     setPhase({ kind: "preparing" });
 
-    let challenge: Challenge;
-    try {
-      challenge = await api.requestChallenge(input.challenge_endpoint);
-    } catch (err) {
-      if (isSessionProblem(err)) return;
-      if (err instanceof FlowApiError && err.code === "too_many_attempts") return setPhase({ kind: "exhausted" });
-      return setPhase({ kind: "retry", reason: genericErrorMessage(t, err) });
-    }
-    if (controller.signal.aborted) return;
-
-    // The camera opens only after the challenge arrived: the instruction
-    // timeline counts from the moment the picture starts.
+    // The camera first: a camera problem must not use up a try (a challenge issued is one).
     let media: MediaStream;
     try {
       media = await openCamera("user");
     } catch (err) {
+      if (controller.signal.aborted) return;
       return setPhase({ kind: "camera_problem", problem: err instanceof CameraError ? err.problem : "unknown" });
     }
     if (controller.signal.aborted) return stopCamera(media);
@@ -95,6 +89,26 @@ export function LivenessStep({ step, api, onDone, handoff, newTabUrl }: StepProp
     if (!el) return releaseCamera();
     const playing = whenPlaying(el, controller.signal);
     setStream(media);
+
+    let challenge: Challenge;
+    try {
+      challenge = await api.requestChallenge(input.challenge_endpoint);
+    } catch (err) {
+      if (controller.signal.aborted) return;
+      releaseCamera();
+      if (isSessionProblem(err)) return;
+      if (err instanceof FlowApiError && err.code === "too_many_attempts") {
+        setAttemptsLeft(0);
+        return setPhase({ kind: "exhausted" });
+      }
+      if (err instanceof FlowApiError && err.code === "liveness_already_passed") return setPhase({ kind: "passed" });
+      return setPhase({ kind: "retry", reason: genericErrorMessage(t, err) });
+    }
+    // Issued, so counted, even when the person pressed Stop meanwhile.
+    setAttemptsLeft(challenge.attempts_left);
+    if (controller.signal.aborted) return;
+
+    // The instruction timeline counts from the moment the picture and the challenge are both there.
     setPhase({ kind: "running", challenge, moment: null });
     await playing;
     if (controller.signal.aborted) return;
@@ -112,7 +126,7 @@ export function LivenessStep({ step, api, onDone, handoff, newTabUrl }: StepProp
     } catch (err) {
       releaseCamera();
       if (err instanceof BurstAborted) return;
-      return setPhase({ kind: "retry", reason: t.liveness.failures.no_frames! });
+      return failWith("retry", t.liveness.failures.no_frames!, challenge.attempts_left);
     }
     releaseCamera();
     setPhase({ kind: "sending" });
@@ -125,14 +139,12 @@ export function LivenessStep({ step, api, onDone, handoff, newTabUrl }: StepProp
       const liveness = result.checks.find((c) => c.type === "liveness");
       if (liveness?.status === "passed") return setPhase({ kind: "passed" });
       const code = liveness?.error?.code ?? "other";
-      const reason = t.liveness.failures[code] ?? t.liveness.failures.other!;
-      const attemptsLeft = challenge.attempts_left - 1;
-      setPhase(attemptsLeft > 0 ? { kind: "failed", reason, attemptsLeft } : { kind: "exhausted", reason });
+      failWith("failed", t.liveness.failures[code] ?? t.liveness.failures.other!, challenge.attempts_left);
     } catch (err) {
       if (isSessionProblem(err)) return;
-      if (err instanceof FlowApiError && err.code === "too_many_attempts") return setPhase({ kind: "exhausted" });
+      if (err instanceof FlowApiError && err.code === "liveness_already_passed") return setPhase({ kind: "passed" });
       const reason = err instanceof FlowApiError ? t.liveness.retryable[err.code] : undefined;
-      setPhase({ kind: "retry", reason: reason ?? genericErrorMessage(t, err) });
+      failWith("retry", reason ?? genericErrorMessage(t, err), challenge.attempts_left);
     }
   }
 
@@ -142,14 +154,16 @@ export function LivenessStep({ step, api, onDone, handoff, newTabUrl }: StepProp
     setPhase({ kind: "intro", note: t.liveness.stopped });
   }
 
-  const showCamera = phase.kind === "preparing" || phase.kind === "running";
+  // No try left: the step is over (a Start would only be refused).
+  const view: Phase = phase.kind === "intro" && attemptsLeft === 0 ? { kind: "exhausted" } : phase;
+  const showCamera = view.kind === "preparing" || view.kind === "running";
   return (
     <section>
-      <StepHeading focusKey={phase.kind === "intro" || phase.kind === "preparing" || phase.kind === "running" ? "step" : phase.kind}>
+      <StepHeading focusKey={view.kind === "intro" || view.kind === "preparing" || view.kind === "running" ? "step" : view.kind}>
         {t.liveness.heading}
       </StepHeading>
 
-      {phase.kind === "intro" && (
+      {view.kind === "intro" && (
         <>
           <p className="mt-3 text-slate-700">{t.liveness.intro}</p>
           <ul className="mt-3 list-disc space-y-1 pl-5 text-slate-700">
@@ -157,26 +171,28 @@ export function LivenessStep({ step, api, onDone, handoff, newTabUrl }: StepProp
               <li key={tip}>{tip}</li>
             ))}
           </ul>
-          {step.attempts > 0 && <p className="mt-3 text-slate-700">{t.common.attemptsLeft(attemptsLeftAtStart)}</p>}
-          {phase.note && <Notice tone="info">{phase.note}</Notice>}
+          <p className="mt-3 text-slate-700">
+            {t.common.attemptsLeft(attemptsLeft)} {t.liveness.eachStartUsesATry}
+          </p>
+          {view.note && <Notice tone="info">{view.note}</Notice>}
           <Actions>
-            <Button onClick={start}>{phase.note ? t.liveness.startAgain : t.liveness.start}</Button>
+            <Button onClick={start}>{view.note ? t.liveness.startAgain : t.liveness.start}</Button>
           </Actions>
         </>
       )}
 
       {showCamera && (
         <div className="mt-4">
-          <BurstInstructions phase={phase} />
+          <BurstInstructions phase={view} />
           <div className="mt-3">
             <CameraPreview ref={video} stream={stream} mirrored>
               <OvalGuide label={t.liveness.ovalLabel} />
-              {phase.kind === "running" && phase.moment && phase.moment.phase !== "done" && (
+              {view.kind === "running" && view.moment && view.moment.phase !== "done" && (
                 <span aria-hidden="true" className="absolute right-3 top-3 flex h-12 w-12 items-center justify-center rounded-full bg-white text-2xl font-bold text-slate-900">
-                  {phase.moment.secondsLeft}
+                  {view.moment.secondsLeft}
                 </span>
               )}
-              {phase.kind === "preparing" && (
+              {view.kind === "preparing" && (
                 <span className="absolute inset-x-0 bottom-4 text-center text-white">
                   <Spinner label={t.camera.opening} />
                 </span>
@@ -191,9 +207,9 @@ export function LivenessStep({ step, api, onDone, handoff, newTabUrl }: StepProp
         </div>
       )}
 
-      {phase.kind === "camera_problem" && (
+      {view.kind === "camera_problem" && (
         <>
-          <CameraProblemNotice problem={phase.problem} newTabUrl={newTabUrl} />
+          <CameraProblemNotice problem={view.problem} newTabUrl={newTabUrl} />
           <Actions>
             <Button onClick={start}>{t.common.tryAgain}</Button>
           </Actions>
@@ -201,7 +217,7 @@ export function LivenessStep({ step, api, onDone, handoff, newTabUrl }: StepProp
         </>
       )}
 
-      {phase.kind === "sending" && (
+      {view.kind === "sending" && (
         <div className="mt-6">
           <LiveStatus>
             <Spinner label={t.liveness.sending} />
@@ -209,7 +225,7 @@ export function LivenessStep({ step, api, onDone, handoff, newTabUrl }: StepProp
         </div>
       )}
 
-      {phase.kind === "passed" && (
+      {view.kind === "passed" && (
         <>
           <Notice tone="success">{t.liveness.passed}</Notice>
           <Actions>
@@ -218,11 +234,11 @@ export function LivenessStep({ step, api, onDone, handoff, newTabUrl }: StepProp
         </>
       )}
 
-      {phase.kind === "failed" && (
+      {view.kind === "failed" && (
         <>
           <Notice tone="error" title={t.liveness.failedHeading}>
-            <p>{phase.reason}</p>
-            <p className="mt-1">{t.common.attemptsLeft(phase.attemptsLeft)}</p>
+            <p>{view.reason}</p>
+            <p className="mt-1">{t.common.attemptsLeft(attemptsLeft)}</p>
           </Notice>
           <Actions>
             <Button onClick={start}>{t.common.tryAgain}</Button>
@@ -230,20 +246,23 @@ export function LivenessStep({ step, api, onDone, handoff, newTabUrl }: StepProp
         </>
       )}
 
-      {phase.kind === "retry" && (
+      {view.kind === "retry" && (
         <>
-          <Notice tone="error">{phase.reason}</Notice>
+          <Notice tone="error">
+            <p>{view.reason}</p>
+            <p className="mt-1">{t.common.attemptsLeft(attemptsLeft)}</p>
+          </Notice>
           <Actions>
             <Button onClick={start}>{t.common.tryAgain}</Button>
           </Actions>
         </>
       )}
 
-      {phase.kind === "exhausted" && (
+      {view.kind === "exhausted" && (
         <>
           <Notice tone="error" title={t.liveness.failedHeading}>
-            {phase.reason && <p>{phase.reason}</p>}
-            <p className={phase.reason ? "mt-1" : ""}>{t.common.noAttemptsLeft}</p>
+            {view.reason && <p>{view.reason}</p>}
+            <p className={view.reason ? "mt-1" : ""}>{t.common.noAttemptsLeft}</p>
           </Notice>
           <Actions>
             <Button onClick={onDone}>{t.common.continue}</Button>

@@ -1,0 +1,126 @@
+import type { Page } from "playwright-core";
+import { en } from "@/lib/i18n/en";
+import { CAMERA_HEIGHT, CAMERA_WIDTH, personAPictures, type HeadPose } from "../fixtures/camera/generate-camera";
+
+/**
+ * A test "person" in front of the page's camera, for the liveness step.
+ *
+ * Chromium's file camera (`--use-file-for-fake-video-capture`) plays one
+ * fixed video per browser launch, so it cannot follow instructions, while
+ * the server picks a new random order of actions for every challenge (and
+ * every challenge is an attempt). Instead, in the test only, the page's
+ * camera becomes a canvas (`canvas.captureStream()`): the page's
+ * `navigator.mediaDevices.getUserMedia` first asks the browser as usual
+ * (permission and device checks stay real), then returns the canvas's
+ * stream instead of the device's. On the canvas, person A (the pictures of
+ * tests/fixtures/camera/generate-camera.ts) does what the page's instruction
+ * on screen says, like a person reading it: the cue line
+ * (`data-testid="liveness-cue"`) is watched, and a short reaction time later
+ * the head turns to the side the cue names, and comes back to the centre
+ * for any other text. The page takes its frames on its own schedule
+ * (components/verify/liveness/burst-schedule.ts) and the server judges them,
+ * as for any person.
+ *
+ * `performs: "reverse"` is a person who gets left and right the wrong way
+ * round: whatever the server asks, the order performed is the opposite one,
+ * and the attempt must fail.
+ */
+export type Performs = "as_asked" | "reverse";
+
+export type PersonLog = Array<{ at: number; cue: string; pose: HeadPose }>;
+
+/** Which way the head goes for each cue text the page can show (every other text: back to the centre). */
+function cuePoses(performs: Performs): Record<string, HeadPose> {
+  const left: HeadPose = performs === "as_asked" ? "turned_left" : "turned_right";
+  const right: HeadPose = performs === "as_asked" ? "turned_right" : "turned_left";
+  return { [en.liveness.cues.turn_left!.do]: left, [en.liveness.cues.turn_right!.do]: right };
+}
+
+let pictures: Promise<Record<HeadPose, string[]>> | null = null;
+
+function pictureUrls() {
+  pictures ??= personAPictures().then(
+    (pngs) =>
+      Object.fromEntries(
+        Object.entries(pngs).map(([pose, list]) => [pose, list.map((png) => `data:image/png;base64,${png.toString("base64")}`)]),
+      ) as Record<HeadPose, string[]>,
+  );
+  return pictures;
+}
+
+/** Puts person A in front of the camera of every page this page opens (call before `goto`). */
+export async function personInFrontOfCamera(page: Page, options: { performs: Performs; reactionMs?: number }) {
+  await page.addInitScript(cameraPerson, {
+    pictures: await pictureUrls(),
+    cues: cuePoses(options.performs),
+    reactionMs: options.reactionMs ?? 300,
+    width: CAMERA_WIDTH,
+    height: CAMERA_HEIGHT,
+  });
+}
+
+/** What the person did (cue read, pose taken, ms after the page's start), for a failure's explanation. */
+export async function personLog(page: Page): Promise<PersonLog> {
+  return page.evaluate(() => (window as unknown as { __cameraPerson?: { log: PersonLog } }).__cameraPerson?.log ?? []);
+}
+
+type PersonSetup = { pictures: Record<HeadPose, string[]>; cues: Record<string, HeadPose>; reactionMs: number; width: number; height: number };
+
+/** Runs inside the page, before its own scripts. Self-contained: no closure over this module. */
+function cameraPerson({ pictures, cues, reactionMs, width, height }: PersonSetup) {
+  const mediaDevices = navigator.mediaDevices;
+  if (!mediaDevices?.getUserMedia) return;
+  const canvas = document.createElement("canvas");
+  canvas.width = width;
+  canvas.height = height;
+  const ctx = canvas.getContext("2d")!;
+  const images = Object.fromEntries(
+    Object.entries(pictures).map(([pose, urls]) => [
+      pose,
+      urls.map((url) => {
+        const img = new Image();
+        img.src = url;
+        return img;
+      }),
+    ]),
+  ) as Record<HeadPose, HTMLImageElement[]>;
+  const loaded = Promise.all(Object.values(images).flat().map((img) => img.decode()));
+  const log: PersonLog = [];
+  (window as unknown as { __cameraPerson: { log: PersonLog } }).__cameraPerson = { log };
+
+  let pose: HeadPose = "frontal";
+  let picture = 0;
+  // Like a camera at 15 frames per second: the current pose, with a little jitter from one picture to the next.
+  const draw = () => {
+    const variants = images[pose];
+    ctx.drawImage(variants[picture++ % variants.length]!, 0, 0, width, height);
+  };
+
+  // The person reads the instruction on screen and, a moment later, moves.
+  let lastCue = "";
+  const readInstruction = () => {
+    const cue = document.querySelector('[data-testid="liveness-cue"]')?.textContent ?? "";
+    if (cue === lastCue) return;
+    lastCue = cue;
+    const next = cues[cue] ?? "frontal";
+    window.setTimeout(() => {
+      if (lastCue !== cue) return;
+      pose = next;
+      log.push({ at: Math.round(performance.now()), cue, pose });
+    }, reactionMs);
+  };
+  new MutationObserver(readInstruction).observe(document, { subtree: true, childList: true, characterData: true });
+
+  let camera: number | null = null;
+  const original = mediaDevices.getUserMedia.bind(mediaDevices);
+  mediaDevices.getUserMedia = async (constraints?: MediaStreamConstraints) => {
+    // The browser's own answer first: a blocked permission or a missing camera fails as it would.
+    const device = await original(constraints);
+    if (!constraints?.video) return device;
+    device.getVideoTracks().forEach((track) => track.stop());
+    await loaded;
+    draw();
+    camera ??= window.setInterval(draw, 1000 / 15);
+    return canvas.captureStream(15);
+  };
+}
