@@ -55,7 +55,7 @@ describe("unknown routes and methods", () => {
     const res = await api("PUT", "/api/v2/workflows", { headers: keyHeader(tenant), json: {} });
     expect(res.status).toBe(405);
     expect(res.body).toMatchObject({ success: false, data: [], error: { code: "method_not_allowed" } });
-    expect(res.headers.get("allow")).toBe("GET, POST");
+    expect(res.headers.get("allow")).toBe("GET, POST, HEAD, OPTIONS");
     expectRequestId(res.headers);
   });
 });

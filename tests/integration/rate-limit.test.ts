@@ -96,7 +96,7 @@ describe("the anonymous browser endpoints of the OpenID Connect provider", () =>
   it("the authorization request and the sign-in forms draw on a per-IP budget; the token endpoint does not", async () => {
     const server = await start({ RATE_LIMIT_PER_MINUTE: "3", REDIS_KEY_PREFIX: `rl-${randomBytes(4).toString("hex")}:` });
     const authorize = () => api("GET", "/api/auth/oidc/authorize?client_id=cli_nope&response_type=code&scope=openid", { base: server.url });
-    for (let i = 0; i < 3; i++) expect((await authorize()).status).toBe(400);
+    for (let i = 0; i < 3; i++) expect((await authorize()).status).toBe(401); // unknown client: invalid_client, on a page
     const limited = await authorize();
     expect(limited.status).toBe(429);
     expect(limited.headers.get("content-type")).toMatch(/text\/html/); // a page, for the browser
