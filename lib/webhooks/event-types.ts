@@ -6,8 +6,6 @@
  * a finished account-recovery session sends `verify.approved` (pass) or
  * `verify.declined` (fail).
  */
-export const EVENT_TYPES = ["verification.approved", "verification.completed", "verify.approved", "verify.declined"] as const;
-export type EventType = (typeof EVENT_TYPES)[number];
 
 /** The session outcomes that emit an event (spec 6 "Status values seen in events"). */
 export const SESSION_EVENT_STATUSES = ["APPROVED", "DECLINED", "IN_REVIEW", "EXPIRED", "ABANDONED"] as const;

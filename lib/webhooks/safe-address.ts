@@ -43,25 +43,25 @@ export function isAllowedDestination(address: string, allowedNetworks: readonly 
   return allowedNetworks.some((network) => inNetwork(ip, network));
 }
 
+/** An IPv4-mapped IPv6 network (`::ffff:10.0.0.0/104`) as the IPv4 network it names. */
+function unwrapMappedNetwork([ip, bits]: IpNetwork): IpNetwork {
+  if (ip instanceof ipaddr.IPv6 && ip.isIPv4MappedAddress() && bits >= 96) return [ip.toIPv4Address(), bits - 96];
+  return [ip, bits];
+}
+
 /**
- * Parses a comma-separated list of CIDRs (`10.20.0.0/16, fd00:1::/64`). An
- * IPv4-mapped IPv6 network (`::ffff:10.0.0.0/104`) is taken as its IPv4
- * network. Returns the networks, or the entries that are not CIDRs.
+ * Parses a comma-separated list of CIDRs (`10.20.0.0/16, fd00:1::/64`).
+ * Returns the networks, and the entries that are not CIDRs (legacy IPv4
+ * spellings such as `10.1/16` are refused).
  */
 export function parseNetworkList(text: string): { networks: IpNetwork[]; invalid: string[] } {
   const networks: IpNetwork[] = [];
   const invalid: string[] = [];
   for (const entry of text.split(",").map((s) => s.trim()).filter(Boolean)) {
-    const [address = "", bits, ...rest] = entry.split("/");
-    const validAddress = ipaddr.IPv4.isValidFourPartDecimal(address) || ipaddr.IPv6.isValid(address);
-    if (rest.length || bits === undefined || !/^\d{1,3}$/.test(bits) || !validAddress || !ipaddr.isValidCIDR(entry)) {
-      invalid.push(entry);
-      continue;
-    }
-    const [ip, prefix] = ipaddr.parseCIDR(entry);
-    networks.push(ip.kind() === "ipv6" && (ip as ipaddr.IPv6).isIPv4MappedAddress() && prefix >= 96
-      ? [(ip as ipaddr.IPv6).toIPv4Address(), prefix - 96]
-      : [ip, prefix]);
+    const address = entry.split("/")[0] ?? "";
+    const standard = ipaddr.IPv4.isValidFourPartDecimal(address) || ipaddr.IPv6.isValid(address);
+    if (standard && ipaddr.isValidCIDR(entry)) networks.push(unwrapMappedNetwork(ipaddr.parseCIDR(entry)));
+    else invalid.push(entry);
   }
   return { networks, invalid };
 }

@@ -80,6 +80,20 @@ export async function claimDueDeliveries(limit: number): Promise<Claimed[]> {
   return rows;
 }
 
+class SigningError extends Error {}
+
+/** The endpoint's secret, or a random one for the bad-signature test delivery. */
+function signingSecret(d: Claimed): string {
+  if (d.signing === "invalid") return `whsec_${randomBytes(32).toString("base64url")}`;
+  try {
+    return decryptString(d.secret_encrypted);
+  } catch (err) {
+    // e.g. instances with different ENCRYPTION_KEYs: the operator's problem, retried like any failure.
+    logger.error("webhook signing secret could not be decrypted", { delivery: d.id, ...describeError(err) });
+    throw new SigningError("could not sign the delivery");
+  }
+}
+
 /** Runs one claimed attempt and closes its row. */
 export async function attemptDelivery(d: Claimed): Promise<"succeeded" | "retry" | "failed"> {
   const config = env();
@@ -90,7 +104,7 @@ export async function attemptDelivery(d: Claimed): Promise<"succeeded" | "retry"
   let error: string | null = null;
   let blocked = false;
   try {
-    const secret = d.signing === "invalid" ? `whsec_${randomBytes(32).toString("base64url")}` : decryptString(d.secret_encrypted);
+    const secret = signingSecret(d);
     const body = JSON.stringify(d.payload);
     const res = await postWebhook(d.url, webhookHeaders(secret, d.event_id, body, Math.floor(startedAt.getTime() / 1000)), body, {
       timeoutMs: config.WEBHOOK_TIMEOUT_MS,

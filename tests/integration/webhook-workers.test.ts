@@ -179,3 +179,41 @@ describe("a worker killed in the middle of deliveries", () => {
     }
   });
 });
+
+describe("the worker's clock", () => {
+  it("decides what is due and stamps attempts with the injected clock (lib/clock.ts)", async () => {
+    const env: Record<string, string> = await freshInstall("wh-clock");
+    const receiver = await new TestReceiver().start();
+    cleanups.push(() => receiver.stop());
+    const { appId, webhookId, secret } = await tenantWithWebhook(env, receiver.url);
+    receiver.secret = secret;
+    const sent = await cli(["webhook:test", "--webhook", webhookId, "--kind", "approved"], env); // due now
+
+    // This process runs the worker's rounds itself, on the install's database.
+    for (const key of ["DATABASE_URL", "DATA_DIR", "ENCRYPTION_KEY"]) {
+      if (env[key] !== undefined) process.env[key] = env[key];
+      else delete process.env[key];
+    }
+    const { setClock } = await import("@/lib/clock");
+    const { deliverDueWebhooks } = await import("@/lib/webhooks/worker");
+    const { listDeliveries } = await import("@/lib/webhooks/deliveries");
+    const { disconnectDb } = await import("@/lib/db/client");
+    cleanups.push(() => disconnectDb());
+    const ahead = Date.now() + 200_000; // inside the receiver's 300 s tolerance for the signature timestamp
+    try {
+      setClock({ now: () => new Date(Date.now() - 3600_000) });
+      expect(await deliverDueWebhooks(10)).toBe(0); // an hour ago it was not due yet
+      setClock({ now: () => new Date(ahead) });
+      expect(await deliverDueWebhooks(10)).toBe(1);
+    } finally {
+      setClock(null);
+    }
+    expect(receiver.processed.map((e) => e.event_id)).toEqual([sent.event_id]);
+    expect(Number(receiver.received[0]!.headers["x-svc-timestamp"])).toBeGreaterThanOrEqual(Math.floor(ahead / 1000));
+    const [delivery] = await listDeliveries(appId);
+    expect(delivery).toMatchObject({ state: "succeeded", attempts: [expect.objectContaining({ outcome: "succeeded" })] });
+    expect(Date.parse(delivery!.delivered_at!)).toBeGreaterThanOrEqual(ahead);
+    expect(Date.parse(delivery!.attempts[0]!.started_at)).toBeGreaterThanOrEqual(ahead);
+    expect(Date.parse(delivery!.attempts[0]!.ended_at!)).toBeGreaterThanOrEqual(ahead);
+  });
+});
