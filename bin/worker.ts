@@ -12,11 +12,13 @@ import { encryptionKey } from "@/lib/crypto/encryption-key";
 import { db, disconnectDb } from "@/lib/db/client";
 import { logger } from "@/lib/log/logger";
 import { startExpirySweeper } from "@/lib/sessions/expiry-sweeper";
+import { logWebhookDestinationPolicy } from "@/lib/webhooks/allowed-networks";
 import { startWebhookWorker } from "@/lib/webhooks/worker";
 
 const config = env();
 encryptionKey();
 await db();
+logWebhookDestinationPolicy();
 const worker = startWebhookWorker();
 startExpirySweeper(config.SWEEP_INTERVAL_SECONDS * 1000);
 logger.info("worker started", { pid: process.pid });

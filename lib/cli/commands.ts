@@ -7,7 +7,7 @@ import { ensureDemo } from "@/lib/tenancy/demo";
 import { addRedirectUri, setScopes } from "@/lib/tenancy/oidc-settings";
 import { setAppLogo } from "@/lib/tenancy/app-branding";
 import { createWebhookEndpoint, rotateWebhookSecret } from "@/lib/tenancy/webhook-endpoints";
-import { listDeliveries, resendDelivery } from "@/lib/webhooks/deliveries";
+import { deliveryAppId, listDeliveries, resendDelivery, webhookAppId } from "@/lib/webhooks/deliveries";
 import { sendTestEvent, TEST_EVENT_KINDS, type TestEventKind } from "@/lib/webhooks/test-events";
 import { db } from "@/lib/db/client";
 import { ApiError } from "@/lib/http/api-error";
@@ -97,7 +97,8 @@ export const COMMANDS: Record<string, Command> = {
       if (!(TEST_EVENT_KINDS as readonly string[]).includes(kind)) {
         throw new UsageError(`--kind must be one of ${TEST_EVENT_KINDS.join(", ")}`);
       }
-      const sent = await sendTestEvent(requireFlag(flags, "webhook"), kind as TestEventKind);
+      const webhookId = requireFlag(flags, "webhook");
+      const sent = await sendTestEvent(await webhookAppId(webhookId), webhookId, kind as TestEventKind);
       return { event_id: sent.event_id, kind: sent.kind, deliveries: sent.deliveries };
     },
   },
@@ -111,7 +112,10 @@ export const COMMANDS: Record<string, Command> = {
   },
   "webhook:resend": {
     usage: "--delivery ID",
-    run: (flags) => resendDelivery(requireFlag(flags, "delivery")),
+    async run(flags) {
+      const deliveryId = requireFlag(flags, "delivery");
+      return resendDelivery(await deliveryAppId(deliveryId), deliveryId);
+    },
   },
   "webhook:rotate-secret": {
     usage: "--webhook ID",

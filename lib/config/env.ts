@@ -2,6 +2,7 @@ import path from "node:path";
 import proxyaddr from "proxy-addr";
 import { z } from "zod";
 import { FEATURES } from "@/lib/workflows/schemas";
+import { parseNetworkList } from "@/lib/webhooks/safe-address";
 
 /**
  * Configuration from the environment, validated once. Every variable is
@@ -102,6 +103,16 @@ const EnvSchema = z.object({
   VISION_PRELOAD: z.enum(["on", "off"]).default("on"),
   WEBHOOK_POLL_MS: z.coerce.number().int().min(10).max(60_000).default(250),
   WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(16),
+  /** CIDRs production apps' webhooks may reach although private, comma separated (README "Webhooks"). */
+  WEBHOOK_ALLOWED_NETWORKS: z
+    .string()
+    .default("")
+    .superRefine((value, ctx) => {
+      const { invalid } = parseNetworkList(value);
+      if (invalid.length) {
+        ctx.addIssue({ code: "custom", message: `not a CIDR (e.g. 10.20.0.0/16 or fd00:1::/64): ${invalid.join(", ")}` });
+      }
+    }),
   SMTP_HOST: optionalString,
   SMTP_PORT: z.coerce.number().int().min(1).max(65535).default(587),
   SMTP_SECURE: booleanFlag,

@@ -5,6 +5,7 @@ import { logger } from "@/lib/log/logger";
 import { demoCredentialsFile, ensureDemo } from "@/lib/tenancy/demo";
 import { startExpirySweeper } from "@/lib/sessions/expiry-sweeper";
 import { startWebhookWorker } from "@/lib/webhooks/worker";
+import { logWebhookDestinationPolicy } from "@/lib/webhooks/allowed-networks";
 import { warmVision } from "@/lib/vision/pool";
 import { registerHttpEdge } from "@/lib/http/edge";
 import { LEAN_ROUTES } from "@/lib/oidc/lean-routes";
@@ -25,6 +26,7 @@ export async function startServerServices() {
     const prisma = await db();
     if (!config.isProduction) await announceDemo(prisma);
     startExpirySweeper(config.SWEEP_INTERVAL_SECONDS * 1000);
+    logWebhookDestinationPolicy();
     if (config.WEBHOOK_WORKER === "on") startWebhookWorker();
     if (config.VISION_PRELOAD === "on") {
       warmVision().catch((err) => logger.error("vision models did not load; checks will answer 502 until they do", { error: (err as Error).message }));

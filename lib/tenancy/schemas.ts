@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { isPrivateAddress } from "@/lib/webhooks/safe-address";
+import { isAllowedDestination, type IpNetwork } from "@/lib/webhooks/safe-address";
 
 export const EmailSchema = z.string().trim().toLowerCase().pipe(z.email({ message: "Invalid email address" }));
 export const PasswordSchema = z.string().min(10, "Password must be at least 10 characters").max(200);
@@ -41,10 +41,12 @@ export const RedirectUriSchema = z
 
 /**
  * Webhook URLs: HTTPS; test apps may also use http on localhost. Production
- * apps may not name a loopback or private address (deliveries re-check the
- * resolved address: lib/webhooks/post-webhook.ts).
+ * apps may not name localhost or an IP address the delivery guard refuses
+ * (anything but public unicast, unless inside `allowedNetworks`); a
+ * hostname is accepted here and its resolved addresses are checked at each
+ * delivery (lib/webhooks/post-webhook.ts).
  */
-export function webhookUrlSchema(environment: "test" | "production") {
+export function webhookUrlSchema(environment: "test" | "production", allowedNetworks: readonly IpNetwork[] = []) {
   return z
     .string()
     .trim()
@@ -54,8 +56,8 @@ export function webhookUrlSchema(environment: "test" | "production") {
       const localHttp = isLocalHttpUrl(url);
       const host = url.hostname.replace(/^\[|\]$/g, "");
       const literalIp = /^[\d.]+$/.test(host) || host.includes(":");
-      if (environment === "production" && (host === "localhost" || (literalIp && isPrivateAddress(host)))) {
-        ctx.addIssue({ code: "custom", message: "Webhook URL must not point to a loopback or private address" });
+      if (environment === "production" && (host === "localhost" || (literalIp && !isAllowedDestination(host, allowedNetworks)))) {
+        ctx.addIssue({ code: "custom", message: "Webhook URL must not point to a loopback, private or other non-public address" });
       }
       if (url.protocol !== "https:" && !(environment === "test" && localHttp)) {
         ctx.addIssue({

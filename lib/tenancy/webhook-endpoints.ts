@@ -2,6 +2,7 @@ import { db } from "@/lib/db/client";
 import { encryptString } from "@/lib/crypto/encryption";
 import { ApiError } from "@/lib/http/api-error";
 import { parseOrThrow } from "@/lib/http/validation";
+import { allowedWebhookNetworks } from "@/lib/webhooks/allowed-networks";
 import { newWebhookSecret } from "./credentials";
 import { webhookUrlSchema } from "./schemas";
 
@@ -14,7 +15,7 @@ export async function createWebhookEndpoint(input: { appId: string; url: string;
   const prisma = await db();
   const app = await prisma.app.findUnique({ where: { id: input.appId } });
   if (!app) throw new ApiError("not_found", { message: "App not found" });
-  const url = parseOrThrow(webhookUrlSchema(app.environment), input.url, "url");
+  const url = parseOrThrow(webhookUrlSchema(app.environment, allowedWebhookNetworks()), input.url, "url");
   const secret = newWebhookSecret();
   const endpoint = await prisma.webhookEndpoint.create({
     data: { appId: app.id, url, secretEncrypted: encryptString(secret), approved: input.approve ?? false },

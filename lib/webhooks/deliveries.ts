@@ -27,7 +27,9 @@ export async function listDeliveries(appId: string, limit = 100) {
     created_at: d.createdAt.toISOString(),
     attempts: d.attempts.map((a) => ({
       number: a.number,
+      outcome: attemptOutcome(a.outcome),
       started_at: a.startedAt.toISOString(),
+      ended_at: a.endedAt?.toISOString() ?? null,
       duration_ms: a.durationMs,
       status_code: a.statusCode,
       response_snippet: a.responseSnippet,
@@ -36,13 +38,28 @@ export async function listDeliveries(appId: string, limit = 100) {
   }));
 }
 
-/** Sends an event again: a new delivery (its own attempts) of the same event id to the same endpoint, due now. */
-export async function resendDelivery(deliveryId: string, appId?: string) {
+/**
+ * An attempt's outcome in the log: "succeeded" (2xx), "failed", "in_flight"
+ * (being sent now), or "interrupted" (its worker stopped mid-attempt; the
+ * POST may have reached the receiver, and the delivery was tried again).
+ */
+function attemptOutcome(stored: string | null): string {
+  return stored ?? "in_flight";
+}
+
+/** The app a delivery belongs to (for tools that name only the delivery). */
+export async function deliveryAppId(deliveryId: string): Promise<string> {
   const prisma = await db();
-  const original = await prisma.webhookDelivery.findUnique({ where: { id: deliveryId } });
-  if (!original || (appId !== undefined && original.appId !== appId)) {
-    throw new ApiError("not_found", { message: "Delivery not found" });
-  }
+  const row = await prisma.webhookDelivery.findUnique({ where: { id: deliveryId }, select: { appId: true } });
+  if (!row) throw new ApiError("not_found", { message: "Delivery not found" });
+  return row.appId;
+}
+
+/** Sends an event again: a new delivery (its own attempts) of the same event id to the same endpoint, due now. */
+export async function resendDelivery(appId: string, deliveryId: string) {
+  const prisma = await db();
+  const original = await prisma.webhookDelivery.findFirst({ where: { id: deliveryId, appId } });
+  if (!original) throw new ApiError("not_found", { message: "Delivery not found" });
   const copy = await prisma.webhookDelivery.create({
     data: {
       eventId: original.eventId,
@@ -54,6 +71,14 @@ export async function resendDelivery(deliveryId: string, appId?: string) {
     },
   });
   return { delivery_id: copy.id, event_id: copy.eventId, resent_from: original.id };
+}
+
+/** The app a webhook endpoint belongs to (for tools that name only the webhook). */
+export async function webhookAppId(webhookId: string): Promise<string> {
+  const prisma = await db();
+  const row = await prisma.webhookEndpoint.findUnique({ where: { id: webhookId }, select: { appId: true } });
+  if (!row) throw new ApiError("not_found", { message: "Webhook not found" });
+  return row.appId;
 }
 
 /** The app's webhook endpoints, without their secrets. */

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { now as clockNow } from "@/lib/clock";
 import type { Tx } from "@/lib/db/client";
-import { SESSION_EVENT_TYPES } from "./event-types";
+import { isSessionEventStatus, sessionEventType } from "./event-types";
 
 type SessionForEvent = { id: string; appId: string; vendorData: string | null; callbackUrl: string | null };
 
@@ -69,11 +69,10 @@ export async function enqueueEvent(
 
 /** A session's verification event (spec 6 payload) for its new status. */
 export async function enqueueSessionEvent(tx: Tx, session: SessionForEvent, status: string, occurredAt: Date) {
-  const type = SESSION_EVENT_TYPES[status];
-  if (!type) throw new Error(`No event type for session status ${status}`);
+  if (!isSessionEventStatus(status)) throw new Error(`No event type for session status ${status}`);
   const payload = {
     event_id: newEventId(),
-    type,
+    type: sessionEventType(status),
     session_id: session.id,
     status,
     vendor_data: session.vendorData,

@@ -1,52 +1,108 @@
 import dns from "node:dns";
 import http from "node:http";
 import https from "node:https";
-import type { LookupFunction } from "node:net";
-import { isPrivateAddress } from "./safe-address";
+import net, { type LookupFunction } from "node:net";
+import { isAllowedDestination, type IpNetwork } from "./safe-address";
 
 export type PostResult = { status: number; body: string };
 
-export class BlockedAddressError extends Error {}
+/** What the tenant-readable delivery log says about a refused destination. */
+export const BLOCKED_DESTINATION_MESSAGE = "destination address not allowed";
 
-/** A DNS lookup that refuses private addresses, checked on the address actually connected to (no rebinding). */
-const publicOnlyLookup: LookupFunction = (hostname, options, callback) => {
-  dns.lookup(hostname, { ...options, all: false }, (err, address, family) => {
-    if (err) return callback(err, "", 0);
-    if (isPrivateAddress(address as string)) {
-      return callback(new BlockedAddressError(`${hostname} resolves to a private address (${address})`), "", 0);
-    }
-    callback(null, address as string, family as number);
-  });
-};
+/**
+ * A production delivery refused by the address guard. `message` is generic
+ * (it goes into the tenant's delivery log); `detail` names the host and
+ * addresses for the server log only.
+ */
+export class BlockedAddressError extends Error {
+  constructor(readonly detail: string) {
+    super(BLOCKED_DESTINATION_MESSAGE);
+    this.name = "BlockedAddressError";
+  }
+}
+
+/**
+ * The error text of a failed attempt as the tenant's delivery log shows it:
+ * a refused destination says only that; a socket error says its operation
+ * and code (`connect ECONNREFUSED`) without the address it reached. The full
+ * message goes to the server log.
+ */
+export function attemptErrorText(err: unknown): string {
+  if (err instanceof BlockedAddressError) return err.message;
+  const e = err as NodeJS.ErrnoException;
+  if (typeof e?.code === "string" && typeof e.syscall === "string") return `${e.syscall} ${e.code}`;
+  return e instanceof Error ? e.message : String(err);
+}
+
+/**
+ * A DNS lookup for production deliveries: resolves every address of the
+ * host, drops each one the guard refuses and answers only with the rest, in
+ * the form the caller asked for (`options.all`: Node's connection
+ * autoselection asks for every address, a plain connect for one). The
+ * check applies to the addresses actually connected to, so a name that
+ * resolves (or rebinds) to an internal address cannot reach it.
+ */
+export function guardedLookup(allowedNetworks: readonly IpNetwork[]): LookupFunction {
+  return (hostname, options, callback) => {
+    dns.lookup(hostname, { ...options, all: true }, (err, addresses) => {
+      if (err) return callback(err, options.all ? [] : "", 0);
+      const permitted = addresses.filter((a) => isAllowedDestination(a.address, allowedNetworks));
+      const first = permitted[0];
+      if (!first) {
+        const refused = new BlockedAddressError(`${hostname} resolves to ${addresses.map((a) => a.address).join(", ")}`);
+        return callback(refused, options.all ? [] : "", 0);
+      }
+      if (options.all) callback(null, permitted);
+      else callback(null, first.address, first.family);
+    });
+  };
+}
+
+/** Refuses a production URL before connecting: not https, or an IP literal the guard refuses. */
+function checkProductionUrl(target: URL, allowedNetworks: readonly IpNetwork[]) {
+  if (target.protocol !== "https:") throw new BlockedAddressError(`${target.protocol} is not https`);
+  const host = target.hostname.replace(/^\[|\]$/g, "");
+  if (net.isIP(host) && !isAllowedDestination(host, allowedNetworks)) {
+    throw new BlockedAddressError(`${host} is not an allowed address`);
+  }
+}
 
 /**
  * POSTs one webhook. `allowPrivate` is false for production apps: the URL
- * must be https and must not reach a private, loopback or link-local
- * address. Resolves with the status and the first 1 KB of the response;
- * rejects on connection errors and after `timeoutMs`.
+ * must be https and every address connected to must pass the guard
+ * (public unicast, or inside `allowedNetworks`). Resolves with the status
+ * and the first 1 KB of the response; rejects on connection errors and
+ * after `timeoutMs` (which bounds the whole exchange, body included).
  */
 export function postWebhook(
   url: string,
   headers: Record<string, string>,
   body: string,
-  options: { timeoutMs: number; allowPrivate: boolean },
+  options: { timeoutMs: number; allowPrivate: boolean; allowedNetworks?: readonly IpNetwork[] },
 ): Promise<PostResult> {
   return new Promise((resolve, reject) => {
     const target = new URL(url);
+    const allowedNetworks = options.allowedNetworks ?? [];
     if (!options.allowPrivate) {
-      if (target.protocol !== "https:") return reject(new BlockedAddressError("production webhooks must use https"));
-      const literal = target.hostname.replace(/^\[|\]$/g, "");
-      if ((/^[\d.]+$/.test(literal) || literal.includes(":")) && isPrivateAddress(literal)) {
-        return reject(new BlockedAddressError(`${literal} is a private address`));
+      try {
+        checkProductionUrl(target, allowedNetworks);
+      } catch (err) {
+        return reject(err);
       }
     }
+    let settled = false;
+    const fail = (err: Error) => {
+      if (settled) return;
+      settled = true;
+      reject(err);
+    };
     const client = target.protocol === "https:" ? https : http;
     const req = client.request(
       target,
       {
         method: "POST",
         headers: { ...headers, "Content-Length": Buffer.byteLength(body) },
-        lookup: options.allowPrivate ? undefined : publicOnlyLookup,
+        lookup: options.allowPrivate ? undefined : guardedLookup(allowedNetworks),
         timeout: options.timeoutMs,
       },
       (res) => {
@@ -55,13 +111,23 @@ export function postWebhook(
         res.on("data", (chunk: string) => {
           if (text.length < 1024) text += chunk;
         });
-        res.on("end", () => resolve({ status: res.statusCode ?? 0, body: text.slice(0, 1024) }));
-        res.on("error", reject);
+        res.on("end", () => {
+          if (settled) return;
+          settled = true;
+          resolve({ status: res.statusCode ?? 0, body: text.slice(0, 1024) });
+        });
+        res.on("error", fail);
+        res.on("aborted", () => fail(new Error("response aborted")));
       },
     );
-    const timer = setTimeout(() => req.destroy(new Error(`timed out after ${options.timeoutMs} ms`)), options.timeoutMs);
-    req.on("timeout", () => req.destroy(new Error(`timed out after ${options.timeoutMs} ms`)));
-    req.on("error", reject);
+    const timedOut = () => {
+      const err = new Error(`timed out after ${options.timeoutMs} ms`);
+      fail(err);
+      req.destroy(err);
+    };
+    const timer = setTimeout(timedOut, options.timeoutMs);
+    req.on("timeout", timedOut);
+    req.on("error", fail);
     req.on("close", () => clearTimeout(timer));
     req.end(body);
   });

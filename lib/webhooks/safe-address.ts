@@ -1,41 +1,72 @@
-import net from "node:net";
+import ipaddr from "ipaddr.js";
 
 /**
- * Addresses a production app's webhook may never reach (SSRF): loopback,
- * private, link-local, carrier-grade NAT, multicast, unspecified and the
- * IPv6 equivalents (also IPv4-mapped IPv6).
+ * Where a production app's webhook may connect (SSRF guard). An address is
+ * allowed when it is ordinary public unicast, or when it lies in one of the
+ * networks the operator allowed (WEBHOOK_ALLOWED_NETWORKS, for receivers on
+ * an internal network). Everything else is refused: loopback, private,
+ * link-local, unique-local, carrier-grade NAT, multicast, broadcast,
+ * unspecified, reserved and documentation ranges, and the IPv6 forms that
+ * can carry an IPv4 address elsewhere (IPv4-mapped in any spelling, NAT64
+ * rfc6052/rfc6145, 6to4, Teredo), as ipaddr.js's `range()` names them from
+ * the IANA special-purpose registries. IPv6 must also lie in 2000::/3, the
+ * only block IANA allocates as global unicast (so the deprecated
+ * IPv4-compatible ::a.b.c.d and other unallocated space are refused too).
  */
-export function isPrivateAddress(address: string): boolean {
-  const mapped = address.toLowerCase().match(/^::ffff:(\d+\.\d+\.\d+\.\d+)$/);
-  const ip = mapped ? mapped[1]! : address;
-  if (net.isIPv4(ip)) {
-    const [a, b] = ip.split(".").map(Number) as [number, number];
-    return (
-      a === 0 ||
-      a === 10 ||
-      a === 127 ||
-      (a === 100 && b >= 64 && b <= 127) ||
-      (a === 169 && b === 254) ||
-      (a === 172 && b >= 16 && b <= 31) ||
-      (a === 192 && b === 168) ||
-      (a === 192 && b === 0) ||
-      (a === 198 && (b === 18 || b === 19)) ||
-      a >= 224
-    );
+export type IpNetwork = [ipaddr.IPv4 | ipaddr.IPv6, number];
+
+/** The parsed address, IPv4-mapped IPv6 unwrapped to IPv4; null when not an IP address. */
+function parseAddress(address: string): ipaddr.IPv4 | ipaddr.IPv6 | null {
+  const bare = address.replace(/^\[|\]$/g, "");
+  // ipaddr.js also accepts legacy IPv4 spellings (0x7f.1, 2130706433); addresses
+  // here come from DNS answers or from URLs, whose parser already rewrote those
+  // to dotted decimal, so only the standard forms are taken.
+  if (!ipaddr.IPv6.isValid(bare) && !ipaddr.IPv4.isValidFourPartDecimal(bare)) return null;
+  return ipaddr.process(bare);
+}
+
+function inNetwork(ip: ipaddr.IPv4 | ipaddr.IPv6, [network, bits]: IpNetwork): boolean {
+  return ip.kind() === network.kind() && ip.match(network, bits);
+}
+
+const GLOBAL_UNICAST_V6: IpNetwork = [ipaddr.IPv6.parse("2000::"), 3];
+
+function isPublicUnicast(ip: ipaddr.IPv4 | ipaddr.IPv6): boolean {
+  return ip.range() === "unicast" && (ip.kind() === "ipv4" || inNetwork(ip, GLOBAL_UNICAST_V6));
+}
+
+/** True when a production webhook may connect to `address` (an IP literal; anything else is refused). */
+export function isAllowedDestination(address: string, allowedNetworks: readonly IpNetwork[] = []): boolean {
+  const ip = parseAddress(address);
+  if (!ip) return false;
+  if (isPublicUnicast(ip)) return true;
+  return allowedNetworks.some((network) => inNetwork(ip, network));
+}
+
+/** An IPv4-mapped IPv6 network (`::ffff:10.0.0.0/104`) as the IPv4 network it names. */
+function unwrapMappedNetwork([ip, bits]: IpNetwork): IpNetwork {
+  if (ip instanceof ipaddr.IPv6 && ip.isIPv4MappedAddress() && bits >= 96) return [ip.toIPv4Address(), bits - 96];
+  return [ip, bits];
+}
+
+/**
+ * Parses a comma-separated list of CIDRs (`10.20.0.0/16, fd00:1::/64`).
+ * Returns the networks, and the entries that are not CIDRs (legacy IPv4
+ * spellings such as `10.1/16` are refused).
+ */
+export function parseNetworkList(text: string): { networks: IpNetwork[]; invalid: string[] } {
+  const networks: IpNetwork[] = [];
+  const invalid: string[] = [];
+  for (const entry of text.split(",").map((s) => s.trim()).filter(Boolean)) {
+    const address = entry.split("/")[0] ?? "";
+    const standard = ipaddr.IPv4.isValidFourPartDecimal(address) || ipaddr.IPv6.isValid(address);
+    if (standard && ipaddr.isValidCIDR(entry)) networks.push(unwrapMappedNetwork(ipaddr.parseCIDR(entry)));
+    else invalid.push(entry);
   }
-  if (net.isIPv6(ip)) {
-    const v = ip.toLowerCase();
-    return (
-      v === "::" ||
-      v === "::1" ||
-      v.startsWith("fe8") ||
-      v.startsWith("fe9") ||
-      v.startsWith("fea") ||
-      v.startsWith("feb") ||
-      v.startsWith("fc") ||
-      v.startsWith("fd") ||
-      v.startsWith("ff")
-    );
-  }
-  return true;
+  return { networks, invalid };
+}
+
+/** `10.0.0.0/8`-style text of a network, for logs. */
+export function formatNetwork([ip, bits]: IpNetwork): string {
+  return `${ip.toString()}/${bits}`;
 }

@@ -18,3 +18,15 @@ export function nextAttemptDelayMs(next: number, random: () => number = Math.ran
   const base = schedule[next - 1]! * 1000;
   return Math.round(base * (0.9 + 0.2 * random()));
 }
+
+/** Added to WEBHOOK_TIMEOUT_MS for the delivery lease: time to sign, connect and record an attempt. */
+export const LEASE_MARGIN_MS = 10_000;
+
+/**
+ * How long a worker's claim holds a delivery: one attempt's timeout (which
+ * bounds the whole POST) plus a margin. A live worker closes its attempt
+ * within it; a dead worker's deliveries are claimed again once it lapses.
+ */
+export function leaseMs(timeoutMs: number = env().WEBHOOK_TIMEOUT_MS): number {
+  return timeoutMs + LEASE_MARGIN_MS;
+}

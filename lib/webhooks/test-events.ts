@@ -3,31 +3,39 @@ import { now } from "@/lib/clock";
 import { db } from "@/lib/db/client";
 import { ApiError } from "@/lib/http/api-error";
 import { enqueueEvent, newEventId } from "./outbox";
-import { SESSION_EVENT_TYPES } from "./event-types";
+import { sessionEventType, type SessionEventStatus } from "./event-types";
 
 export const TEST_EVENT_KINDS = ["approved", "declined", "in_review", "expired", "duplicate", "bad_signature"] as const;
 export type TestEventKind = (typeof TEST_EVENT_KINDS)[number];
 
+/** The session status a test event simulates; duplicate and bad_signature send an approved event. */
+function testEventStatus(kind: TestEventKind): SessionEventStatus {
+  if (kind === "declined") return "DECLINED";
+  if (kind === "in_review") return "IN_REVIEW";
+  if (kind === "expired") return "EXPIRED";
+  return "APPROVED";
+}
+
 /**
- * Spec 6 test tooling: a simulated event sent to one webhook, signed with
- * its real secret, with `test: true` and a session id beginning
- * `sess_test_`. It touches no session, proof or identity.
- * - approved / declined / in_review / expired: one event of that status;
+ * Spec 6 test tooling: a simulated event sent to one webhook of `appId`
+ * (another app's webhook is not found), signed with its real secret, with
+ * `test: true` and a session id beginning `sess_test_`. It touches no
+ * session, proof or identity.
+ * - approved / declined / in_review / expired: one event of that status,
+ *   typed as a real one (lib/webhooks/event-types.ts);
  * - duplicate: an approved event delivered twice with the same event id
  *   (the receiver must process it once);
  * - bad_signature: an approved event signed with a wrong secret (the
  *   receiver must answer 400).
  */
-export async function sendTestEvent(webhookId: string, kind: TestEventKind, appId?: string) {
+export async function sendTestEvent(appId: string, webhookId: string, kind: TestEventKind) {
   const prisma = await db();
-  const endpoint = await prisma.webhookEndpoint.findUnique({ where: { id: webhookId } });
-  if (!endpoint || (appId !== undefined && endpoint.appId !== appId)) {
-    throw new ApiError("not_found", { message: "Webhook not found" });
-  }
-  const status = kind === "declined" ? "DECLINED" : kind === "in_review" ? "IN_REVIEW" : kind === "expired" ? "EXPIRED" : "APPROVED";
+  const endpoint = await prisma.webhookEndpoint.findFirst({ where: { id: webhookId, appId } });
+  if (!endpoint) throw new ApiError("not_found", { message: "Webhook not found" });
+  const status = testEventStatus(kind);
   const payload = {
     event_id: newEventId("evt_test_"),
-    type: SESSION_EVENT_TYPES[status]!,
+    type: sessionEventType(status),
     session_id: `sess_test_${randomBytes(12).toString("hex")}`,
     status,
     vendor_data: null,

@@ -1,29 +1,36 @@
 import { randomBytes } from "node:crypto";
+import { now } from "@/lib/clock";
 import { env } from "@/lib/config/env";
 import { decryptString } from "@/lib/crypto/encryption";
 import { sqlPool } from "@/lib/db/client";
 import { describeError, logger } from "@/lib/log/logger";
-import { BlockedAddressError, postWebhook } from "./post-webhook";
-import { nextAttemptDelayMs } from "./schedule";
+import { allowedWebhookNetworks } from "./allowed-networks";
+import { attemptErrorText, BlockedAddressError, postWebhook } from "./post-webhook";
+import { leaseMs, nextAttemptDelayMs } from "./schedule";
 import { webhookHeaders } from "./signing";
 
 /**
  * The webhook worker. Each round claims due deliveries with
  * `FOR UPDATE SKIP LOCKED` and a lease, so any number of workers (in the web
  * processes, or `npm run worker`) share one outbox and never run the same
- * attempt twice; a worker that dies mid-delivery leaves a lease that lapses,
- * and the delivery is tried again later, never lost. A 2xx ends a delivery;
- * anything else (status, timeout, connection error) is retried on the
- * schedule (lib/webhooks/schedule.ts) until the last attempt fails it.
+ * attempt twice. The claim also opens the attempt's row in the log before
+ * anything is sent, and the row is closed with its outcome afterwards; a
+ * worker that dies mid-delivery leaves an open row and a lease that lapses:
+ * the next claim marks that row `interrupted` and tries the delivery again,
+ * so nothing is lost and the log shows every POST that may have gone out.
+ * A 2xx ends a delivery; anything else (status, timeout, connection error)
+ * is retried on the schedule (lib/webhooks/schedule.ts) until the last
+ * attempt fails it. Times come from the injected clock (lib/clock.ts).
  */
-const LEASE_MS = 60_000;
 
 type Claimed = {
   id: string;
+  attempt_id: string;
   event_id: string;
   url: string;
   signing: string;
   attempt_count: number;
+  app_id: string;
   payload: Record<string, unknown>;
   secret_encrypted: string;
   environment: "test" | "production";
@@ -31,9 +38,14 @@ type Claimed = {
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
+/**
+ * Claims up to `limit` due deliveries for one lease, and in the same
+ * statement marks the attempts a dead worker left open on them as
+ * `interrupted` and opens the new attempt rows (outcome NULL: in flight).
+ */
 export async function claimDueDeliveries(limit: number): Promise<Claimed[]> {
   const pool = await sqlPool();
-  const at = Date.now();
+  const at = now().getTime();
   const { rows } = await pool.query<Claimed>(
     `WITH due AS (
        SELECT id FROM webhook_deliveries
@@ -48,76 +60,130 @@ export async function claimDueDeliveries(limit: number): Promise<Claimed[]> {
               updated_at = ($1::timestamptz AT TIME ZONE 'UTC')
          FROM due WHERE d.id = due.id
        RETURNING d.id, d.event_id, d.url, d.signing, d.attempt_count, d.endpoint_id, d.app_id
+     ), interrupted AS (
+       UPDATE webhook_attempts a SET outcome = 'interrupted'
+         FROM claimed c WHERE a.delivery_id = c.id AND a.outcome IS NULL
+     ), opened AS (
+       INSERT INTO webhook_attempts (id, delivery_id, number, started_at)
+       SELECT gen_random_uuid()::text, c.id, c.attempt_count, ($1::timestamptz AT TIME ZONE 'UTC') FROM claimed c
+       RETURNING id, delivery_id
      )
-     SELECT c.id, c.event_id, c.url, c.signing, c.attempt_count, e.payload, ep.secret_encrypted, a.environment
+     SELECT c.id, o.id AS attempt_id, c.event_id, c.url, c.signing, c.attempt_count, c.app_id,
+            e.payload, ep.secret_encrypted, a.environment
        FROM claimed c
+       JOIN opened o ON o.delivery_id = c.id
        JOIN webhook_events e ON e.id = c.event_id
        JOIN webhook_endpoints ep ON ep.id = c.endpoint_id
        JOIN apps a ON a.id = c.app_id`,
-    [iso(at), limit, iso(at + LEASE_MS)],
+    [iso(at), limit, iso(at + leaseMs())],
   );
   return rows;
 }
 
-/** Runs one claimed attempt and records it. */
+class SigningError extends Error {}
+
+/** The endpoint's secret, or a random one for the bad-signature test delivery. */
+function signingSecret(d: Claimed): string {
+  if (d.signing === "invalid") return `whsec_${randomBytes(32).toString("base64url")}`;
+  try {
+    return decryptString(d.secret_encrypted);
+  } catch (err) {
+    // e.g. instances with different ENCRYPTION_KEYs: the operator's problem, retried like any failure.
+    logger.error("webhook signing secret could not be decrypted", { delivery: d.id, ...describeError(err) });
+    throw new SigningError("could not sign the delivery");
+  }
+}
+
+/** Runs one claimed attempt and closes its row. */
 export async function attemptDelivery(d: Claimed): Promise<"succeeded" | "retry" | "failed"> {
   const config = env();
-  const secret = d.signing === "invalid" ? `whsec_${randomBytes(32).toString("base64url")}` : decryptString(d.secret_encrypted);
-  const body = JSON.stringify(d.payload);
-  const started = Date.now();
+  const startedAt = now();
+  const clockStart = performance.now();
   let status: number | null = null;
   let snippet: string | null = null;
   let error: string | null = null;
   let blocked = false;
   try {
-    const res = await postWebhook(d.url, webhookHeaders(secret, d.event_id, body, Math.floor(started / 1000)), body, {
+    const secret = signingSecret(d);
+    const body = JSON.stringify(d.payload);
+    const res = await postWebhook(d.url, webhookHeaders(secret, d.event_id, body, Math.floor(startedAt.getTime() / 1000)), body, {
       timeoutMs: config.WEBHOOK_TIMEOUT_MS,
       allowPrivate: d.environment === "test",
+      allowedNetworks: allowedWebhookNetworks(),
     });
     status = res.status;
     snippet = res.body;
   } catch (err) {
-    error = (err as Error).message;
+    error = attemptErrorText(err);
     blocked = err instanceof BlockedAddressError;
+    const detail = err instanceof BlockedAddressError ? err.detail : (err as Error)?.message;
+    if (detail !== error) {
+      logger.warn("webhook attempt failed", { delivery: d.id, app: d.app_id, attempt: d.attempt_count, url: d.url, error, detail });
+    }
   }
-  const ended = Date.now();
+  const durationMs = Math.round(performance.now() - clockStart);
+  const endedAt = now().getTime();
   const ok = status !== null && status >= 200 && status < 300;
   // A bad-signature test delivery is sent once: the right answer to it is a 400.
   const delay = ok || blocked || d.signing === "invalid" ? null : nextAttemptDelayMs(d.attempt_count + 1);
   const outcome = ok ? "succeeded" : delay === null ? "failed" : "retry";
+  await closeAttempt(d, { outcome, attemptOutcome: ok ? "succeeded" : "failed", durationMs, status, snippet, error, endedAt, delay });
+  return outcome;
+}
+
+/**
+ * Closes an attempt's row and moves its delivery on. Only the delivery's
+ * latest claim decides its state, except that a success always counts (an
+ * attempt that outlived its lease may still have been acknowledged).
+ */
+async function closeAttempt(
+  d: Claimed,
+  r: {
+    outcome: "succeeded" | "retry" | "failed";
+    attemptOutcome: "succeeded" | "failed";
+    durationMs: number;
+    status: number | null;
+    snippet: string | null;
+    error: string | null;
+    endedAt: number;
+    delay: number | null;
+  },
+) {
   const pool = await sqlPool();
   await pool.query(
     `WITH attempt AS (
-       INSERT INTO webhook_attempts (id, delivery_id, number, started_at, duration_ms, status_code, response_snippet, error)
-       VALUES (gen_random_uuid()::text, $1, $2, ($3::timestamptz AT TIME ZONE 'UTC'), $4, $5, $6, $7)
+       UPDATE webhook_attempts
+          SET outcome = $11, ended_at = $9::timestamptz, duration_ms = $3, status_code = $4, response_snippet = $5, error = $6
+        WHERE id = $12
      ), delivery AS (
        UPDATE webhook_deliveries
-          SET state = CASE WHEN $8 = 'retry' THEN 'pending' ELSE $8 END,
-              last_status = $5, locked_until = NULL,
-              next_attempt_at = COALESCE(($9::timestamptz AT TIME ZONE 'UTC'), next_attempt_at),
-              delivered_at = CASE WHEN $8 = 'succeeded' THEN ($10::timestamptz AT TIME ZONE 'UTC') ELSE delivered_at END,
-              updated_at = ($10::timestamptz AT TIME ZONE 'UTC')
-        WHERE id = $1
+          SET state = CASE WHEN $7 = 'retry' THEN 'pending' ELSE $7 END,
+              last_status = $4, locked_until = NULL,
+              next_attempt_at = COALESCE(($8::timestamptz AT TIME ZONE 'UTC'), next_attempt_at),
+              delivered_at = CASE WHEN $7 = 'succeeded' THEN ($9::timestamptz AT TIME ZONE 'UTC') ELSE delivered_at END,
+              updated_at = ($9::timestamptz AT TIME ZONE 'UTC')
+        WHERE id = $1 AND ((state = 'pending' AND attempt_count = $2) OR ($7 = 'succeeded' AND state <> 'succeeded'))
+       RETURNING id
      )
      UPDATE webhook_events
-        SET state = CASE WHEN $8 = 'succeeded' THEN 'delivered' ELSE 'failed' END,
-            delivered_at = CASE WHEN $8 = 'succeeded' THEN COALESCE(delivered_at, ($10::timestamptz AT TIME ZONE 'UTC')) ELSE delivered_at END
-      WHERE id = $11 AND $8 <> 'retry' AND state <> 'delivered'`,
+        SET state = CASE WHEN $7 = 'succeeded' THEN 'delivered' ELSE 'failed' END,
+            delivered_at = CASE WHEN $7 = 'succeeded' THEN COALESCE(delivered_at, ($9::timestamptz AT TIME ZONE 'UTC')) ELSE delivered_at END
+      WHERE id = $10 AND $7 <> 'retry' AND state <> 'delivered' AND EXISTS (SELECT 1 FROM delivery)`,
     [
       d.id,
       d.attempt_count,
-      iso(started),
-      ended - started,
-      status,
-      snippet,
-      error,
-      outcome,
-      delay === null ? null : iso(ended + delay),
-      iso(ended),
+      r.durationMs,
+      r.status,
+      r.snippet,
+      r.error,
+      r.outcome,
+      r.delay === null ? null : iso(r.endedAt + r.delay),
+      iso(r.endedAt),
       d.event_id,
+      r.attemptOutcome,
+      d.attempt_id,
     ],
   );
-  return outcome;
 }
 
 /** One round: claim up to `limit` due deliveries and attempt them in parallel. Returns how many ran. */

@@ -63,7 +63,7 @@ describe("decision engine outcomes", () => {
     const s = await read(id);
     expect(s.status).toBe("IN_REVIEW");
     expect(s.decided_at).toBeNull();
-    expect((await events(id)).map((e) => e.type)).toEqual(["verification.in_review"]);
+    expect((await events(id)).map((e) => [e.type, e.payload.status])).toEqual([["verification.completed", "IN_REVIEW"]]);
   });
 });
 
@@ -90,7 +90,10 @@ describe("PATCH /api/v2/session/{id}/status (spec 3.1)", () => {
         app_id: t.appId,
       },
     ]);
-    expect((await events(id)).map((e) => e.type)).toEqual(["verification.in_review", "verification.approved"]);
+    expect((await events(id)).map((e) => [e.type, e.payload.status])).toEqual([
+      ["verification.completed", "IN_REVIEW"],
+      ["verification.approved", "APPROVED"],
+    ]);
     // Terminal: no further checks, no further decisions.
     const { recordCheckResult } = await import("@/lib/sessions/record-check");
     await expect(recordCheckResult({ sessionId: id, type: "liveness", status: "failed" })).rejects.toMatchObject({ code: "session_closed" });
@@ -114,7 +117,10 @@ describe("PATCH /api/v2/session/{id}/status (spec 3.1)", () => {
     expect(res.status).toBe(200);
     expect(res.body.data.status).toBe("DECLINED");
     expect(await sql(shared().env, `SELECT 1 FROM audit_logs WHERE target = $1`, [id])).toHaveLength(1);
-    expect((await events(id)).map((e) => e.type)).toEqual(["verification.in_review", "verification.declined"]);
+    expect((await events(id)).map((e) => [e.type, e.payload.status])).toEqual([
+      ["verification.completed", "IN_REVIEW"],
+      ["verification.completed", "DECLINED"],
+    ]);
   });
 
   it("any state other than IN_REVIEW -> 409 review_not_pending, unchanged", async () => {
@@ -178,8 +184,8 @@ describe("expiry", () => {
     expect((await read(idle.session_id)).status).toBe("EXPIRED");
     expect((await read(started.session_id)).status).toBe("ABANDONED");
     expect((await read(later.session_id)).status).toBe("NOT_STARTED");
-    expect((await events(idle.session_id)).map((e) => e.type)).toEqual(["verification.expired"]);
-    expect((await events(started.session_id)).map((e) => e.type)).toEqual(["verification.abandoned"]);
+    expect((await events(idle.session_id)).map((e) => [e.type, e.payload.status])).toEqual([["verification.completed", "EXPIRED"]]);
+    expect((await events(started.session_id)).map((e) => [e.type, e.payload.status])).toEqual([["verification.completed", "ABANDONED"]]);
     const decision = (await api("GET", `/api/v2/session/${idle.session_id}/decision`, { headers: keyHeader(t) })).body.data;
     expect(decision).toMatchObject({ status: "EXPIRED", decision: "expired" });
     expect(decision.checks.every((c: { status: string }) => c.status === "not_performed")).toBe(true);

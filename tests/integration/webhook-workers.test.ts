@@ -1,6 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes, randomUUID } from "node:crypto";
-import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { cli } from "../support/cli";
 import { createTestDatabase, sql, type TestDatabase } from "../support/database";
@@ -9,8 +8,9 @@ import { baseEnv, freePort, ROOT, startServer, type RunningServer } from "../sup
 
 /**
  * Durability and scale-out of delivery, each on a database of its own:
- * an event outlives a server restart while its receiver is down, and two
- * worker processes over one outbox deliver every event exactly once.
+ * an event outlives a server restart while its receiver is down, two
+ * worker processes over one outbox deliver every event exactly once, and a
+ * worker killed mid-delivery loses nothing and leaves a truthful log.
  */
 const cleanups: Array<() => Promise<unknown>> = [];
 afterAll(async () => {
@@ -31,13 +31,37 @@ async function tenantWithWebhook(env: Record<string, string>, url: string) {
   return { appId: app.app_id as string, webhookId: hook.webhook_id as string, secret: hook.secret as string };
 }
 
+/** `count` events with one due delivery each, written straight into the outbox as that many sessions ending at once would. */
+async function insertEvents(env: Record<string, string>, t: { appId: string; webhookId: string; url: string; count: number }) {
+  const ids = Array.from({ length: t.count }, (_, i) => `evt_load_${i}_${randomBytes(4).toString("hex")}`);
+  const values = ids
+    .map((id, i) => `('${id}', '${t.appId}', NULL, 'verification.approved', '${JSON.stringify({
+      event_id: id, type: "verification.approved", session_id: `s${i}`, status: "APPROVED", vendor_data: null,
+      decision: "approved", occurred_at: new Date().toISOString(),
+    })}'::jsonb)`)
+    .join(",");
+  await sql(env, `INSERT INTO webhook_events (id, app_id, session_id, type, payload) VALUES ${values}`);
+  await sql(
+    env,
+    `INSERT INTO webhook_deliveries (id, event_id, app_id, endpoint_id, url, next_attempt_at, updated_at)
+     SELECT gen_random_uuid()::text, e.id, e.app_id, $1, $2, now() AT TIME ZONE 'UTC', now() FROM webhook_events e
+      WHERE e.app_id = $3`,
+    [t.webhookId, t.url, t.appId],
+  );
+  return ids;
+}
+
+/**
+ * `npm run worker`'s process, as one node process (tsx as a loader, not the
+ * tsx CLI, which would run the worker in a child of its own that a SIGKILL
+ * of the CLI does not reach).
+ */
 function startWorker(env: Record<string, string>): ChildProcess {
-  const tsx = path.join(ROOT, "node_modules", "tsx", "dist", "cli.mjs");
-  const child = spawn(process.execPath, [tsx, "bin/worker.ts"], { cwd: ROOT, env: baseEnv(env), stdio: "ignore" });
+  const child = spawn(process.execPath, ["--import", "tsx", "bin/worker.ts"], { cwd: ROOT, env: baseEnv(env), stdio: "ignore" });
   cleanups.push(
     () =>
       new Promise((resolve) => {
-        if (child.exitCode !== null) return resolve(null);
+        if (child.exitCode !== null || child.signalCode !== null) return resolve(null);
         child.once("exit", resolve);
         child.kill("SIGTERM");
       }),
@@ -85,27 +109,111 @@ describe("two workers over one outbox", () => {
     startWorker(env);
     await new Promise((r) => setTimeout(r, 3000));
 
-    // 200 events written straight into the outbox, as 200 sessions ending at once would.
-    const ids = Array.from({ length: 200 }, (_, i) => `evt_load_${i}_${randomBytes(4).toString("hex")}`);
-    const values = ids
-      .map((id, i) => `('${id}', '${appId}', NULL, 'verification.approved', '${JSON.stringify({
-        event_id: id, type: "verification.approved", session_id: `s${i}`, status: "APPROVED", vendor_data: null,
-        decision: "approved", occurred_at: new Date().toISOString(),
-      })}'::jsonb)`)
-      .join(",");
-    await sql(env, `INSERT INTO webhook_events (id, app_id, session_id, type, payload) VALUES ${values}`);
-    await sql(
-      env,
-      `INSERT INTO webhook_deliveries (id, event_id, app_id, endpoint_id, url, next_attempt_at, updated_at)
-       SELECT gen_random_uuid()::text, e.id, e.app_id, $1, $2, now() AT TIME ZONE 'UTC', now() FROM webhook_events e
-        WHERE e.app_id = $3`,
-      [webhookId, receiver.url, appId],
-    );
+    await insertEvents(env, { appId, webhookId, url: receiver.url, count: 200 });
     await receiver.waitFor((r) => r.processed.length === 200, 60_000);
     await new Promise((r) => setTimeout(r, 1000));
     expect(receiver.received).toHaveLength(200);
     expect(new Set(receiver.received.map((r) => r.headers["x-svc-event-id"])).size).toBe(200);
     const rows = await sql(env, `SELECT state, attempt_count FROM webhook_deliveries WHERE app_id = $1`, [appId]);
     expect(rows.every((r) => r.state === "succeeded" && r.attempt_count === 1)).toBe(true);
+    const attempts = await sql(
+      env,
+      `SELECT a.outcome, count(*)::int AS n FROM webhook_attempts a JOIN webhook_deliveries d ON d.id = a.delivery_id
+        WHERE d.app_id = $1 GROUP BY a.outcome`,
+      [appId],
+    );
+    expect(attempts).toEqual([{ outcome: "succeeded", n: 200 }]);
+  });
+});
+
+describe("a worker killed in the middle of deliveries", () => {
+  it("leaves its attempts in the log as interrupted; another worker delivers every event, one attempt row per POST", async () => {
+    // An 8 s attempt timeout gives an 18 s lease (timeout + 10 s margin) instead of the default 25 s.
+    const env = await freshInstall("wh-kill", { WEBHOOK_POLL_MS: "50", WEBHOOK_CONCURRENCY: "4", WEBHOOK_TIMEOUT_MS: "8000" });
+    // A web instance that leaves delivery to the workers (and, embedded, hosts the database for them).
+    const web = await startServer({ ...env, WEBHOOK_WORKER: "off" });
+    cleanups.push(() => web.stop());
+    const receiver = await new TestReceiver().start();
+    cleanups.push(() => receiver.stop());
+    const { appId, webhookId, secret } = await tenantWithWebhook(env, receiver.url);
+    receiver.secret = secret;
+    receiver.hold = true; // the POSTs arrive and are never answered
+    const ids = await insertEvents(env, { appId, webhookId, url: receiver.url, count: 6 });
+
+    const first = startWorker(env);
+    await receiver.waitFor((r) => r.received.length === 4, 60_000); // one round of WEBHOOK_CONCURRENCY in flight
+    const exited = new Promise((resolve) => first.once("exit", resolve));
+    first.kill("SIGKILL");
+    await exited;
+    const cutOff = receiver.received.map((r) => r.headers["x-svc-event-id"] as string);
+    expect(new Set(cutOff).size).toBe(4);
+
+    receiver.hold = false;
+    startWorker(env);
+    await receiver.waitFor((r) => r.processed.length === 6, 90_000);
+    const settled = async () =>
+      (await sql(env, `SELECT count(*)::int AS n FROM webhook_deliveries WHERE app_id = $1 AND state = 'succeeded'`, [appId]))[0].n;
+    const deadline = Date.now() + 15_000;
+    while ((await settled()) < 6 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
+
+    // Every event arrived at least once and was processed once.
+    expect(receiver.processed.map((e) => e.event_id).sort()).toEqual([...ids].sort());
+    // The delivery log (CLI; the API shows the same) has one attempt per POST that was sent.
+    const log = (await cli(["webhook:deliveries", "--app", appId], env)).deliveries as any[];
+    expect(log).toHaveLength(6);
+    const attempts = log.flatMap((d) => d.attempts);
+    expect(attempts).toHaveLength(receiver.received.length);
+    expect(receiver.received).toHaveLength(10);
+    for (const delivery of log) {
+      const posts = receiver.received.filter((r) => r.headers["x-svc-event-id"] === delivery.event_id).length;
+      expect(delivery.attempts).toHaveLength(posts);
+      expect(delivery.state).toBe("succeeded");
+      if (cutOff.includes(delivery.event_id)) {
+        expect(delivery.attempts).toEqual([
+          expect.objectContaining({ number: 1, outcome: "interrupted", ended_at: null, duration_ms: null, status_code: null }),
+          expect.objectContaining({ number: 2, outcome: "succeeded", status_code: 200 }),
+        ]);
+      } else {
+        expect(delivery.attempts).toEqual([expect.objectContaining({ number: 1, outcome: "succeeded", status_code: 200 })]);
+      }
+    }
+  });
+});
+
+describe("the worker's clock", () => {
+  it("decides what is due and stamps attempts with the injected clock (lib/clock.ts)", async () => {
+    const env: Record<string, string> = await freshInstall("wh-clock");
+    const receiver = await new TestReceiver().start();
+    cleanups.push(() => receiver.stop());
+    const { appId, webhookId, secret } = await tenantWithWebhook(env, receiver.url);
+    receiver.secret = secret;
+    const sent = await cli(["webhook:test", "--webhook", webhookId, "--kind", "approved"], env); // due now
+
+    // This process runs the worker's rounds itself, on the install's database.
+    for (const key of ["DATABASE_URL", "DATA_DIR", "ENCRYPTION_KEY"]) {
+      if (env[key] !== undefined) process.env[key] = env[key];
+      else delete process.env[key];
+    }
+    const { setClock } = await import("@/lib/clock");
+    const { deliverDueWebhooks } = await import("@/lib/webhooks/worker");
+    const { listDeliveries } = await import("@/lib/webhooks/deliveries");
+    const { disconnectDb } = await import("@/lib/db/client");
+    cleanups.push(() => disconnectDb());
+    const ahead = Date.now() + 200_000; // inside the receiver's 300 s tolerance for the signature timestamp
+    try {
+      setClock({ now: () => new Date(Date.now() - 3600_000) });
+      expect(await deliverDueWebhooks(10)).toBe(0); // an hour ago it was not due yet
+      setClock({ now: () => new Date(ahead) });
+      expect(await deliverDueWebhooks(10)).toBe(1);
+    } finally {
+      setClock(null);
+    }
+    expect(receiver.processed.map((e) => e.event_id)).toEqual([sent.event_id]);
+    expect(Number(receiver.received[0]!.headers["x-svc-timestamp"])).toBeGreaterThanOrEqual(Math.floor(ahead / 1000));
+    const [delivery] = await listDeliveries(appId);
+    expect(delivery).toMatchObject({ state: "succeeded", attempts: [expect.objectContaining({ outcome: "succeeded" })] });
+    expect(Date.parse(delivery!.delivered_at!)).toBeGreaterThanOrEqual(ahead);
+    expect(Date.parse(delivery!.attempts[0]!.started_at)).toBeGreaterThanOrEqual(ahead);
+    expect(Date.parse(delivery!.attempts[0]!.ended_at!)).toBeGreaterThanOrEqual(ahead);
   });
 });

@@ -76,7 +76,12 @@ describe("webhook delivery", () => {
     const [delivery] = await deliveries(other.appId);
     expect(delivery).toMatchObject({ state: "succeeded", attempt_count: 4, last_status: 200, session_id: sessionId });
     expect(delivery.attempts.map((a: { status_code: number }) => a.status_code)).toEqual([500, 500, 500, 200]);
-    expect(delivery.attempts[0].response_snippet).toBe("temporarily broken");
+    expect(delivery.attempts.map((a: { outcome: string }) => a.outcome)).toEqual(["failed", "failed", "failed", "succeeded"]);
+    expect(delivery.attempts[0]).toMatchObject({ number: 1, response_snippet: "temporarily broken", error: null });
+    for (const a of delivery.attempts) {
+      expect(Date.parse(a.ended_at)).toBeGreaterThanOrEqual(Date.parse(a.started_at));
+      expect(a.duration_ms).toEqual(expect.any(Number));
+    }
   });
 
   it("gives up after the last attempt and marks the delivery failed", async () => {
@@ -145,9 +150,9 @@ describe("test events (spec 6 test tooling)", () => {
 
   it.each([
     ["approved", "APPROVED", "verification.approved"],
-    ["declined", "DECLINED", "verification.declined"],
-    ["in_review", "IN_REVIEW", "verification.in_review"],
-    ["expired", "EXPIRED", "verification.expired"],
+    ["declined", "DECLINED", "verification.completed"],
+    ["in_review", "IN_REVIEW", "verification.completed"],
+    ["expired", "EXPIRED", "verification.completed"],
   ])("%s: a signed event with test: true and a sess_test_ session id, touching no session", async (kind, status, type) => {
     const before = await sql(env(), `SELECT count(*)::int AS n FROM sessions WHERE app_id = $1`, [t.appId]);
     const sent = await cli(["webhook:test", "--webhook", hook.webhookId, "--kind", kind], env());

@@ -1,4 +1,5 @@
 import http from "node:http";
+import https from "node:https";
 import type { AddressInfo } from "node:net";
 import { MemoryDedupStore, verifyWebhook, type VerifiedEvent } from "@/lib/webhooks/receiver";
 
@@ -9,28 +10,46 @@ export type Received = {
   event?: VerifiedEvent;
   duplicate?: boolean;
   error?: string;
+  /** Received while `hold` was on: never answered. */
+  held?: boolean;
+};
+
+export type ReceiverOptions = {
+  /** Address to listen on (default 127.0.0.1). */
+  host?: string;
+  /** Serve HTTPS with this key and certificate. */
+  tls?: { key: string | Buffer; cert: string | Buffer };
+  /** Host name for `url` (default: the listening address). */
+  urlHost?: string;
 };
 
 /**
  * A real webhook receiver for tests, built on the receiver helper a customer
  * would use: verifies signatures (400 when invalid), de-duplicates on the
- * event id, and can be told to fail its first N requests with a 500.
+ * event id, and can be told to fail its first N requests with a 500 or to
+ * hold requests open without answering (`hold`). Plain HTTP on 127.0.0.1 by
+ * default; HTTPS on any address with `tls`.
  */
 export class TestReceiver {
   readonly received: Received[] = [];
   readonly processed: VerifiedEvent[] = [];
   failNext = 0;
+  /** While true, verified requests are recorded and left unanswered (as a receiver that hangs). */
+  hold = false;
   secret = "";
-  private server: http.Server | null = null;
+  private server: http.Server | https.Server | null = null;
   private store = new MemoryDedupStore();
+  private options: ReceiverOptions = {};
   port = 0;
 
   get url() {
-    return `http://127.0.0.1:${this.port}/hook`;
+    const host = this.options.urlHost ?? this.options.host ?? "127.0.0.1";
+    return `${this.options.tls ? "https" : "http"}://${host}:${this.port}/hook`;
   }
 
-  async start(port = 0): Promise<this> {
-    this.server = http.createServer((req, res) => {
+  async start(port = 0, options: ReceiverOptions = {}): Promise<this> {
+    this.options = options;
+    const handler = (req: http.IncomingMessage, res: http.ServerResponse) => {
       let body = "";
       req.on("data", (c) => (body += c));
       req.on("end", async () => {
@@ -50,20 +69,29 @@ export class TestReceiver {
           res.writeHead(400).end(record.error);
           return;
         }
+        if (this.hold) {
+          record.status = 0;
+          record.held = true;
+          return;
+        }
         record.duplicate = !(await this.store.claim(record.event.event_id));
         if (!record.duplicate) this.processed.push(record.event);
         res.writeHead(200, { "content-type": "application/json" }).end('{"received":true}');
       });
-    });
-    await new Promise<void>((resolve) => this.server!.listen(port, "127.0.0.1", resolve));
+    };
+    this.server = options.tls ? https.createServer({ key: options.tls.key, cert: options.tls.cert }, handler) : http.createServer(handler);
+    await new Promise<void>((resolve) => this.server!.listen(port, options.host ?? "127.0.0.1", resolve));
     this.port = (this.server.address() as AddressInfo).port;
     return this;
   }
 
   async stop() {
-    await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
-    this.server?.closeAllConnections();
+    const server = this.server;
     this.server = null;
+    if (!server) return;
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    server.closeAllConnections(); // held requests too
+    await closed;
   }
 
   /** Waits until `predicate` holds (polling), or fails after `ms`. */

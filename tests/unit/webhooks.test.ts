@@ -2,8 +2,11 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { describe, expect, it } from "vitest";
 import { handleWebhookRequest, MemoryDedupStore, verifyWebhook, WebhookVerificationError } from "@/lib/webhooks/receiver";
-import { isPrivateAddress } from "@/lib/webhooks/safe-address";
-import { BlockedAddressError, postWebhook } from "@/lib/webhooks/post-webhook";
+import { ConfigError, parseEnv } from "@/lib/config/env";
+import { formatNetwork, isAllowedDestination, parseNetworkList } from "@/lib/webhooks/safe-address";
+import { attemptErrorText, BlockedAddressError, guardedLookup, postWebhook } from "@/lib/webhooks/post-webhook";
+import { recoveryEventType, sessionEventType } from "@/lib/webhooks/event-types";
+import { LEASE_MARGIN_MS, leaseMs } from "@/lib/webhooks/schedule";
 import { webhookHeaders } from "@/lib/webhooks/signing";
 
 const secret = "whsec_test_secret";
@@ -43,25 +46,178 @@ describe("receiver helper", () => {
   });
 });
 
-describe("SSRF guard for production webhooks", () => {
-  it.each(["127.0.0.1", "10.1.2.3", "172.16.0.1", "192.168.1.1", "169.254.169.254", "100.64.0.1", "0.0.0.0", "::1", "fd00::1", "fe80::1", "::ffff:127.0.0.1"])(
-    "%s is private",
-    (ip) => expect(isPrivateAddress(ip)).toBe(true),
-  );
-  it.each(["93.184.216.34", "8.8.8.8", "2606:4700::1111"])("%s is public", (ip) => expect(isPrivateAddress(ip)).toBe(false));
+/** The host of a URL as the WHATWG parser leaves it (it rewrites 0x7f.1, 2130706433, 0177.0.0.1 to dotted decimal). */
+const hostOf = (url: string) => new URL(url).hostname.replace(/^\[|\]$/g, "");
 
-  it("refuses to connect a production delivery to a name resolving to loopback", async () => {
+describe("address guard for production webhooks", () => {
+  it.each([
+    ["https://127.0.0.1/", "loopback"],
+    ["https://0x7f.1/", "loopback, hex IPv4"],
+    ["https://2130706433/", "loopback, one decimal number"],
+    ["https://0177.0.0.1/", "loopback, octal"],
+    ["https://[::1]/", "IPv6 loopback"],
+    ["https://[::ffff:127.0.0.1]/", "IPv4-mapped loopback"],
+    ["https://[::ffff:7f00:1]/", "IPv4-mapped loopback in hex"],
+    ["https://[0:0:0:0:0:ffff:a00:1]/", "IPv4-mapped 10.0.0.1, long form"],
+    ["https://[64:ff9b::7f00:1]/", "NAT64 (rfc6052) of 127.0.0.1"],
+    ["https://[64:ff9b::10.0.0.1]/", "NAT64 of 10.0.0.1"],
+    ["https://[64:ff9b:1::a00:1]/", "local-use NAT64 of 10.0.0.1"],
+    ["https://[::ffff:0:a00:1]/", "IPv4-translated (rfc6145) 10.0.0.1"],
+    ["https://[2002:a00:1::1]/", "6to4 of 10.0.0.1"],
+    ["https://[2002:7f00:1::1]/", "6to4 of 127.0.0.1"],
+    ["https://[2001:0:a00:1::1]/", "Teredo"],
+    ["https://[::7f00:1]/", "deprecated IPv4-compatible 127.0.0.1"],
+    ["https://[::]/", "IPv6 unspecified"],
+    ["https://0.0.0.0/", "IPv4 unspecified"],
+    ["https://0/", "0, which the URL parser makes 0.0.0.0"],
+    ["https://10.1.2.3/", "private 10/8"],
+    ["https://172.16.0.1/", "private 172.16/12"],
+    ["https://192.168.1.1/", "private 192.168/16"],
+    ["https://169.254.169.254/", "link-local (cloud metadata)"],
+    ["https://100.64.0.1/", "carrier-grade NAT"],
+    ["https://192.0.0.8/", "IETF protocol assignments"],
+    ["https://192.0.2.1/", "documentation"],
+    ["https://198.18.0.1/", "benchmarking"],
+    ["https://224.0.0.1/", "multicast"],
+    ["https://240.0.0.1/", "reserved"],
+    ["https://255.255.255.255/", "broadcast"],
+    ["https://[fe80::1]/", "IPv6 link-local"],
+    ["https://[fd00::1]/", "unique local"],
+    ["https://[ff02::1]/", "IPv6 multicast"],
+    ["https://[2001:2::1]/", "IPv6 benchmarking"],
+    ["https://[2001:db8::1]/", "IPv6 documentation"],
+    ["https://[100::1]/", "discard-only"],
+  ])("refuses %s (%s)", async (url) => {
+    expect(isAllowedDestination(hostOf(url))).toBe(false);
+    const refused = postWebhook(url, {}, "{}", { timeoutMs: 2000, allowPrivate: false });
+    await expect(refused).rejects.toBeInstanceOf(BlockedAddressError);
+    await expect(refused).rejects.toThrow(/^destination address not allowed$/);
+  });
+
+  it.each(["https://8.8.8.8/", "https://93.184.216.34/", "https://[2606:4700::1111]/", "https://[2a00:1450:4001:80b::200e]/", "https://[::ffff:8.8.8.8]/"])(
+    "lets the public address of %s through",
+    (url) => expect(isAllowedDestination(hostOf(url))).toBe(true),
+  );
+
+  it("refuses what is not an IP address", () => {
+    for (const value of ["example.com", "", "0x7f.1", "2130706433", "127.1"]) expect(isAllowedDestination(value)).toBe(false);
+  });
+
+  it("lets through private addresses inside WEBHOOK_ALLOWED_NETWORKS, and only those", () => {
+    const { networks } = parseNetworkList("127.0.0.2/32, 10.20.0.0/16, fd00:1::/64");
+    expect(isAllowedDestination("127.0.0.2", networks)).toBe(true);
+    expect(isAllowedDestination("::ffff:127.0.0.2", networks)).toBe(true);
+    expect(isAllowedDestination("10.20.9.9", networks)).toBe(true);
+    expect(isAllowedDestination("fd00:1::5", networks)).toBe(true);
+    expect(isAllowedDestination("127.0.0.3", networks)).toBe(false);
+    expect(isAllowedDestination("10.21.0.1", networks)).toBe(false);
+    expect(isAllowedDestination("fd00:2::5", networks)).toBe(false);
+    expect(isAllowedDestination("8.8.8.8", networks)).toBe(true);
+  });
+});
+
+describe("WEBHOOK_ALLOWED_NETWORKS", () => {
+  it("parses IPv4 and IPv6 CIDRs; an IPv4-mapped network counts as IPv4", () => {
+    const { networks, invalid } = parseNetworkList(" 10.0.0.0/8,fd00::/8 ,::ffff:192.168.0.0/112,");
+    expect(invalid).toEqual([]);
+    expect(networks.map(formatNetwork)).toEqual(["10.0.0.0/8", "fd00::/8", "192.168.0.0/16"]);
+    expect(parseNetworkList("").networks).toEqual([]);
+  });
+
+  it.each(["10.0.0.0", "10.0.0/8", "10.0.0.0/33", "fd00::/129", "example.com/8", "0x7f.0.0.1/8", "10.0.0.0/8/8", "10.0.0.0/-1"])(
+    "%s is not a CIDR",
+    (entry) => expect(parseNetworkList(`127.0.0.2/32,${entry}`).invalid).toEqual([entry]),
+  );
+
+  it("a bad entry stops start-up with a config error naming the variable and the entry", () => {
+    expect(() => parseEnv({ WEBHOOK_ALLOWED_NETWORKS: "10.0.0.0/8,10.0.0/8" })).toThrow(ConfigError);
+    expect(() => parseEnv({ WEBHOOK_ALLOWED_NETWORKS: "10.0.0.0/8,10.0.0/8" })).toThrow(/WEBHOOK_ALLOWED_NETWORKS: .*10\.0\.0\/8/);
+    expect(parseEnv({ WEBHOOK_ALLOWED_NETWORKS: "10.0.0.0/8" }).WEBHOOK_ALLOWED_NETWORKS).toBe("10.0.0.0/8");
+    expect(parseEnv({}).WEBHOOK_ALLOWED_NETWORKS).toBe("");
+  });
+});
+
+describe("guarded DNS lookup", () => {
+  const lookup = (host: string, all: boolean, networks: string) =>
+    new Promise<{ err: Error | null; address: unknown; family?: number }>((resolve) =>
+      guardedLookup(parseNetworkList(networks).networks)(host, { all }, (err, address, family) => resolve({ err, address, family })),
+    );
+
+  it("answers in the form asked for (all: true is what Node's connection autoselection asks)", async () => {
+    const all = await lookup("localhost", true, "127.0.0.0/8");
+    expect(all.err).toBeNull();
+    expect(all.address).toEqual([{ address: "127.0.0.1", family: 4 }]);
+    const one = await lookup("localhost", false, "127.0.0.0/8");
+    expect(one).toEqual({ err: null, address: "127.0.0.1", family: 4 });
+  });
+
+  it("refuses a name whose addresses are all refused, naming them only in the error's detail", async () => {
+    for (const all of [true, false]) {
+      const { err } = await lookup("localhost", all, "");
+      expect(err).toBeInstanceOf(BlockedAddressError);
+      expect(err!.message).toBe("destination address not allowed");
+      expect((err as BlockedAddressError).detail).toContain("127.0.0.1");
+    }
+  });
+
+  it("connects a request through it (Node 20+ asks it for all addresses: autoSelectFamily)", async () => {
+    const server = http.createServer((_, res) => res.end("ok"));
+    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+    const port = (server.address() as AddressInfo).port;
+    const request = (networks: string) =>
+      new Promise<number>((resolve, reject) => {
+        const req = http.request(
+          { host: "localhost", port, method: "POST", lookup: guardedLookup(parseNetworkList(networks).networks), agent: false },
+          (res) => {
+            res.resume();
+            resolve(res.statusCode ?? 0);
+          },
+        );
+        req.on("error", reject);
+        req.end();
+      });
+    try {
+      expect(await request("127.0.0.1/32")).toBe(200);
+      await expect(request("")).rejects.toBeInstanceOf(BlockedAddressError);
+    } finally {
+      server.close();
+    }
+  });
+});
+
+describe("postWebhook", () => {
+  it("refuses to connect a production delivery to a name resolving to loopback; a test app may", async () => {
     const server = http.createServer((_, res) => res.end("ok"));
     await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
     const port = (server.address() as AddressInfo).port;
     try {
       await expect(postWebhook(`https://localhost:${port}/h`, {}, "{}", { timeoutMs: 2000, allowPrivate: false })).rejects.toBeInstanceOf(BlockedAddressError);
       await expect(postWebhook(`http://127.0.0.1:${port}/h`, {}, "{}", { timeoutMs: 2000, allowPrivate: false })).rejects.toBeInstanceOf(BlockedAddressError);
+      // An allowed network does not make plain http acceptable for production.
+      const allowed = parseNetworkList("127.0.0.0/8").networks;
+      await expect(
+        postWebhook(`http://127.0.0.1:${port}/h`, {}, "{}", { timeoutMs: 2000, allowPrivate: false, allowedNetworks: allowed }),
+      ).rejects.toBeInstanceOf(BlockedAddressError);
       // A test app may deliver to localhost.
       await expect(postWebhook(`http://127.0.0.1:${port}/h`, {}, "{}", { timeoutMs: 2000, allowPrivate: true })).resolves.toMatchObject({ status: 200 });
     } finally {
       server.close();
     }
+  });
+
+  it("the delivery log's error text leaves out the addresses a socket error names", async () => {
+    const port = await new Promise<number>((resolve) => {
+      const probe = http.createServer();
+      probe.listen(0, "127.0.0.1", () => {
+        const p = (probe.address() as AddressInfo).port;
+        probe.close(() => resolve(p));
+      });
+    });
+    const err = await postWebhook(`http://127.0.0.1:${port}/h`, {}, "{}", { timeoutMs: 2000, allowPrivate: true }).catch((e: Error) => e);
+    expect((err as Error).message).toContain("127.0.0.1");
+    expect(attemptErrorText(err)).toBe("connect ECONNREFUSED");
+    expect(attemptErrorText(new BlockedAddressError("evil.example resolves to 10.0.0.1"))).toBe("destination address not allowed");
+    expect(attemptErrorText(new Error("timed out after 300 ms"))).toBe("timed out after 300 ms");
   });
 
   it("times out a receiver that does not answer", async () => {
@@ -74,5 +230,27 @@ describe("SSRF guard for production webhooks", () => {
       server.closeAllConnections();
       server.close();
     }
+  });
+});
+
+describe("event types (spec 6 names only)", () => {
+  it.each([
+    ["APPROVED", "verification.approved"],
+    ["DECLINED", "verification.completed"],
+    ["IN_REVIEW", "verification.completed"],
+    ["EXPIRED", "verification.completed"],
+    ["ABANDONED", "verification.completed"],
+  ] as const)("a session reaching %s sends %s", (status, type) => expect(sessionEventType(status)).toBe(type));
+
+  it("a recovery pass sends verify.approved, a fail verify.declined", () => {
+    expect(recoveryEventType("pass")).toBe("verify.approved");
+    expect(recoveryEventType("fail")).toBe("verify.declined");
+  });
+});
+
+describe("delivery lease", () => {
+  it("is the attempt timeout plus a margin, so a dead worker's deliveries are retried soon after", () => {
+    expect(leaseMs(15_000)).toBe(15_000 + LEASE_MARGIN_MS);
+    expect(leaseMs(2_000)).toBe(2_000 + LEASE_MARGIN_MS);
   });
 });

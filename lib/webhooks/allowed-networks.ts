@@ -1,0 +1,25 @@
+import { env } from "@/lib/config/env";
+import { logger } from "@/lib/log/logger";
+import { formatNetwork, parseNetworkList, type IpNetwork } from "./safe-address";
+
+const globalForNetworks = globalThis as unknown as { __svcWebhookNetworks?: { source: string; networks: IpNetwork[] } };
+
+/**
+ * The private networks production webhooks may reach anyway
+ * (WEBHOOK_ALLOWED_NETWORKS, validated at start-up by lib/config/env.ts).
+ */
+export function allowedWebhookNetworks(): IpNetwork[] {
+  const source = env().WEBHOOK_ALLOWED_NETWORKS;
+  const cached = globalForNetworks.__svcWebhookNetworks;
+  if (cached?.source === source) return cached.networks;
+  const { networks } = parseNetworkList(source);
+  globalForNetworks.__svcWebhookNetworks = { source, networks };
+  return networks;
+}
+
+/** Logs, once at start-up, where production webhooks may go besides public addresses. */
+export function logWebhookDestinationPolicy() {
+  logger.info("production webhooks reach public addresses and these allowed networks", {
+    webhook_allowed_networks: allowedWebhookNetworks().map(formatNetwork),
+  });
+}
