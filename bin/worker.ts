@@ -7,7 +7,7 @@ try {
 } catch {
   // no .env file
 }
-import { env } from "@/lib/config/env";
+import { ConfigError, env } from "@/lib/config/env";
 import { encryptionKey } from "@/lib/crypto/encryption-key";
 import { db, disconnectDb } from "@/lib/db/client";
 import { logger } from "@/lib/log/logger";
@@ -15,8 +15,15 @@ import { startExpirySweeper } from "@/lib/sessions/expiry-sweeper";
 import { logWebhookDestinationPolicy } from "@/lib/webhooks/allowed-networks";
 import { startWebhookWorker } from "@/lib/webhooks/worker";
 
-const config = env();
-encryptionKey();
+let config: ReturnType<typeof env>;
+try {
+  config = env();
+  encryptionKey();
+} catch (err) {
+  // The same plain message the server gives for a bad configuration.
+  process.stderr.write(`\n${err instanceof ConfigError ? err.message : String(err)}\n\n`);
+  process.exit(1);
+}
 await db();
 logWebhookDestinationPolicy();
 const worker = startWebhookWorker();
