@@ -3,7 +3,7 @@ import { hashSecret } from "@/lib/crypto/secrets";
 import { ApiError } from "@/lib/http/api-error";
 import { splitScope } from "./config";
 import { bearerToken, type OidcRequest } from "./http";
-import { hotQuery, sqlTime, UTC } from "./tokens";
+import { hotQuery, sqlTime } from "./tokens";
 
 export type AccessTokenInfo = {
   accountId: string;
@@ -47,7 +47,7 @@ export async function lookupAccessToken(token: string, options: { withIdVerified
        JOIN oidc_grants g ON g.id = t.grant_id
        JOIN apps p ON p.id = g.app_id
        JOIN accounts a ON a.id = g.account_id
-      WHERE t.token_hash = $1 AND t.expires_at > ${UTC(2)} AND g.revoked_at IS NULL AND p.is_active`,
+      WHERE t.token_hash = $1 AND t.expires_at > $2::timestamptz AND g.revoked_at IS NULL AND p.is_active`,
     [hashSecret(token), sqlTime(now())],
   );
   const r = rows[0];

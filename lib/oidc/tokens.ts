@@ -13,9 +13,8 @@ export const newAuthorizationCode = () => randomToken("ac_", 32);
 export const newAccessToken = () => randomToken("at_", 32);
 export const newRefreshToken = () => randomToken("rt_", 32);
 
-/** ISO string for plain SQL: cast with `$n::timestamptz AT TIME ZONE 'UTC'` (columns hold UTC). */
+/** An instant for plain SQL, as an ISO string: cast it with `$n::timestamptz`. */
 export const sqlTime = (d: Date) => d.toISOString();
-export const UTC = (n: number) => `($${n}::timestamptz AT TIME ZONE 'UTC')`;
 
 /**
  * Runs one of the provider's hot statements. On PostgreSQL it is a named

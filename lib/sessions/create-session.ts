@@ -69,9 +69,9 @@ async function insertSession(app: App, input: CreateSessionInput, id: string, to
        SELECT $5, $4, w.id,
               jsonb_build_object('id', w.id, 'name', w.name, 'features', to_jsonb(w.features), 'settings', w.settings),
               w.features, 'NOT_STARTED', $6, $7, $8, $9::jsonb, $10, $11,
-              ($12::timestamptz AT TIME ZONE 'UTC')
+              $12::timestamptz
                 + make_interval(secs => COALESCE($13::int, (w.settings -> 'session' ->> 'ttl_seconds')::int, $14::int)),
-              $12::timestamptz AT TIME ZONE 'UTC', $12::timestamptz AT TIME ZONE 'UTC'
+              $12::timestamptz, $12::timestamptz
          FROM w WHERE w.is_active AND w.balance_cents >= w.cost
        RETURNING expires_at, features
      )

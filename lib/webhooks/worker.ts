@@ -37,15 +37,15 @@ export async function claimDueDeliveries(limit: number): Promise<Claimed[]> {
   const { rows } = await pool.query<Claimed>(
     `WITH due AS (
        SELECT id FROM webhook_deliveries
-        WHERE state = 'pending' AND next_attempt_at <= ($1::timestamptz AT TIME ZONE 'UTC')
-          AND (locked_until IS NULL OR locked_until <= ($1::timestamptz AT TIME ZONE 'UTC'))
+        WHERE state = 'pending' AND next_attempt_at <= $1::timestamptz
+          AND (locked_until IS NULL OR locked_until <= $1::timestamptz)
         ORDER BY next_attempt_at
         LIMIT $2
         FOR UPDATE SKIP LOCKED
      ), claimed AS (
        UPDATE webhook_deliveries d
-          SET locked_until = ($3::timestamptz AT TIME ZONE 'UTC'), attempt_count = d.attempt_count + 1,
-              updated_at = ($1::timestamptz AT TIME ZONE 'UTC')
+          SET locked_until = $3::timestamptz, attempt_count = d.attempt_count + 1,
+              updated_at = $1::timestamptz
          FROM due WHERE d.id = due.id
        RETURNING d.id, d.event_id, d.url, d.signing, d.attempt_count, d.endpoint_id, d.app_id
      )
@@ -89,19 +89,19 @@ export async function attemptDelivery(d: Claimed): Promise<"succeeded" | "retry"
   await pool.query(
     `WITH attempt AS (
        INSERT INTO webhook_attempts (id, delivery_id, number, started_at, duration_ms, status_code, response_snippet, error)
-       VALUES (gen_random_uuid()::text, $1, $2, ($3::timestamptz AT TIME ZONE 'UTC'), $4, $5, $6, $7)
+       VALUES (gen_random_uuid()::text, $1, $2, $3::timestamptz, $4, $5, $6, $7)
      ), delivery AS (
        UPDATE webhook_deliveries
           SET state = CASE WHEN $8 = 'retry' THEN 'pending' ELSE $8 END,
               last_status = $5, locked_until = NULL,
-              next_attempt_at = COALESCE(($9::timestamptz AT TIME ZONE 'UTC'), next_attempt_at),
-              delivered_at = CASE WHEN $8 = 'succeeded' THEN ($10::timestamptz AT TIME ZONE 'UTC') ELSE delivered_at END,
-              updated_at = ($10::timestamptz AT TIME ZONE 'UTC')
+              next_attempt_at = COALESCE($9::timestamptz, next_attempt_at),
+              delivered_at = CASE WHEN $8 = 'succeeded' THEN $10::timestamptz ELSE delivered_at END,
+              updated_at = $10::timestamptz
         WHERE id = $1
      )
      UPDATE webhook_events
         SET state = CASE WHEN $8 = 'succeeded' THEN 'delivered' ELSE 'failed' END,
-            delivered_at = CASE WHEN $8 = 'succeeded' THEN COALESCE(delivered_at, ($10::timestamptz AT TIME ZONE 'UTC')) ELSE delivered_at END
+            delivered_at = CASE WHEN $8 = 'succeeded' THEN COALESCE(delivered_at, $10::timestamptz) ELSE delivered_at END
       WHERE id = $11 AND $8 <> 'retry' AND state <> 'delivered'`,
     [
       d.id,

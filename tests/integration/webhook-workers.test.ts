@@ -97,7 +97,7 @@ describe("two workers over one outbox", () => {
     await sql(
       env,
       `INSERT INTO webhook_deliveries (id, event_id, app_id, endpoint_id, url, next_attempt_at, updated_at)
-       SELECT gen_random_uuid()::text, e.id, e.app_id, $1, $2, now() AT TIME ZONE 'UTC', now() FROM webhook_events e
+       SELECT gen_random_uuid()::text, e.id, e.app_id, $1, $2, now(), now() FROM webhook_events e
         WHERE e.app_id = $3`,
       [webhookId, receiver.url, appId],
     );

@@ -3,7 +3,7 @@ import { hashSecret } from "@/lib/crypto/secrets";
 import { sqlPool } from "@/lib/db/client";
 import { hasScope, OIDC_TTL } from "../config";
 import { signIdToken } from "../id-token";
-import { newAccessToken, newRefreshToken, sqlTime, UTC } from "../tokens";
+import { newAccessToken, newRefreshToken, sqlTime } from "../tokens";
 
 /** Spec 2.9: top-level token JSON. */
 export type TokenResponse = {
@@ -70,10 +70,10 @@ export async function issueFirstTokens(grant: IssuedGrant, app: { clientId: stri
   const { rows } = await pool.query<{ kid: string | null; member_id: string | null }>(
     `WITH new_at AS (
        INSERT INTO oidc_access_tokens (token_hash, grant_id, scope, expires_at, created_at)
-       VALUES ($1, $3, $4, ${UTC(5)}, ${UTC(6)})
+       VALUES ($1, $3, $4, $5::timestamptz, $6::timestamptz)
      ), new_rt AS (
        INSERT INTO oidc_refresh_tokens (token_hash, grant_id, expires_at, created_at)
-       VALUES ($2, $3, ${UTC(7)}, ${UTC(6)})
+       VALUES ($2, $3, $7::timestamptz, $6::timestamptz)
      )
      SELECT ${KID_SQL} AS kid, ${memberIdSql("$8", 9)} AS member_id`,
     [

@@ -4,7 +4,7 @@ import { hashSecret } from "@/lib/crypto/secrets";
 import { sqlPool } from "@/lib/db/client";
 import { ApiError } from "@/lib/http/api-error";
 import { OIDC_TTL, splitScope } from "../config";
-import { hotQuery, newAccessToken, newRefreshToken, sqlTime, UTC } from "../tokens";
+import { hotQuery, newAccessToken, newRefreshToken, sqlTime } from "../tokens";
 import { KID_SQL, memberIdSql, tokenResponse, type TokenResponse } from "./issue-tokens";
 import { revokeAccountGrants } from "./revoke";
 
@@ -43,18 +43,18 @@ export async function refreshTokenGrant(app: App, params: Map<string, string>): 
   const { rows } = await hotQuery<Rotated>(
     "oidc_refresh_rotate",
     `WITH rt AS (
-       UPDATE oidc_refresh_tokens r SET consumed_at = ${UTC(3)}
+       UPDATE oidc_refresh_tokens r SET consumed_at = $3::timestamptz
          FROM oidc_grants g
-        WHERE r.token_hash = $1 AND r.consumed_at IS NULL AND r.expires_at > ${UTC(3)}
+        WHERE r.token_hash = $1 AND r.consumed_at IS NULL AND r.expires_at > $3::timestamptz
           AND g.id = r.grant_id AND g.app_id = $2 AND g.revoked_at IS NULL
           AND ($6::text IS NULL OR string_to_array($6::text, ' ') <@ string_to_array(g.scope, ' '))
        RETURNING g.id AS grant_id, g.account_id, g.scope, g.nonce, g.auth_time, g.expires_at
      ), new_rt AS (
        INSERT INTO oidc_refresh_tokens (token_hash, grant_id, expires_at, created_at)
-       SELECT $4, grant_id, expires_at, ${UTC(3)} FROM rt
+       SELECT $4, grant_id, expires_at, $3::timestamptz FROM rt
      ), new_at AS (
        INSERT INTO oidc_access_tokens (token_hash, grant_id, scope, expires_at, created_at)
-       SELECT $5, grant_id, COALESCE($6::text, scope), ${UTC(7)}, ${UTC(3)} FROM rt
+       SELECT $5, grant_id, COALESCE($6::text, scope), $7::timestamptz, $3::timestamptz FROM rt
      )
      SELECT rt.*, ${KID_SQL} AS kid, ${memberIdSql("rt.account_id", 8)} AS member_id FROM rt`,
     [
