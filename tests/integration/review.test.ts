@@ -12,12 +12,12 @@ useServerDatabase();
 type Status = "passed" | "failed" | "review";
 let t: Tenant;
 let kyc: string; // id_verification + liveness + face_match
-let kycCredential: string; // + credential, whose "review" leaves the three face checks passed
+let kycAge: string; // + age, whose "review" leaves the three face checks passed
 
 beforeAll(async () => {
   t = await createTenant();
   kyc = await createWorkflow(t, ["id_verification", "liveness", "face_match"]);
-  kycCredential = await createWorkflow(t, ["id_verification", "liveness", "face_match", "credential"]);
+  kycAge = await createWorkflow(t, ["id_verification", "liveness", "face_match", "age"]);
 });
 
 async function sessionWith(workflowId: string, results: Record<string, Status>, finish = true) {
@@ -69,11 +69,11 @@ describe("decision engine outcomes", () => {
 
 describe("PATCH /api/v2/session/{id}/status (spec 3.1)", () => {
   it("IN_REVIEW + APPROVED with the three face checks passed -> APPROVED, terminal, audited", async () => {
-    const id = await sessionWith(kycCredential, {
+    const id = await sessionWith(kycAge, {
       id_verification: "passed",
       liveness: "passed",
       face_match: "passed",
-      credential: "review",
+      age: "review",
     });
     expect((await read(id)).status).toBe("IN_REVIEW");
     const res = await patch(id, "APPROVED");
