@@ -17,8 +17,10 @@ import { sqlPool, type Tx } from "./client";
  * (generated/kysely/database.ts, made from schema.prisma by prisma-kysely at
  * `prisma generate`): a wrong table or column name, or a row used as the
  * wrong type, fails the type check. Kysely only builds the SQL here; it runs
- * on the shared pool (runQuery) or inside a Prisma transaction
- * (runInTransaction), so it shares their connections and transactions.
+ * on the shared pool or inside a Prisma transaction, so it shares their
+ * connections and transactions. Hot-path queries are prepared once
+ * (prepareQuery): building and compiling a query with Kysely costs tens to
+ * hundreds of microseconds of CPU, too much to pay on every request.
  */
 export const typedSql = new Kysely<DB>({
   dialect: {
@@ -29,24 +31,57 @@ export const typedSql = new Kysely<DB>({
   },
 });
 
+const SLOT = Symbol("slot");
+type Slot = { readonly [SLOT]: string };
+const isSlot = (value: unknown): value is Slot => typeof value === "object" && value !== null && SLOT in value;
+
+/** A query compiled once: its SQL text, and where each call's values go. */
+export type PreparedQuery<V, R> = {
+  name: string;
+  text: string;
+  slots: ReadonlyArray<{ key: string } | { constant: unknown }>;
+  /** Types only: the values a call passes and the rows it returns. */
+  types?: { values: V; rows: R };
+};
+
 /**
- * Runs a query on the shared pool and returns its typed rows. With `name`,
- * on PostgreSQL it is a named prepared statement: planned once per connection
- * instead of on every call (for the busiest statements, where planning was
- * most of the database's CPU). The embedded database shares one session
- * between all connections, where a statement name would collide, so there it
- * runs unnamed. A named query's SQL must not vary between calls.
+ * Compiles a query once, at module load. `build` receives stand-ins for the
+ * call's values (use each as the value it stands for, never inspect it) and
+ * returns the Kysely query; each call then only supplies the values
+ * (runPrepared, runPreparedInTransaction). The SQL text never varies, so on
+ * PostgreSQL it runs as the named prepared statement `name`.
  */
-export async function runQuery<Q extends Compilable<unknown>>(query: Q, name?: string): Promise<InferResult<Q>> {
-  const { sql: text, parameters } = query.compile();
-  const values = parameters as unknown[];
-  const pool = await sqlPool();
-  const { rows } = await pool.query(name && env().DATABASE_URL ? { name, text, values } : { text, values });
-  return rows as InferResult<Q>;
+export function prepareQuery<V extends Record<string, unknown>, Q extends Compilable<unknown>>(
+  name: string,
+  build: (values: V) => Q,
+): PreparedQuery<V, InferResult<Q>> {
+  const standIns = new Proxy({}, { get: (_target, key): Slot => ({ [SLOT]: String(key) }) }) as V;
+  const { sql: text, parameters } = build(standIns).compile();
+  return { name, text, slots: parameters.map((p) => (isSlot(p) ? { key: p[SLOT] } : { constant: p })) };
 }
 
-/** Runs a query inside a Prisma interactive transaction and returns its typed rows. */
-export async function runInTransaction<Q extends Compilable<unknown>>(tx: Tx, query: Q): Promise<InferResult<Q>> {
-  const { sql: text, parameters } = query.compile();
-  return (await tx.$queryRawUnsafe(text, ...(parameters as unknown[]))) as InferResult<Q>;
+function valuesOf<V>(query: PreparedQuery<V, unknown>, values: V): unknown[] {
+  return query.slots.map((slot) => ("key" in slot ? (values as Record<string, unknown>)[slot.key] : slot.constant));
+}
+
+/**
+ * Runs a prepared query on the shared pool and returns its typed rows. On
+ * PostgreSQL it is a named prepared statement: planned once per connection
+ * instead of on every call (for the busiest statements, planning was most of
+ * the database's CPU). The embedded database shares one session between all
+ * connections, where a statement name would collide, so there it runs
+ * unnamed.
+ */
+export async function runPrepared<V, R>(query: PreparedQuery<V, R>, values: V): Promise<R> {
+  const pool = await sqlPool();
+  const params = valuesOf(query, values);
+  const { rows } = await pool.query(
+    env().DATABASE_URL ? { name: query.name, text: query.text, values: params } : { text: query.text, values: params },
+  );
+  return rows as R;
+}
+
+/** Runs a prepared query inside a Prisma interactive transaction. */
+export async function runPreparedInTransaction<V, R>(tx: Tx, query: PreparedQuery<V, R>, values: V): Promise<R> {
+  return (await tx.$queryRawUnsafe(query.text, ...valuesOf(query, values))) as R;
 }

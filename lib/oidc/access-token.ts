@@ -5,7 +5,7 @@ import { splitScope } from "./config";
 import { bearerToken, type OidcRequest } from "./http";
 import { sql, type ExpressionBuilder } from "kysely";
 import type { DB } from "@/generated/kysely/database";
-import { runQuery, typedSql } from "@/lib/db/typed-sql";
+import { prepareQuery, runPrepared, typedSql } from "@/lib/db/typed-sql";
 
 export type AccessTokenInfo = {
   accountId: string;
@@ -35,12 +35,8 @@ function idVerified(eb: ExpressionBuilder<DB & { a: DB["accounts"] }, "a">) {
     .$castTo<boolean | null>();
 }
 
-/**
- * An opaque access token to its account, client and scopes, in one query:
- * unknown, expired, or of a revoked grant or an inactive app is null.
- */
-export async function lookupAccessToken(token: string, options: { withIdVerified?: boolean } = {}): Promise<AccessTokenInfo | null> {
-  const [row] = await runQuery(
+function accessTokenQuery(name: string, withIdVerified: boolean) {
+  return prepareQuery(name, (v: { tokenHash: string; at: Date }) =>
     typedSql
       .selectFrom("oidc_access_tokens as t")
       .innerJoin("oidc_grants as g", "g.id", "t.grant_id")
@@ -54,14 +50,27 @@ export async function lookupAccessToken(token: string, options: { withIdVerified
         "a.name",
         "a.preferred_username as preferredUsername",
         eb("a.email_verified_at", "is not", null).$castTo<boolean>().as("emailVerified"),
-        options.withIdVerified ? idVerified(eb).as("idVerified") : sql<boolean | null>`NULL::boolean`.as("idVerified"),
+        withIdVerified ? idVerified(eb).as("idVerified") : sql<boolean | null>`NULL::boolean`.as("idVerified"),
       ])
-      .where("t.token_hash", "=", hashSecret(token))
-      .where("t.expires_at", ">", now())
+      .where("t.token_hash", "=", v.tokenHash)
+      .where("t.expires_at", ">", v.at)
       .where("g.revoked_at", "is", null)
       .where((eb) => eb.ref("p.is_active")),
-    options.withIdVerified ? "oidc_access_token_id_verified" : "oidc_access_token",
   );
+}
+
+const accessToken = accessTokenQuery("oidc_access_token", false);
+const accessTokenWithIdVerified = accessTokenQuery("oidc_access_token_id_verified", true);
+
+/**
+ * An opaque access token to its account, client and scopes, in one query:
+ * unknown, expired, or of a revoked grant or an inactive app is null.
+ */
+export async function lookupAccessToken(token: string, options: { withIdVerified?: boolean } = {}): Promise<AccessTokenInfo | null> {
+  const [row] = await runPrepared(options.withIdVerified ? accessTokenWithIdVerified : accessToken, {
+    tokenHash: hashSecret(token),
+    at: now(),
+  });
   if (!row) return null;
   const { scope, ...info } = row;
   return { ...info, scopes: splitScope(scope) };

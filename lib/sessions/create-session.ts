@@ -5,7 +5,7 @@ import { now } from "@/lib/clock";
 import type { Insertable } from "kysely";
 import type { DB } from "@/generated/kysely/database";
 import { db } from "@/lib/db/client";
-import { runQuery, typedSql } from "@/lib/db/typed-sql";
+import { prepareQuery, runPrepared, typedSql } from "@/lib/db/typed-sql";
 import { hashSecret, randomToken } from "@/lib/crypto/secrets";
 import { assertWalletCoversSession } from "@/lib/billing/session-cover";
 import { ApiError } from "@/lib/http/api-error";
@@ -43,29 +43,41 @@ function hostedUrl(sessionId: string, token: string): string {
 }
 
 /** The workflow and the organization's balance: one read, on the hot path. */
-async function readWorkflowAndBalance(app: App, workflowId: string) {
-  const [row] = await runQuery(
-    typedSql
-      .selectFrom("workflows as w")
-      .select((eb) => [
-        "w.id",
-        "w.app_id as appId",
-        "w.name",
-        "w.features",
-        "w.settings",
-        "w.is_active as isActive",
-        "w.deleted_at as deletedAt",
-        eb.selectFrom("wallets").select("balance_cents").where("organization_id", "=", app.organizationId).as("balanceCents"),
-      ])
-      .where("w.id", "=", workflowId),
-    "session_create_workflow",
-  );
-  return row;
-}
+const workflowAndBalance = prepareQuery("session_create_workflow", (v: { workflowId: string; organizationId: string }) =>
+  typedSql
+    .selectFrom("workflows as w")
+    .select((eb) => [
+      "w.id",
+      "w.app_id as appId",
+      "w.name",
+      "w.features",
+      "w.settings",
+      "w.is_active as isActive",
+      "w.deleted_at as deletedAt",
+      eb.selectFrom("wallets").select("balance_cents").where("organization_id", "=", v.organizationId).as("balanceCents"),
+    ])
+    .where("w.id", "=", v.workflowId),
+);
 
-async function insertSession(values: Insertable<DB["sessions"]>) {
-  await runQuery(typedSql.insertInto("sessions").values(values), "session_create_insert");
-}
+const insertSession = prepareQuery("session_create_insert", (v: Required<Omit<Insertable<DB["sessions"]>, "started_at" | "completed_at" | "decided_at">>) =>
+  typedSql.insertInto("sessions").values({
+    id: v.id,
+    app_id: v.app_id,
+    workflow_id: v.workflow_id,
+    workflow_snapshot: v.workflow_snapshot,
+    features: v.features,
+    status: v.status,
+    vendor_data: v.vendor_data,
+    redirect_url: v.redirect_url,
+    callback_url: v.callback_url,
+    metadata: v.metadata,
+    session_token_hash: v.session_token_hash,
+    account_id: v.account_id,
+    expires_at: v.expires_at,
+    created_at: v.created_at,
+    updated_at: v.updated_at,
+  }),
+);
 
 /**
  * POST /api/v2/session. Two statements on the hot path (a read of the
@@ -85,7 +97,7 @@ export async function createSession(app: App, input: CreateSessionInput) {
   if (input.callback !== undefined) await assertCallbackAllowed(app, input.callback);
   const accountId = input.svc_access_token ? await resolveAccountFromAccessToken(app, input.svc_access_token) : null;
 
-  const workflow = await readWorkflowAndBalance(app, input.workflow_id);
+  const [workflow] = await runPrepared(workflowAndBalance, { workflowId: input.workflow_id, organizationId: app.organizationId });
   assertWorkflowStartsSessions(workflow, app.id);
   assertWalletCoversSession(workflow.balanceCents ?? 0, workflow.features);
   const at = now();
@@ -94,7 +106,7 @@ export async function createSession(app: App, input: CreateSessionInput) {
   const token = randomToken("st_", 32);
   const id = randomUUID();
   const snapshot = { id: workflow.id, name: workflow.name, features: workflow.features, settings: workflow.settings };
-  await insertSession({
+  await runPrepared(insertSession, {
     id,
     app_id: app.id,
     workflow_id: workflow.id,

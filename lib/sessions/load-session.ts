@@ -2,7 +2,7 @@ import type { ExpressionBuilder } from "kysely";
 import { jsonArrayFrom } from "kysely/helpers/postgres";
 import type { DB } from "@/generated/kysely/database";
 import type { Prisma, Session } from "@/generated/prisma/client";
-import { runQuery, typedSql } from "@/lib/db/typed-sql";
+import { prepareQuery, runPrepared, typedSql } from "@/lib/db/typed-sql";
 
 /**
  * The hot read path (retrieve, decision): one SQL round trip for a session
@@ -35,23 +35,24 @@ export function sessionColumns(eb: ExpressionBuilder<DB & { s: DB["sessions"] },
   ] as const;
 }
 
+const sessionWithChecks = prepareQuery("session_with_checks", (v: { id: string; appId: string }) =>
+  typedSql
+    .selectFrom("sessions as s")
+    .select((eb) => [
+      ...sessionColumns(eb),
+      jsonArrayFrom(
+        eb.selectFrom("check_results as c").select(["c.type", "c.status", "c.score", "c.data", "c.error"]).whereRef("c.session_id", "=", "s.id"),
+      ).as("checks"),
+    ])
+    .where("s.id", "=", v.id)
+    .where("s.app_id", "=", v.appId),
+);
+
 export async function loadSessionWithChecks(
   appId: string,
   id: string,
 ): Promise<{ session: Session; checks: CheckView[] } | null> {
-  const [row] = await runQuery(
-    typedSql
-      .selectFrom("sessions as s")
-      .select((eb) => [
-        ...sessionColumns(eb),
-        jsonArrayFrom(
-          eb.selectFrom("check_results as c").select(["c.type", "c.status", "c.score", "c.data", "c.error"]).whereRef("c.session_id", "=", "s.id"),
-        ).as("checks"),
-      ])
-      .where("s.id", "=", id)
-      .where("s.app_id", "=", appId),
-    "session_with_checks",
-  );
+  const [row] = await runPrepared(sessionWithChecks, { id, appId });
   if (!row) return null;
   const { checks, ...session } = row;
   return { session: session satisfies Session, checks };

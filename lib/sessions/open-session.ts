@@ -1,6 +1,6 @@
 import { now } from "@/lib/clock";
 import type { Tx } from "@/lib/db/client";
-import { runInTransaction, typedSql } from "@/lib/db/typed-sql";
+import { prepareQuery, runPreparedInTransaction, typedSql } from "@/lib/db/typed-sql";
 import { ApiError } from "@/lib/http/api-error";
 import { isTerminal } from "./statuses";
 
@@ -22,29 +22,30 @@ export function assertSessionOpen(session: { status: string; expiresAt: Date }, 
   if (session.expiresAt <= at) throw expired();
 }
 
+const lockSession = prepareQuery("session_lock", (v: { sessionId: string }) =>
+  typedSql
+    .selectFrom("sessions as s")
+    .innerJoin("apps as a", "a.id", "s.app_id")
+    .select([
+      "s.id",
+      "s.app_id as appId",
+      "s.status",
+      "s.features",
+      "s.expires_at as expiresAt",
+      "s.started_at as startedAt",
+      "a.organization_id as organizationId",
+    ])
+    .where("s.id", "=", v.sessionId)
+    .forUpdate("s"),
+);
+
 /**
  * Locks the session's row for the rest of the transaction (concurrent
  * writers of one session serialise) and checks it is open: 404
  * `session_not_found`, else as assertSessionOpen.
  */
 export async function lockOpenSession(tx: Tx, sessionId: string, at: Date = now()) {
-  const [session] = await runInTransaction(
-    tx,
-    typedSql
-      .selectFrom("sessions as s")
-      .innerJoin("apps as a", "a.id", "s.app_id")
-      .select([
-        "s.id",
-        "s.app_id as appId",
-        "s.status",
-        "s.features",
-        "s.expires_at as expiresAt",
-        "s.started_at as startedAt",
-        "a.organization_id as organizationId",
-      ])
-      .where("s.id", "=", sessionId)
-      .forUpdate("s"),
-  );
+  const [session] = await runPreparedInTransaction(tx, lockSession, { sessionId });
   if (!session) throw new ApiError("session_not_found");
   assertSessionOpen(session, at);
   return session;

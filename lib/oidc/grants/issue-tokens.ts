@@ -1,7 +1,7 @@
 import { now } from "@/lib/clock";
 import { hashSecret } from "@/lib/crypto/secrets";
 import { sql, type Expression } from "kysely";
-import { runQuery, typedSql } from "@/lib/db/typed-sql";
+import { prepareQuery, runPrepared, typedSql } from "@/lib/db/typed-sql";
 import { hasScope, OIDC_TTL } from "../config";
 import { signIdToken } from "../id-token";
 import { newAccessToken, newRefreshToken } from "../tokens";
@@ -72,33 +72,56 @@ export async function tokenResponse(input: {
   return body;
 }
 
+const firstTokens = prepareQuery(
+  "oidc_first_tokens",
+  (v: {
+    accessTokenHash: string;
+    refreshTokenHash: string;
+    grantId: string;
+    scope: string;
+    accessExpiresAt: Date;
+    refreshExpiresAt: Date;
+    at: Date;
+    accountId: string;
+    organizationId: string;
+  }) =>
+    typedSql
+      .with("new_at", (db) =>
+        db.insertInto("oidc_access_tokens").values({
+          token_hash: v.accessTokenHash,
+          grant_id: v.grantId,
+          scope: v.scope,
+          expires_at: v.accessExpiresAt,
+          created_at: v.at,
+        }),
+      )
+      .with("new_rt", (db) =>
+        db.insertInto("oidc_refresh_tokens").values({
+          token_hash: v.refreshTokenHash,
+          grant_id: v.grantId,
+          expires_at: v.refreshExpiresAt,
+          created_at: v.at,
+        }),
+      )
+      .selectNoFrom([activeKid().as("kid"), memberIdOf(v.accountId, v.organizationId).as("memberId")]),
+);
+
 /** First tokens of a grant (authorization code exchange): one statement writes both tokens. */
 export async function issueFirstTokens(grant: IssuedGrant, app: { clientId: string; organizationId: string }) {
   const accessToken = newAccessToken();
   const refreshToken = newRefreshToken();
   const at = now();
-  const [row] = await runQuery(
-    typedSql
-      .with("new_at", (db) =>
-        db.insertInto("oidc_access_tokens").values({
-          token_hash: hashSecret(accessToken),
-          grant_id: grant.grantId,
-          scope: grant.scope,
-          expires_at: new Date(at.getTime() + OIDC_TTL.accessToken * 1000),
-          created_at: at,
-        }),
-      )
-      .with("new_rt", (db) =>
-        db.insertInto("oidc_refresh_tokens").values({
-          token_hash: hashSecret(refreshToken),
-          grant_id: grant.grantId,
-          expires_at: grant.expiresAt,
-          created_at: at,
-        }),
-      )
-      .selectNoFrom([activeKid().as("kid"), memberIdOf(grant.accountId, app.organizationId).as("memberId")]),
-    "oidc_first_tokens",
-  );
+  const [row] = await runPrepared(firstTokens, {
+    accessTokenHash: hashSecret(accessToken),
+    refreshTokenHash: hashSecret(refreshToken),
+    grantId: grant.grantId,
+    scope: grant.scope,
+    accessExpiresAt: new Date(at.getTime() + OIDC_TTL.accessToken * 1000),
+    refreshExpiresAt: grant.expiresAt,
+    at,
+    accountId: grant.accountId,
+    organizationId: app.organizationId,
+  });
   return tokenResponse({
     grant,
     clientId: app.clientId,

@@ -5,10 +5,77 @@ import { sqlPool } from "@/lib/db/client";
 import { ApiError } from "@/lib/http/api-error";
 import { OIDC_TTL, splitScope } from "../config";
 import { sql } from "kysely";
-import { runQuery, typedSql } from "@/lib/db/typed-sql";
+import { prepareQuery, runPrepared, typedSql } from "@/lib/db/typed-sql";
 import { newAccessToken, newRefreshToken } from "../tokens";
 import { activeKid, memberIdOf, tokenResponse, type TokenResponse } from "./issue-tokens";
 import { revokeAccountGrants } from "./revoke";
+
+type RotateValues = {
+  hash: string;
+  appId: string;
+  at: Date;
+  requested: string | null;
+  refreshTokenHash: string;
+  accessTokenHash: string;
+  accessExpiresAt: Date;
+  organizationId: string;
+};
+
+const rotate = prepareQuery("oidc_refresh_rotate", (v: RotateValues) =>
+    typedSql
+      .with("rt", (db) =>
+        db
+          .updateTable("oidc_refresh_tokens as r")
+          .from("oidc_grants as g")
+          .set({ consumed_at: v.at })
+          .where("r.token_hash", "=", v.hash)
+          .where("r.consumed_at", "is", null)
+          .where("r.expires_at", ">", v.at)
+          .whereRef("g.id", "=", "r.grant_id")
+          .where("g.app_id", "=", v.appId)
+          .where("g.revoked_at", "is", null)
+          .where(sql<boolean>`(${v.requested}::text IS NULL OR string_to_array(${v.requested}::text, ' ') <@ string_to_array(g.scope, ' '))`)
+          .returning(["g.id as grant_id", "g.account_id", "g.scope", "g.nonce", "g.auth_time", "g.expires_at"]),
+      )
+      .with("new_rt", (db) =>
+        db
+          .insertInto("oidc_refresh_tokens")
+          .columns(["token_hash", "grant_id", "expires_at", "created_at"])
+          .expression((eb) =>
+            eb.selectFrom("rt").select((eb) => [
+              eb.val(v.refreshTokenHash).as("token_hash"),
+              "rt.grant_id",
+              "rt.expires_at",
+              eb.cast<Date>(eb.val(v.at), "timestamptz").as("created_at"),
+            ]),
+          ),
+      )
+      .with("new_at", (db) =>
+        db
+          .insertInto("oidc_access_tokens")
+          .columns(["token_hash", "grant_id", "scope", "expires_at", "created_at"])
+          .expression((eb) =>
+            eb.selectFrom("rt").select((eb) => [
+              eb.val(v.accessTokenHash).as("token_hash"),
+              "rt.grant_id",
+              eb.fn.coalesce(eb.cast<string | null>(eb.val(v.requested), "text"), "rt.scope").as("scope"),
+              eb.cast<Date>(eb.val(v.accessExpiresAt), "timestamptz").as("expires_at"),
+              eb.cast<Date>(eb.val(v.at), "timestamptz").as("created_at"),
+            ]),
+          ),
+      )
+      .selectFrom("rt")
+      .select([
+        "rt.grant_id as grantId",
+        "rt.account_id as accountId",
+        "rt.scope",
+        "rt.nonce",
+        "rt.auth_time as authTime",
+        "rt.expires_at as expiresAt",
+        activeKid().as("kid"),
+        memberIdOf(sql.ref<string>("rt.account_id"), v.organizationId).as("memberId"),
+      ]),
+);
 
 /**
  * grant_type=refresh_token (RFC 6749 6, spec 3.3): the token rotates on
@@ -31,62 +98,16 @@ export async function refreshTokenGrant(app: App, params: Map<string, string>): 
   const refreshToken = newRefreshToken();
   const at = now();
   const hash = hashSecret(presented);
-  const [row] = await runQuery(
-    typedSql
-      .with("rt", (db) =>
-        db
-          .updateTable("oidc_refresh_tokens as r")
-          .from("oidc_grants as g")
-          .set({ consumed_at: at })
-          .where("r.token_hash", "=", hash)
-          .where("r.consumed_at", "is", null)
-          .where("r.expires_at", ">", at)
-          .whereRef("g.id", "=", "r.grant_id")
-          .where("g.app_id", "=", app.id)
-          .where("g.revoked_at", "is", null)
-          .where(sql<boolean>`(${requested}::text IS NULL OR string_to_array(${requested}::text, ' ') <@ string_to_array(g.scope, ' '))`)
-          .returning(["g.id as grant_id", "g.account_id", "g.scope", "g.nonce", "g.auth_time", "g.expires_at"]),
-      )
-      .with("new_rt", (db) =>
-        db
-          .insertInto("oidc_refresh_tokens")
-          .columns(["token_hash", "grant_id", "expires_at", "created_at"])
-          .expression((eb) =>
-            eb.selectFrom("rt").select((eb) => [
-              eb.val(hashSecret(refreshToken)).as("token_hash"),
-              "rt.grant_id",
-              "rt.expires_at",
-              eb.cast<Date>(eb.val(at), "timestamptz").as("created_at"),
-            ]),
-          ),
-      )
-      .with("new_at", (db) =>
-        db
-          .insertInto("oidc_access_tokens")
-          .columns(["token_hash", "grant_id", "scope", "expires_at", "created_at"])
-          .expression((eb) =>
-            eb.selectFrom("rt").select((eb) => [
-              eb.val(hashSecret(accessToken)).as("token_hash"),
-              "rt.grant_id",
-              eb.fn.coalesce(eb.cast<string | null>(eb.val(requested), "text"), "rt.scope").as("scope"),
-              eb.cast<Date>(eb.val(new Date(at.getTime() + OIDC_TTL.accessToken * 1000)), "timestamptz").as("expires_at"),
-              eb.cast<Date>(eb.val(at), "timestamptz").as("created_at"),
-            ]),
-          ),
-      )
-      .selectFrom("rt")
-      .select([
-        "rt.grant_id as grantId",
-        "rt.account_id as accountId",
-        "rt.scope",
-        "rt.nonce",
-        "rt.auth_time as authTime",
-        "rt.expires_at as expiresAt",
-        activeKid().as("kid"),
-        memberIdOf(sql.ref<string>("rt.account_id"), app.organizationId).as("memberId"),
-      ]),
-    "oidc_refresh_rotate",
-  );
+  const [row] = await runPrepared(rotate, {
+    hash,
+    appId: app.id,
+    at,
+    requested,
+    refreshTokenHash: hashSecret(refreshToken),
+    accessTokenHash: hashSecret(accessToken),
+    accessExpiresAt: new Date(at.getTime() + OIDC_TTL.accessToken * 1000),
+    organizationId: app.organizationId,
+  });
   if (!row) return refuse(app, hash, requested);
   const { kid, memberId, ...grant } = row;
   return tokenResponse({
