@@ -1,17 +1,22 @@
 // Schema changes, offline:
 //   npm run db:diff -- --name add_things   writes prisma/migrations/<ts>_add_things/
-//       migration.sql (the SQL from the last migration's schema to
-//       prisma/schema.prisma) and schema.prisma (a snapshot for the next diff)
-//   npm run db:diff -- --check             exit 0 when the last snapshot equals
+//       migration.sql: the SQL from the schema the migrations build to
+//       prisma/schema.prisma
+//   npm run db:diff -- --check             exit 0 when the migrations build
 //       prisma/schema.prisma, 2 when a migration is missing (a test runs it)
-// Prisma's schema engine insists on connecting through the adapter even for
-// a pure schema-to-schema diff, so it is given an in-memory PGlite served on
-// a local socket: no database server needed.
+// The "from" side is a shadow database built from the migrations themselves:
+// Prisma's schema engine (`--from-migrations`) applies every migration.sql to
+// an in-memory PGlite, served on a local socket through the driver adapter,
+// and describes it. With an adapter in the Prisma config, Prisma 6.19 refuses
+// `--from-url` and `--shadow-database-url`; the adapter's own database is the
+// shadow. bin/db-diff.config.ts is that config (it also teaches the adapter
+// two catalog types the describer reads). No database server needed.
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { PgliteWireServer } from "@/lib/db/pglite-wire-server";
+import { readMigrations } from "@/lib/db/migrate";
 
 const args = process.argv.slice(2);
 const check = args.includes("--check");
@@ -23,14 +28,8 @@ if (!check && !(name && /^[a-z0-9_]+$/.test(name))) {
 }
 
 const migrationsDir = path.join("prisma", "migrations");
-const snapshots = fs
-  .readdirSync(migrationsDir)
-  .filter((d) => fs.existsSync(path.join(migrationsDir, d, "schema.prisma")))
-  .sort();
-const last = snapshots.at(-1);
-const from = last
-  ? ["--from-schema-datamodel", path.join(migrationsDir, last, "schema.prisma")]
-  : ["--from-empty"];
+const hasMigrations = readMigrations().length > 0;
+const from = hasMigrations ? ["--from-migrations", migrationsDir] : ["--from-empty"];
 
 const db = await PGlite.create();
 const server = new PgliteWireServer(db);
@@ -40,7 +39,7 @@ const prismaCli = path.join(process.cwd(), "node_modules", "prisma", "build", "i
 const result = await new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
   const child = spawn(
     process.execPath,
-    [prismaCli, "migrate", "diff", ...from, "--to-schema-datamodel", "prisma/schema.prisma", check ? "--exit-code" : "--script"],
+    [prismaCli, "migrate", "diff", "--config", path.join("bin", "db-diff.config.ts"), ...from, "--to-schema-datamodel", "prisma/schema.prisma", check ? "--exit-code" : "--script"],
     { env: { ...process.env, DATABASE_URL: `postgresql://postgres:postgres@127.0.0.1:${port}/postgres?sslmode=disable` } },
   );
   let stdout = "";
@@ -53,8 +52,9 @@ await server.close();
 await db.close();
 
 if (check) {
-  if (result.status === 2) process.stderr.write(`prisma/schema.prisma changed since ${last}: run npm run db:diff -- --name <change>\n`);
-  else if (result.status !== 0) process.stderr.write(result.stderr);
+  if (result.status === 2) {
+    process.stderr.write(`prisma/schema.prisma differs from what the migrations build: run npm run db:diff -- --name <change>\n${result.stdout}`);
+  } else if (result.status !== 0) process.stderr.write(result.stderr);
   process.exit(result.status ?? 1);
 }
 if (result.status !== 0) {
@@ -69,5 +69,4 @@ const stamp = new Date().toISOString().replace(/\D/g, "").slice(0, 14);
 const dir = path.join(migrationsDir, `${stamp}_${name}`);
 fs.mkdirSync(dir, { recursive: true });
 fs.writeFileSync(path.join(dir, "migration.sql"), result.stdout);
-fs.copyFileSync(path.join("prisma", "schema.prisma"), path.join(dir, "schema.prisma"));
 process.stdout.write(`Wrote ${dir}/migration.sql\n`);

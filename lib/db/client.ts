@@ -11,18 +11,15 @@ export type Tx = Parameters<Parameters<PrismaClient["$transaction"]>[0]>[0];
 type Handles = { prisma: PrismaClient; pool: pg.Pool };
 const globalForDb = globalThis as unknown as { __svcDbHandles?: Promise<Handles> };
 
-const TIMESTAMP_OID = 1114;
-
 /**
- * Columns are `timestamp` (without zone) holding UTC, as Prisma writes them;
- * node-postgres would read them as local time.
+ * Every connection of ours runs in UTC, whatever the server's or database's
+ * TimeZone. Columns are `timestamptz`, so stored instants never depend on
+ * it; but @prisma/adapter-pg 6.19 sends DateTime parameters as UTC wall-clock
+ * times without an offset and reads `timestamptz` values as if their offset
+ * were +00, so Prisma is right only in a UTC session. (The embedded PGlite
+ * has one session, in UTC, and ignores this startup option.)
  */
-const utcTypes = {
-  getTypeParser(oid: number, format?: "text" | "binary") {
-    if (oid === TIMESTAMP_OID && format !== "binary") return (value: string) => new Date(`${value.replace(" ", "T")}Z`);
-    return pg.types.getTypeParser(oid, format);
-  },
-} as pg.CustomTypesConfig;
+const UTC_SESSION = "-c TimeZone=UTC";
 
 function handles(): Promise<Handles> {
   globalForDb.__svcDbHandles ??= (async () => {
@@ -30,7 +27,7 @@ function handles(): Promise<Handles> {
     const pool = new pg.Pool({
       connectionString: handle.url,
       max: handle.embedded ? 4 : env().DATABASE_POOL_SIZE,
-      types: utcTypes,
+      options: UTC_SESSION,
     });
     // An idle connection that breaks is dropped by the pool; never crash on it.
     pool.on("error", () => {});
@@ -49,8 +46,8 @@ export async function db(): Promise<PrismaClient> {
 
 /**
  * The same connection pool for plain SQL on the API's hot paths, where the
- * ORM's per-query cost (about 1 ms of CPU) matters. Pass dates as ISO strings
- * and cast them (`$1::timestamptz AT TIME ZONE 'UTC'`).
+ * ORM's per-query cost (about 1 ms of CPU) matters. Every timestamp column
+ * is `timestamptz`: pass instants as ISO strings cast with `$1::timestamptz`.
  */
 export async function sqlPool(): Promise<pg.Pool> {
   return (await handles()).pool;

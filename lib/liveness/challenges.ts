@@ -4,6 +4,7 @@ import { now } from "@/lib/clock";
 import { db, type Db, type Tx } from "@/lib/db/client";
 import { ApiError } from "@/lib/http/api-error";
 import { UUID_PATTERN } from "@/lib/http/validation";
+import { lockOpenSession } from "@/lib/sessions/open-session";
 import type { WorkflowSnapshot } from "@/lib/sessions/present";
 import type { LivenessAction } from "@/lib/workflows/settings";
 
@@ -95,7 +96,8 @@ export async function livenessAttemptsUsed(tx: Tx | Db, sessionId: string): Prom
 }
 
 /**
- * POST /api/v2/antispoof/challenge. Under the session's row lock, so two
+ * POST /api/v2/antispoof/challenge. Under the session's row lock (the
+ * session still open: lockOpenSession), so two
  * requests at once cannot both take the last attempt: refuses once liveness
  * passed or every attempt is used, retires the previous unused challenge,
  * and issues a new one. `attempts_left` is what remains AFTER this one.
@@ -107,7 +109,7 @@ export async function issueChallenge(session: Session) {
   const expiresAt = new Date(at.getTime() + CHALLENGE_TTL_SECONDS * 1000);
   const prisma = await db();
   const { challenge, issued } = await prisma.$transaction(async (tx) => {
-    await tx.$queryRaw`SELECT id FROM sessions WHERE id = ${session.id} FOR UPDATE`;
+    await lockOpenSession(tx, session.id);
     const check = await livenessCheck(tx, session.id);
     assertLivenessNotPassed(check);
     const before = await attemptsUsed(tx, session.id, check);

@@ -3,7 +3,9 @@ import { hashSecret } from "@/lib/crypto/secrets";
 import { ApiError } from "@/lib/http/api-error";
 import { splitScope } from "./config";
 import { bearerToken, type OidcRequest } from "./http";
-import { hotQuery, sqlTime, UTC } from "./tokens";
+import { sql, type ExpressionBuilder } from "kysely";
+import type { DB } from "@/generated/kysely/database";
+import { prepareQuery, runPrepared, typedSql } from "@/lib/db/typed-sql";
 
 export type AccessTokenInfo = {
   accountId: string;
@@ -17,51 +19,61 @@ export type AccessTokenInfo = {
   idVerified: boolean | null;
 };
 
-type Row = {
-  account_id: string;
-  app_id: string;
-  scope: string;
-  email: string;
-  name: string | null;
-  preferred_username: string | null;
-  email_verified: boolean;
-  id_verified: boolean | null;
-};
-
 /** Passed ID verification in an approved session bound to the account (lib/accounts/account-proofs.ts). */
-export const ID_VERIFIED_SQL = (account: string) => `EXISTS (
-  SELECT 1 FROM sessions s JOIN check_results c ON c.session_id = s.id
-   WHERE s.account_id = ${account} AND s.status = 'APPROVED' AND c.type = 'id_verification' AND c.status = 'passed')`;
+function idVerified(eb: ExpressionBuilder<DB & { a: DB["accounts"] }, "a">) {
+  return eb
+    .exists(
+    eb
+      .selectFrom("sessions as s")
+      .innerJoin("check_results as c", "c.session_id", "s.id")
+      .select(sql`1`.as("one"))
+      .whereRef("s.account_id", "=", "a.id")
+      .where("s.status", "=", sql.lit("APPROVED"))
+      .where("c.type", "=", sql.lit("id_verification"))
+      .where("c.status", "=", sql.lit("passed")),
+    )
+    .$castTo<boolean | null>();
+}
+
+function accessTokenQuery(name: string, withIdVerified: boolean) {
+  return prepareQuery(name, (v: { tokenHash: string; at: Date }) =>
+    typedSql
+      .selectFrom("oidc_access_tokens as t")
+      .innerJoin("oidc_grants as g", "g.id", "t.grant_id")
+      .innerJoin("apps as p", "p.id", "g.app_id")
+      .innerJoin("accounts as a", "a.id", "g.account_id")
+      .select((eb) => [
+        "g.account_id as accountId",
+        "g.app_id as appId",
+        "t.scope",
+        "a.email",
+        "a.name",
+        "a.preferred_username as preferredUsername",
+        eb("a.email_verified_at", "is not", null).$castTo<boolean>().as("emailVerified"),
+        withIdVerified ? idVerified(eb).as("idVerified") : sql<boolean | null>`NULL::boolean`.as("idVerified"),
+      ])
+      .where("t.token_hash", "=", v.tokenHash)
+      .where("t.expires_at", ">", v.at)
+      .where("g.revoked_at", "is", null)
+      .where((eb) => eb.ref("p.is_active")),
+  );
+}
+
+const accessToken = accessTokenQuery("oidc_access_token", false);
+const accessTokenWithIdVerified = accessTokenQuery("oidc_access_token_id_verified", true);
 
 /**
  * An opaque access token to its account, client and scopes, in one query:
  * unknown, expired, or of a revoked grant or an inactive app is null.
  */
 export async function lookupAccessToken(token: string, options: { withIdVerified?: boolean } = {}): Promise<AccessTokenInfo | null> {
-  const { rows } = await hotQuery<Row>(
-    options.withIdVerified ? "oidc_access_token_id_verified" : "oidc_access_token",
-    `SELECT g.account_id, g.app_id, t.scope, a.email, a.name, a.preferred_username,
-            (a.email_verified_at IS NOT NULL) AS email_verified,
-            ${options.withIdVerified ? ID_VERIFIED_SQL("a.id") : "NULL::boolean"} AS id_verified
-       FROM oidc_access_tokens t
-       JOIN oidc_grants g ON g.id = t.grant_id
-       JOIN apps p ON p.id = g.app_id
-       JOIN accounts a ON a.id = g.account_id
-      WHERE t.token_hash = $1 AND t.expires_at > ${UTC(2)} AND g.revoked_at IS NULL AND p.is_active`,
-    [hashSecret(token), sqlTime(now())],
-  );
-  const r = rows[0];
-  if (!r) return null;
-  return {
-    accountId: r.account_id,
-    appId: r.app_id,
-    scopes: splitScope(r.scope),
-    email: r.email,
-    name: r.name,
-    preferredUsername: r.preferred_username,
-    emailVerified: r.email_verified,
-    idVerified: r.id_verified,
-  };
+  const [row] = await runPrepared(options.withIdVerified ? accessTokenWithIdVerified : accessToken, {
+    tokenHash: hashSecret(token),
+    at: now(),
+  });
+  if (!row) return null;
+  const { scope, ...info } = row;
+  return { ...info, scopes: splitScope(scope) };
 }
 
 const REALM = 'Bearer realm="svc"';

@@ -1,7 +1,7 @@
 import { now } from "@/lib/clock";
 import { sqlPool } from "@/lib/db/client";
 import { describeError, logger } from "@/lib/log/logger";
-import { sqlTime, UTC } from "./tokens";
+import { sqlTime } from "./tokens";
 
 /**
  * Forgets what has expired: sign-in requests and codes, authorization codes,
@@ -18,11 +18,11 @@ export async function purgeExpiredOidcRows(): Promise<void> {
   const pool = await sqlPool();
   const at = sqlTime(now());
   const dayAgo = sqlTime(new Date(now().getTime() - 24 * 3600_000));
-  await pool.query(`DELETE FROM oidc_interactions WHERE expires_at < ${UTC(1)}`, [dayAgo]);
-  await pool.query(`DELETE FROM account_login_codes WHERE expires_at < ${UTC(1)}`, [dayAgo]);
-  await pool.query(`DELETE FROM oidc_authorization_codes WHERE expires_at < ${UTC(1)}`, [at]);
-  await pool.query(`DELETE FROM oidc_access_tokens WHERE expires_at < ${UTC(1)}`, [at]);
-  await pool.query(`DELETE FROM oidc_grants WHERE expires_at < ${UTC(1)}`, [dayAgo]);
+  await pool.query(`DELETE FROM oidc_interactions WHERE expires_at < $1::timestamptz`, [dayAgo]);
+  await pool.query(`DELETE FROM account_login_codes WHERE expires_at < $1::timestamptz`, [dayAgo]);
+  await pool.query(`DELETE FROM oidc_authorization_codes WHERE expires_at < $1::timestamptz`, [at]);
+  await pool.query(`DELETE FROM oidc_access_tokens WHERE expires_at < $1::timestamptz`, [at]);
+  await pool.query(`DELETE FROM oidc_grants WHERE expires_at < $1::timestamptz`, [dayAgo]);
 }
 
 export function startOidcMaintenance() {

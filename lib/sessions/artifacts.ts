@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import { openBytes, sealBytes } from "@/lib/crypto/encryption";
+import { now } from "@/lib/clock";
 import { db, type Tx } from "@/lib/db/client";
 
 /**
@@ -24,11 +25,11 @@ export function sha256Hex(bytes: Uint8Array): string {
 
 export async function saveArtifact(sessionId: string, kind: ArtifactKind, bytes: Uint8Array, contentType: string) {
   const prisma = await db();
-  const values = { contentType, sha256: sha256Hex(bytes), sealed: sealBytes(bytes) };
+  const values = { contentType, sha256: sha256Hex(bytes), sealed: sealBytes(bytes), createdAt: now() };
   await prisma.sessionArtifact.upsert({
     where: { sessionId_kind: { sessionId, kind } },
     create: { sessionId, kind, ...values },
-    update: { ...values, createdAt: new Date() },
+    update: values,
   });
 }
 

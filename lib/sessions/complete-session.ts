@@ -1,9 +1,8 @@
 import { now } from "@/lib/clock";
 import { db } from "@/lib/db/client";
 import { decide, type CheckOutcome } from "@/lib/decisions/decide";
-import { ApiError } from "@/lib/http/api-error";
 import { settleSessionOutcome } from "./settle-outcome";
-import { isTerminal } from "./statuses";
+import { lockOpenSession } from "./open-session";
 
 /**
  * The person finished the hosted flow: the decision engine turns the check
@@ -15,15 +14,9 @@ import { isTerminal } from "./statuses";
 export async function completeSession(sessionId: string) {
   const prisma = await db();
   return prisma.$transaction(async (tx) => {
-    const [locked] = await tx.$queryRaw<Array<{ status: string }>>`
-      SELECT status FROM sessions WHERE id = ${sessionId} FOR UPDATE`;
-    if (!locked) throw new ApiError("session_not_found");
-    if (isTerminal(locked.status) || locked.status === "IN_REVIEW") {
-      throw new ApiError("session_closed", { message: `Session is already ${locked.status}` });
-    }
-    const session = await tx.session.findUniqueOrThrow({ where: { id: sessionId } });
     const at = now();
-    if (session.expiresAt <= at) throw new ApiError("session_expired");
+    await lockOpenSession(tx, sessionId, at);
+    const session = await tx.session.findUniqueOrThrow({ where: { id: sessionId } });
     const results = await tx.checkResult.findMany({ where: { sessionId } });
     const ran = new Set(results.map((r) => r.type));
     for (const type of session.features.filter((f) => !ran.has(f))) {

@@ -2,12 +2,15 @@ import { randomUUID } from "node:crypto";
 import type { App } from "@/generated/prisma/client";
 import { env } from "@/lib/config/env";
 import { now } from "@/lib/clock";
-import { db, sqlPool } from "@/lib/db/client";
+import type { Insertable } from "kysely";
+import type { DB } from "@/generated/kysely/database";
+import { db } from "@/lib/db/client";
+import { prepareQuery, runPrepared, typedSql } from "@/lib/db/typed-sql";
 import { hashSecret, randomToken } from "@/lib/crypto/secrets";
-import { checkPrices } from "@/lib/billing/prices";
+import { assertWalletCoversSession } from "@/lib/billing/session-cover";
 import { ApiError } from "@/lib/http/api-error";
 import { resolveAccountFromAccessToken } from "@/lib/accounts/resolve-access-token";
-import { SESSION_TTL } from "@/lib/workflows/settings";
+import { assertWorkflowStartsSessions, sessionTtlSeconds } from "@/lib/workflows/session-workflow";
 import { isLocalHttpUrl } from "@/lib/tenancy/schemas";
 import type { CreateSessionInput } from "./schemas";
 
@@ -39,66 +42,51 @@ function hostedUrl(sessionId: string, token: string): string {
   return `${env().PUBLIC_BASE_URL}/verify/${sessionId}#token=${encodeURIComponent(token)}`;
 }
 
-type InsertOutcome = {
-  found: boolean;
-  is_active: boolean | null;
-  cost: number | null;
-  balance_cents: number | null;
-  features: string[] | null;
-  expires_at: Date | null;
-};
+/** The workflow and the organization's balance: one read, on the hot path. */
+const workflowAndBalance = prepareQuery("session_create_workflow", (v: { workflowId: string; organizationId: string }) =>
+  typedSql
+    .selectFrom("workflows as w")
+    .select((eb) => [
+      "w.id",
+      "w.app_id as appId",
+      "w.name",
+      "w.features",
+      "w.settings",
+      "w.is_active as isActive",
+      "w.deleted_at as deletedAt",
+      eb.selectFrom("wallets").select("balance_cents").where("organization_id", "=", v.organizationId).as("balanceCents"),
+    ])
+    .where("w.id", "=", v.workflowId),
+);
+
+const insertSession = prepareQuery("session_create_insert", (v: Required<Omit<Insertable<DB["sessions"]>, "started_at" | "completed_at" | "decided_at">>) =>
+  typedSql.insertInto("sessions").values({
+    id: v.id,
+    app_id: v.app_id,
+    workflow_id: v.workflow_id,
+    workflow_snapshot: v.workflow_snapshot,
+    features: v.features,
+    status: v.status,
+    vendor_data: v.vendor_data,
+    redirect_url: v.redirect_url,
+    callback_url: v.callback_url,
+    metadata: v.metadata,
+    session_token_hash: v.session_token_hash,
+    account_id: v.account_id,
+    expires_at: v.expires_at,
+    created_at: v.created_at,
+    updated_at: v.updated_at,
+  }),
+);
 
 /**
- * One statement, the API's hot path: inserts the session when the workflow
- * belongs to the app, is active, and the wallet covers its checks, taking
- * the workflow snapshot and default TTL in the same read. When nothing was
- * inserted, the returned row says why.
+ * POST /api/v2/session. Two statements on the hot path (a read of the
+ * workflow with the wallet's balance, then the insert); the rules between
+ * them are named functions: assertWorkflowStartsSessions (404
+ * workflow_not_found, 422 for a check the server cannot run),
+ * assertWalletCoversSession (402 insufficient_funds) and sessionTtlSeconds.
+ * The workflow's features and settings are frozen into the session.
  */
-async function insertSession(app: App, input: CreateSessionInput, id: string, tokenHash: string, accountId: string | null) {
-  const pool = await sqlPool();
-  const { rows } = await pool.query<InsertOutcome>(
-    `WITH w AS (
-       SELECT w.id, w.name, w.features, w.settings, w.is_active,
-              COALESCE(wal.balance_cents, 0) AS balance_cents,
-              (SELECT COALESCE(sum(($1::jsonb ->> f)::int), 0)::int FROM unnest(w.features) AS f) AS cost
-         FROM workflows w LEFT JOIN wallets wal ON wal.organization_id = $2
-        WHERE w.id = $3 AND w.app_id = $4 AND w.deleted_at IS NULL
-     ), ins AS (
-       INSERT INTO sessions (id, app_id, workflow_id, workflow_snapshot, features, status, vendor_data, redirect_url,
-                             callback_url, metadata, session_token_hash, account_id, expires_at, created_at, updated_at)
-       SELECT $5, $4, w.id,
-              jsonb_build_object('id', w.id, 'name', w.name, 'features', to_jsonb(w.features), 'settings', w.settings),
-              w.features, 'NOT_STARTED', $6, $7, $8, $9::jsonb, $10, $11,
-              ($12::timestamptz AT TIME ZONE 'UTC')
-                + make_interval(secs => COALESCE($13::int, (w.settings -> 'session' ->> 'ttl_seconds')::int, $14::int)),
-              $12::timestamptz AT TIME ZONE 'UTC', $12::timestamptz AT TIME ZONE 'UTC'
-         FROM w WHERE w.is_active AND w.balance_cents >= w.cost
-       RETURNING expires_at, features
-     )
-     SELECT (w.id IS NOT NULL) AS found, w.is_active, w.cost, w.balance_cents, ins.features, ins.expires_at
-       FROM (SELECT 1) AS one LEFT JOIN w ON true LEFT JOIN ins ON true`,
-    [
-      JSON.stringify(checkPrices()),
-      app.organizationId,
-      input.workflow_id,
-      app.id,
-      id,
-      input.vendor_data ?? null,
-      input.redirect_url ?? null,
-      input.callback ?? null,
-      JSON.stringify(input.metadata ?? {}),
-      tokenHash,
-      accountId,
-      now().toISOString(),
-      input.ttl_seconds ?? null,
-      SESSION_TTL.default,
-    ],
-  );
-  const row = rows[0];
-  return row!;
-}
-
-/** POST /api/v2/session. */
 export async function createSession(app: App, input: CreateSessionInput) {
   if (input.redirect_url && app.environment === "production" && new URL(input.redirect_url).protocol !== "https:") {
     throw new ApiError("invalid_request", {
@@ -109,25 +97,39 @@ export async function createSession(app: App, input: CreateSessionInput) {
   if (input.callback !== undefined) await assertCallbackAllowed(app, input.callback);
   const accountId = input.svc_access_token ? await resolveAccountFromAccessToken(app, input.svc_access_token) : null;
 
+  const [workflow] = await runPrepared(workflowAndBalance, { workflowId: input.workflow_id, organizationId: app.organizationId });
+  assertWorkflowStartsSessions(workflow, app.id);
+  assertWalletCoversSession(workflow.balanceCents ?? 0, workflow.features);
+  const at = now();
+  const expiresAt = new Date(at.getTime() + sessionTtlSeconds(input.ttl_seconds, workflow.settings) * 1000);
+
   const token = randomToken("st_", 32);
   const id = randomUUID();
-  const outcome = await insertSession(app, input, id, hashSecret(token), accountId);
-  if (!outcome.found) throw new ApiError("workflow_not_found");
-  if (!outcome.is_active) {
-    throw new ApiError("workflow_not_found", { message: "Workflow is not active: activate it to create sessions" });
-  }
-  if (!outcome.expires_at || !outcome.features) {
-    throw new ApiError("insufficient_funds", {
-      message: `Wallet balance too low for this workflow's checks (${((outcome.cost ?? 0) / 100).toFixed(2)} USD needed)`,
-    });
-  }
+  const snapshot = { id: workflow.id, name: workflow.name, features: workflow.features, settings: workflow.settings };
+  await runPrepared(insertSession, {
+    id,
+    app_id: app.id,
+    workflow_id: workflow.id,
+    workflow_snapshot: JSON.stringify(snapshot),
+    features: workflow.features,
+    status: "NOT_STARTED",
+    vendor_data: input.vendor_data ?? null,
+    redirect_url: input.redirect_url ?? null,
+    callback_url: input.callback ?? null,
+    metadata: JSON.stringify(input.metadata ?? {}),
+    session_token_hash: hashSecret(token),
+    account_id: accountId,
+    expires_at: expiresAt,
+    created_at: at,
+    updated_at: at,
+  });
   return {
     session_id: id,
     status: "NOT_STARTED",
     url: hostedUrl(id, token),
     session_token: token,
-    features: outcome.features,
+    features: workflow.features,
     redirect_url: input.redirect_url ?? null,
-    expires_at: outcome.expires_at.toISOString(),
+    expires_at: expiresAt.toISOString(),
   };
 }

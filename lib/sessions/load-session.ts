@@ -1,5 +1,8 @@
-import type { Session } from "@/generated/prisma/client";
-import { sqlPool } from "@/lib/db/client";
+import type { ExpressionBuilder } from "kysely";
+import { jsonArrayFrom } from "kysely/helpers/postgres";
+import type { DB } from "@/generated/kysely/database";
+import type { Prisma, Session } from "@/generated/prisma/client";
+import { prepareQuery, runPrepared, typedSql } from "@/lib/db/typed-sql";
 
 /**
  * The hot read path (retrieve, decision): one SQL round trip for a session
@@ -8,65 +11,49 @@ import { sqlPool } from "@/lib/db/client";
  */
 export type CheckView = { type: string; status: string; score: number | null; data: unknown; error: unknown };
 
-type Row = {
-  id: string;
-  app_id: string;
-  workflow_id: string;
-  workflow_snapshot: unknown;
-  features: string[];
-  status: string;
-  vendor_data: string | null;
-  redirect_url: string | null;
-  callback_url: string | null;
-  metadata: unknown;
-  session_token_hash: string;
-  account_id: string | null;
-  expires_at: Date;
-  started_at: Date | null;
-  completed_at: Date | null;
-  decided_at: Date | null;
-  created_at: Date;
-  updated_at: Date;
-  checks: CheckView[];
-};
-
-function toSession(r: Row): Session {
-  return {
-    id: r.id,
-    appId: r.app_id,
-    workflowId: r.workflow_id,
-    workflowSnapshot: r.workflow_snapshot as Session["workflowSnapshot"],
-    features: r.features,
-    status: r.status,
-    vendorData: r.vendor_data,
-    redirectUrl: r.redirect_url,
-    callbackUrl: r.callback_url,
-    metadata: r.metadata as Session["metadata"],
-    sessionTokenHash: r.session_token_hash,
-    accountId: r.account_id,
-    expiresAt: r.expires_at,
-    startedAt: r.started_at,
-    completedAt: r.completed_at,
-    decidedAt: r.decided_at,
-    createdAt: r.created_at,
-    updatedAt: r.updated_at,
-  };
+/** Every column of `sessions as s`, named as the Prisma client names them: a row is a `Session`. */
+export function sessionColumns(eb: ExpressionBuilder<DB & { s: DB["sessions"] }, "s">) {
+  return [
+    "s.id",
+    "s.app_id as appId",
+    "s.workflow_id as workflowId",
+    eb.ref("s.workflow_snapshot").$castTo<Prisma.JsonValue>().as("workflowSnapshot"),
+    "s.features",
+    "s.status",
+    "s.vendor_data as vendorData",
+    "s.redirect_url as redirectUrl",
+    "s.callback_url as callbackUrl",
+    eb.ref("s.metadata").$castTo<Prisma.JsonValue>().as("metadata"),
+    "s.session_token_hash as sessionTokenHash",
+    "s.account_id as accountId",
+    "s.expires_at as expiresAt",
+    "s.started_at as startedAt",
+    "s.completed_at as completedAt",
+    "s.decided_at as decidedAt",
+    "s.created_at as createdAt",
+    "s.updated_at as updatedAt",
+  ] as const;
 }
+
+const sessionWithChecks = prepareQuery("session_with_checks", (v: { id: string; appId: string }) =>
+  typedSql
+    .selectFrom("sessions as s")
+    .select((eb) => [
+      ...sessionColumns(eb),
+      jsonArrayFrom(
+        eb.selectFrom("check_results as c").select(["c.type", "c.status", "c.score", "c.data", "c.error"]).whereRef("c.session_id", "=", "s.id"),
+      ).as("checks"),
+    ])
+    .where("s.id", "=", v.id)
+    .where("s.app_id", "=", v.appId),
+);
 
 export async function loadSessionWithChecks(
   appId: string,
   id: string,
 ): Promise<{ session: Session; checks: CheckView[] } | null> {
-  const pool = await sqlPool();
-  const { rows } = await pool.query<Row>(
-    `SELECT s.*,
-            COALESCE((SELECT json_agg(json_build_object('type', c.type, 'status', c.status, 'score', c.score,
-                                                       'data', c.data, 'error', c.error))
-                        FROM check_results c WHERE c.session_id = s.id), '[]'::json) AS checks
-       FROM sessions s
-      WHERE s.id = $1 AND s.app_id = $2`,
-    [id, appId],
-  );
-  const row = rows[0];
-  return row ? { session: toSession(row), checks: row.checks } : null;
+  const [row] = await runPrepared(sessionWithChecks, { id, appId });
+  if (!row) return null;
+  const { checks, ...session } = row;
+  return { session: session satisfies Session, checks };
 }

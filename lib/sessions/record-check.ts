@@ -5,7 +5,8 @@ import { applyLedgerEntry } from "@/lib/billing/ledger";
 import { checkPrices } from "@/lib/billing/prices";
 import { ApiError } from "@/lib/http/api-error";
 import type { Feature } from "@/lib/workflows/schemas";
-import { isTerminal, type CheckStatus } from "./statuses";
+import { lockOpenSession } from "./open-session";
+import type { CheckStatus } from "./statuses";
 
 export type CheckResultInput = {
   sessionId: string;
@@ -24,30 +25,22 @@ export type CheckResultInput = {
  * retried (the ledger reference `check:<session>:<type>`), a retry only
  * replaces the result. The session row is locked, so concurrent retries
  * serialise; a wallet that cannot pay is 402 and nothing is recorded. The
- * first result moves a NOT_STARTED session to IN_PROGRESS. Terminal or
- * IN_REVIEW sessions accept no further checks (409 session_closed); an
- * expired one is 410 session_expired.
+ * first result moves a NOT_STARTED session to IN_PROGRESS. Only an open
+ * session takes checks (lockOpenSession: 409 session_closed, 410
+ * session_expired).
  */
 export async function recordCheckResult(input: CheckResultInput) {
   const prisma = await db();
   return prisma.$transaction(async (tx) => {
-    const [session] = await tx.$queryRaw<
-      Array<{ id: string; app_id: string; status: string; features: string[]; expires_at: Date; organization_id: string }>
-    >`SELECT s.id, s.app_id, s.status, s.features, s.expires_at, a.organization_id
-        FROM sessions s JOIN apps a ON a.id = s.app_id WHERE s.id = ${input.sessionId} FOR UPDATE OF s`;
-    if (!session) throw new ApiError("session_not_found");
     const at = now();
-    if (isTerminal(session.status) || session.status === "IN_REVIEW") {
-      throw new ApiError("session_closed", { message: `Session is ${session.status}: it accepts no further checks` });
-    }
-    if (session.expires_at <= at) throw new ApiError("session_expired");
+    const session = await lockOpenSession(tx, input.sessionId, at);
     if (!session.features.includes(input.type)) {
       throw new ApiError("invalid_request", { message: `${input.type} is not a check of this session's workflow` });
     }
     const price = checkPrices()[input.type];
     const charge = price > 0
       ? await applyLedgerEntry(tx, {
-          organizationId: session.organization_id,
+          organizationId: session.organizationId,
           amountCents: -price,
           kind: "check_charge",
           reference: `check:${session.id}:${input.type}`,

@@ -16,6 +16,16 @@ import { presentSession } from "./present";
  * and its event commit together; of two racing reviewers one wins, the
  * other gets review_not_pending.
  */
+/** The review rule: only an IN_REVIEW session may be decided by hand, else 409 `review_not_pending`. */
+export function assertReviewPending(status: string | null): void {
+  if (status !== "IN_REVIEW") {
+    throw new ApiError("review_not_pending", {
+      message: `Session is ${status ?? "gone"}, not IN_REVIEW`,
+      data: { status },
+    });
+  }
+}
+
 export async function reviewSession(
   app: App,
   id: string,
@@ -27,12 +37,7 @@ export async function reviewSession(
   const updated = await prisma.$transaction(async (tx) => {
     const [locked] = await tx.$queryRaw<Array<{ status: string }>>`
       SELECT status FROM sessions WHERE id = ${found.id} FOR UPDATE`;
-    if (locked?.status !== "IN_REVIEW") {
-      throw new ApiError("review_not_pending", {
-        message: `Session is ${locked?.status ?? "gone"}, not IN_REVIEW`,
-        data: { status: locked?.status ?? null },
-      });
-    }
+    assertReviewPending(locked?.status ?? null);
     if (to === "APPROVED") {
       const checks = await tx.checkResult.findMany({ where: { sessionId: found.id } });
       if (!canApproveManually(checks as CheckOutcome[])) {

@@ -49,15 +49,15 @@ export async function claimDueDeliveries(limit: number): Promise<Claimed[]> {
   const { rows } = await pool.query<Claimed>(
     `WITH due AS (
        SELECT id FROM webhook_deliveries
-        WHERE state = 'pending' AND next_attempt_at <= ($1::timestamptz AT TIME ZONE 'UTC')
-          AND (locked_until IS NULL OR locked_until <= ($1::timestamptz AT TIME ZONE 'UTC'))
+        WHERE state = 'pending' AND next_attempt_at <= $1::timestamptz
+          AND (locked_until IS NULL OR locked_until <= $1::timestamptz)
         ORDER BY next_attempt_at
         LIMIT $2
         FOR UPDATE SKIP LOCKED
      ), claimed AS (
        UPDATE webhook_deliveries d
-          SET locked_until = ($3::timestamptz AT TIME ZONE 'UTC'), attempt_count = d.attempt_count + 1,
-              updated_at = ($1::timestamptz AT TIME ZONE 'UTC')
+          SET locked_until = $3::timestamptz, attempt_count = d.attempt_count + 1,
+              updated_at = $1::timestamptz
          FROM due WHERE d.id = due.id
        RETURNING d.id, d.event_id, d.url, d.signing, d.attempt_count, d.endpoint_id, d.app_id
      ), interrupted AS (
@@ -65,7 +65,7 @@ export async function claimDueDeliveries(limit: number): Promise<Claimed[]> {
          FROM claimed c WHERE a.delivery_id = c.id AND a.outcome IS NULL
      ), opened AS (
        INSERT INTO webhook_attempts (id, delivery_id, number, started_at)
-       SELECT gen_random_uuid()::text, c.id, c.attempt_count, ($1::timestamptz AT TIME ZONE 'UTC') FROM claimed c
+       SELECT gen_random_uuid()::text, c.id, c.attempt_count, $1::timestamptz FROM claimed c
        RETURNING id, delivery_id
      )
      SELECT c.id, o.id AS attempt_id, c.event_id, c.url, c.signing, c.attempt_count, c.app_id,
@@ -159,15 +159,15 @@ async function closeAttempt(
        UPDATE webhook_deliveries
           SET state = CASE WHEN $7 = 'retry' THEN 'pending' ELSE $7 END,
               last_status = $4, locked_until = NULL,
-              next_attempt_at = COALESCE(($8::timestamptz AT TIME ZONE 'UTC'), next_attempt_at),
-              delivered_at = CASE WHEN $7 = 'succeeded' THEN ($9::timestamptz AT TIME ZONE 'UTC') ELSE delivered_at END,
-              updated_at = ($9::timestamptz AT TIME ZONE 'UTC')
+              next_attempt_at = COALESCE($8::timestamptz, next_attempt_at),
+              delivered_at = CASE WHEN $7 = 'succeeded' THEN $9::timestamptz ELSE delivered_at END,
+              updated_at = $9::timestamptz
         WHERE id = $1 AND ((state = 'pending' AND attempt_count = $2) OR ($7 = 'succeeded' AND state <> 'succeeded'))
        RETURNING id
      )
      UPDATE webhook_events
         SET state = CASE WHEN $7 = 'succeeded' THEN 'delivered' ELSE 'failed' END,
-            delivered_at = CASE WHEN $7 = 'succeeded' THEN COALESCE(delivered_at, ($9::timestamptz AT TIME ZONE 'UTC')) ELSE delivered_at END
+            delivered_at = CASE WHEN $7 = 'succeeded' THEN COALESCE(delivered_at, $9::timestamptz) ELSE delivered_at END
       WHERE id = $10 AND $7 <> 'retry' AND state <> 'delivered' AND EXISTS (SELECT 1 FROM delivery)`,
     [
       d.id,

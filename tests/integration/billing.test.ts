@@ -65,6 +65,25 @@ describe("per-check billing", () => {
     const [{ n }] = await sql(shared().env, `SELECT count(*)::int AS n FROM check_results c JOIN sessions s ON s.id = c.session_id WHERE s.app_id = $1`, [t.appId]);
     expect(n).toBe(5);
   });
+
+  it("a ledger row and the wallet's updated_at take their time from the clock, not the database", async () => {
+    const { setClock } = await import("@/lib/clock");
+    const t = await createTenant();
+    const at = new Date("2031-05-06T07:08:09.123Z");
+    setClock({ now: () => at });
+    try {
+      await setWalletBalance(t.organizationId, 4321);
+    } finally {
+      setClock(null);
+    }
+    const [row] = await sql(
+      shared().env,
+      `SELECT l.created_at, w.updated_at FROM ledger_entries l JOIN wallets w ON w.id = l.wallet_id
+        WHERE w.organization_id = $1 AND l.kind = 'adjustment'`,
+      [t.organizationId],
+    );
+    expect(row).toEqual({ created_at: at, updated_at: at });
+  });
 });
 
 describe("CHECK_PRICES (README Billing)", () => {

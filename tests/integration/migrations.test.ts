@@ -171,6 +171,34 @@ describe(`migrations (${testDatabaseKind()})`, () => {
     }
   });
 
+  it("the switch to timestamptz keeps the stored instants, on a server whose TimeZone is not UTC", async () => {
+    const url = await freshDatabase("mig-tz");
+    const all = readMigrations();
+    const cut = all.findIndex((m) => m.name.endsWith("_timestamps_with_time_zone"));
+    expect(cut).toBeGreaterThan(0);
+    await migrateDatabase(url, all.slice(0, cut));
+    // Before: timestamp without time zone, holding UTC wall-clock times (as Prisma wrote them).
+    await query(url, `INSERT INTO developers (id, email, password_hash, created_at, updated_at)
+                      VALUES ('d1', 'tz@example.com', 'x', '2026-01-02 03:04:05.678', '2026-07-01 23:30:00')`);
+    // The migration runs in UTC+14 (PostgreSQL: a database setting; PGlite: its one shared session).
+    if (testDatabaseKind() === "postgres") {
+      await query(url, `DO $$ BEGIN EXECUTE format('ALTER DATABASE %I SET timezone TO %L', current_database(), 'Pacific/Kiritimati'); END $$`);
+    } else {
+      await query(url, "SET timezone TO 'Pacific/Kiritimati'");
+    }
+    await migrateDatabase(url, all);
+    const [row] = await query<{ zone: string; created_at: Date; updated_at: Date; type: string }>(
+      url,
+      `SELECT current_setting('TimeZone') AS zone, created_at, updated_at, pg_typeof(created_at)::text AS type FROM developers`,
+    );
+    expect(row).toEqual({
+      zone: "Pacific/Kiritimati",
+      created_at: new Date("2026-01-02T03:04:05.678Z"),
+      updated_at: new Date("2026-07-01T23:30:00Z"),
+      type: "timestamp with time zone",
+    });
+  });
+
   it.skipIf(testDatabaseKind() !== "postgres")(
     "two instances migrating together apply each migration once (advisory lock)",
     async () => {

@@ -44,7 +44,7 @@ async function insertEvents(env: Record<string, string>, t: { appId: string; web
   await sql(
     env,
     `INSERT INTO webhook_deliveries (id, event_id, app_id, endpoint_id, url, next_attempt_at, updated_at)
-     SELECT gen_random_uuid()::text, e.id, e.app_id, $1, $2, now() AT TIME ZONE 'UTC', now() FROM webhook_events e
+     SELECT gen_random_uuid()::text, e.id, e.app_id, $1, $2, now(), now() FROM webhook_events e
       WHERE e.app_id = $3`,
     [t.webhookId, t.url, t.appId],
   );

@@ -1,9 +1,10 @@
 import { now } from "@/lib/clock";
 import { hashSecret } from "@/lib/crypto/secrets";
-import { sqlPool } from "@/lib/db/client";
+import { sql, type Expression } from "kysely";
+import { prepareQuery, runPrepared, typedSql } from "@/lib/db/typed-sql";
 import { hasScope, OIDC_TTL } from "../config";
 import { signIdToken } from "../id-token";
-import { newAccessToken, newRefreshToken, sqlTime, UTC } from "../tokens";
+import { newAccessToken, newRefreshToken } from "../tokens";
 
 /** Spec 2.9: top-level token JSON. */
 export type TokenResponse = {
@@ -25,10 +26,20 @@ export type IssuedGrant = {
   expiresAt: Date;
 };
 
-/** The active kid and the person's member id in the app's organization, as SQL sub-selects. */
-export const KID_SQL = `(SELECT kid FROM oidc_signing_keys WHERE status = 'active' ORDER BY created_at DESC LIMIT 1)`;
-export const memberIdSql = (accountExpr: string, orgParam: number) =>
-  `(SELECT m.member_id FROM members m WHERE m.organization_id = $${orgParam} AND m.svc_id = ${accountExpr} AND m.status = 'active' ORDER BY m.id LIMIT 1)`;
+/** The active signing key's kid, as a sub-select. */
+export const activeKid = () =>
+  typedSql.selectFrom("oidc_signing_keys").select("kid").where("status", "=", sql.lit("active")).orderBy("created_at", "desc").limit(sql.lit(1));
+
+/** The person's member id in the app's organization (an active member bound to the account), as a sub-select. */
+export const memberIdOf = (account: Expression<string> | string, organizationId: string) =>
+  typedSql
+    .selectFrom("members as m")
+    .select("m.member_id")
+    .where("m.organization_id", "=", organizationId)
+    .where("m.svc_id", "=", account)
+    .where("m.status", "=", sql.lit("active"))
+    .orderBy("m.id")
+    .limit(sql.lit(1));
 
 /** Builds the response once the rows exist: signs the ID token when `openid` was granted. */
 export async function tokenResponse(input: {
@@ -61,41 +72,63 @@ export async function tokenResponse(input: {
   return body;
 }
 
+const firstTokens = prepareQuery(
+  "oidc_first_tokens",
+  (v: {
+    accessTokenHash: string;
+    refreshTokenHash: string;
+    grantId: string;
+    scope: string;
+    accessExpiresAt: Date;
+    refreshExpiresAt: Date;
+    at: Date;
+    accountId: string;
+    organizationId: string;
+  }) =>
+    typedSql
+      .with("new_at", (db) =>
+        db.insertInto("oidc_access_tokens").values({
+          token_hash: v.accessTokenHash,
+          grant_id: v.grantId,
+          scope: v.scope,
+          expires_at: v.accessExpiresAt,
+          created_at: v.at,
+        }),
+      )
+      .with("new_rt", (db) =>
+        db.insertInto("oidc_refresh_tokens").values({
+          token_hash: v.refreshTokenHash,
+          grant_id: v.grantId,
+          expires_at: v.refreshExpiresAt,
+          created_at: v.at,
+        }),
+      )
+      .selectNoFrom([activeKid().as("kid"), memberIdOf(v.accountId, v.organizationId).as("memberId")]),
+);
+
 /** First tokens of a grant (authorization code exchange): one statement writes both tokens. */
 export async function issueFirstTokens(grant: IssuedGrant, app: { clientId: string; organizationId: string }) {
   const accessToken = newAccessToken();
   const refreshToken = newRefreshToken();
   const at = now();
-  const pool = await sqlPool();
-  const { rows } = await pool.query<{ kid: string | null; member_id: string | null }>(
-    `WITH new_at AS (
-       INSERT INTO oidc_access_tokens (token_hash, grant_id, scope, expires_at, created_at)
-       VALUES ($1, $3, $4, ${UTC(5)}, ${UTC(6)})
-     ), new_rt AS (
-       INSERT INTO oidc_refresh_tokens (token_hash, grant_id, expires_at, created_at)
-       VALUES ($2, $3, ${UTC(7)}, ${UTC(6)})
-     )
-     SELECT ${KID_SQL} AS kid, ${memberIdSql("$8", 9)} AS member_id`,
-    [
-      hashSecret(accessToken),
-      hashSecret(refreshToken),
-      grant.grantId,
-      grant.scope,
-      sqlTime(new Date(at.getTime() + OIDC_TTL.accessToken * 1000)),
-      sqlTime(at),
-      sqlTime(grant.expiresAt),
-      grant.accountId,
-      app.organizationId,
-    ],
-  );
-  const row = rows[0]!;
+  const [row] = await runPrepared(firstTokens, {
+    accessTokenHash: hashSecret(accessToken),
+    refreshTokenHash: hashSecret(refreshToken),
+    grantId: grant.grantId,
+    scope: grant.scope,
+    accessExpiresAt: new Date(at.getTime() + OIDC_TTL.accessToken * 1000),
+    refreshExpiresAt: grant.expiresAt,
+    at,
+    accountId: grant.accountId,
+    organizationId: app.organizationId,
+  });
   return tokenResponse({
     grant,
     clientId: app.clientId,
     scope: grant.scope,
     accessToken,
     refreshToken,
-    kid: row.kid,
-    memberId: row.member_id,
+    kid: row?.kid ?? null,
+    memberId: row?.memberId ?? null,
   });
 }

@@ -4,20 +4,78 @@ import { hashSecret } from "@/lib/crypto/secrets";
 import { sqlPool } from "@/lib/db/client";
 import { ApiError } from "@/lib/http/api-error";
 import { OIDC_TTL, splitScope } from "../config";
-import { hotQuery, newAccessToken, newRefreshToken, sqlTime, UTC } from "../tokens";
-import { KID_SQL, memberIdSql, tokenResponse, type TokenResponse } from "./issue-tokens";
+import { sql } from "kysely";
+import { prepareQuery, runPrepared, typedSql } from "@/lib/db/typed-sql";
+import { newAccessToken, newRefreshToken } from "../tokens";
+import { activeKid, memberIdOf, tokenResponse, type TokenResponse } from "./issue-tokens";
 import { revokeAccountGrants } from "./revoke";
 
-type Rotated = {
-  grant_id: string;
-  account_id: string;
-  scope: string;
-  nonce: string | null;
-  auth_time: Date;
-  expires_at: Date;
-  kid: string | null;
-  member_id: string | null;
+type RotateValues = {
+  hash: string;
+  appId: string;
+  at: Date;
+  requested: string | null;
+  refreshTokenHash: string;
+  accessTokenHash: string;
+  accessExpiresAt: Date;
+  organizationId: string;
 };
+
+const rotate = prepareQuery("oidc_refresh_rotate", (v: RotateValues) =>
+    typedSql
+      .with("rt", (db) =>
+        db
+          .updateTable("oidc_refresh_tokens as r")
+          .from("oidc_grants as g")
+          .set({ consumed_at: v.at })
+          .where("r.token_hash", "=", v.hash)
+          .where("r.consumed_at", "is", null)
+          .where("r.expires_at", ">", v.at)
+          .whereRef("g.id", "=", "r.grant_id")
+          .where("g.app_id", "=", v.appId)
+          .where("g.revoked_at", "is", null)
+          .where(sql<boolean>`(${v.requested}::text IS NULL OR string_to_array(${v.requested}::text, ' ') <@ string_to_array(g.scope, ' '))`)
+          .returning(["g.id as grant_id", "g.account_id", "g.scope", "g.nonce", "g.auth_time", "g.expires_at"]),
+      )
+      .with("new_rt", (db) =>
+        db
+          .insertInto("oidc_refresh_tokens")
+          .columns(["token_hash", "grant_id", "expires_at", "created_at"])
+          .expression((eb) =>
+            eb.selectFrom("rt").select((eb) => [
+              eb.val(v.refreshTokenHash).as("token_hash"),
+              "rt.grant_id",
+              "rt.expires_at",
+              eb.cast<Date>(eb.val(v.at), "timestamptz").as("created_at"),
+            ]),
+          ),
+      )
+      .with("new_at", (db) =>
+        db
+          .insertInto("oidc_access_tokens")
+          .columns(["token_hash", "grant_id", "scope", "expires_at", "created_at"])
+          .expression((eb) =>
+            eb.selectFrom("rt").select((eb) => [
+              eb.val(v.accessTokenHash).as("token_hash"),
+              "rt.grant_id",
+              eb.fn.coalesce(eb.cast<string | null>(eb.val(v.requested), "text"), "rt.scope").as("scope"),
+              eb.cast<Date>(eb.val(v.accessExpiresAt), "timestamptz").as("expires_at"),
+              eb.cast<Date>(eb.val(v.at), "timestamptz").as("created_at"),
+            ]),
+          ),
+      )
+      .selectFrom("rt")
+      .select([
+        "rt.grant_id as grantId",
+        "rt.account_id as accountId",
+        "rt.scope",
+        "rt.nonce",
+        "rt.auth_time as authTime",
+        "rt.expires_at as expiresAt",
+        activeKid().as("kid"),
+        memberIdOf(sql.ref<string>("rt.account_id"), v.organizationId).as("memberId"),
+      ]),
+);
 
 /**
  * grant_type=refresh_token (RFC 6749 6, spec 3.3): the token rotates on
@@ -40,51 +98,26 @@ export async function refreshTokenGrant(app: App, params: Map<string, string>): 
   const refreshToken = newRefreshToken();
   const at = now();
   const hash = hashSecret(presented);
-  const { rows } = await hotQuery<Rotated>(
-    "oidc_refresh_rotate",
-    `WITH rt AS (
-       UPDATE oidc_refresh_tokens r SET consumed_at = ${UTC(3)}
-         FROM oidc_grants g
-        WHERE r.token_hash = $1 AND r.consumed_at IS NULL AND r.expires_at > ${UTC(3)}
-          AND g.id = r.grant_id AND g.app_id = $2 AND g.revoked_at IS NULL
-          AND ($6::text IS NULL OR string_to_array($6::text, ' ') <@ string_to_array(g.scope, ' '))
-       RETURNING g.id AS grant_id, g.account_id, g.scope, g.nonce, g.auth_time, g.expires_at
-     ), new_rt AS (
-       INSERT INTO oidc_refresh_tokens (token_hash, grant_id, expires_at, created_at)
-       SELECT $4, grant_id, expires_at, ${UTC(3)} FROM rt
-     ), new_at AS (
-       INSERT INTO oidc_access_tokens (token_hash, grant_id, scope, expires_at, created_at)
-       SELECT $5, grant_id, COALESCE($6::text, scope), ${UTC(7)}, ${UTC(3)} FROM rt
-     )
-     SELECT rt.*, ${KID_SQL} AS kid, ${memberIdSql("rt.account_id", 8)} AS member_id FROM rt`,
-    [
-      hash,
-      app.id,
-      sqlTime(at),
-      hashSecret(refreshToken),
-      hashSecret(accessToken),
-      requested,
-      sqlTime(new Date(at.getTime() + OIDC_TTL.accessToken * 1000)),
-      app.organizationId,
-    ],
-  );
-  const row = rows[0];
+  const [row] = await runPrepared(rotate, {
+    hash,
+    appId: app.id,
+    at,
+    requested,
+    refreshTokenHash: hashSecret(refreshToken),
+    accessTokenHash: hashSecret(accessToken),
+    accessExpiresAt: new Date(at.getTime() + OIDC_TTL.accessToken * 1000),
+    organizationId: app.organizationId,
+  });
   if (!row) return refuse(app, hash, requested);
+  const { kid, memberId, ...grant } = row;
   return tokenResponse({
-    grant: {
-      grantId: row.grant_id,
-      accountId: row.account_id,
-      scope: row.scope,
-      nonce: row.nonce,
-      authTime: row.auth_time,
-      expiresAt: row.expires_at,
-    },
+    grant,
     clientId: app.clientId,
     scope: requested ?? row.scope,
     accessToken,
     refreshToken,
-    kid: row.kid,
-    memberId: row.member_id,
+    kid,
+    memberId,
   });
 }
 

@@ -1,6 +1,6 @@
 import { now } from "@/lib/clock";
 import { sqlPool } from "@/lib/db/client";
-import { sqlTime, UTC } from "../tokens";
+import { sqlTime } from "../tokens";
 
 /**
  * Revocation works on grants: every code, access token and refresh token
@@ -11,14 +11,14 @@ import { sqlTime, UTC } from "../tokens";
 /** One grant: what an authorization code issued (code reuse). */
 export async function revokeGrant(grantId: string): Promise<void> {
   const pool = await sqlPool();
-  await pool.query(`UPDATE oidc_grants SET revoked_at = ${UTC(2)} WHERE id = $1 AND revoked_at IS NULL`, [grantId, sqlTime(now())]);
+  await pool.query(`UPDATE oidc_grants SET revoked_at = $2::timestamptz WHERE id = $1 AND revoked_at IS NULL`, [grantId, sqlTime(now())]);
 }
 
 /** Every grant of a person for one client (refresh token replay, logout). Returns how many. */
 export async function revokeAccountGrants(accountId: string, appId: string): Promise<number> {
   const pool = await sqlPool();
   const { rowCount } = await pool.query(
-    `UPDATE oidc_grants SET revoked_at = ${UTC(3)} WHERE account_id = $1 AND app_id = $2 AND revoked_at IS NULL`,
+    `UPDATE oidc_grants SET revoked_at = $3::timestamptz WHERE account_id = $1 AND app_id = $2 AND revoked_at IS NULL`,
     [accountId, appId, sqlTime(now())],
   );
   return rowCount ?? 0;
@@ -29,7 +29,7 @@ export async function revokeAccountGrantsForApps(accountId: string, appIds: stri
   if (appIds.length === 0) return 0;
   const pool = await sqlPool();
   const { rowCount } = await pool.query(
-    `UPDATE oidc_grants SET revoked_at = ${UTC(3)} WHERE account_id = $1 AND app_id = ANY($2::text[]) AND revoked_at IS NULL`,
+    `UPDATE oidc_grants SET revoked_at = $3::timestamptz WHERE account_id = $1 AND app_id = ANY($2::text[]) AND revoked_at IS NULL`,
     [accountId, appIds, sqlTime(now())],
   );
   return rowCount ?? 0;

@@ -1,0 +1,37 @@
+import { ApiError } from "@/lib/http/api-error";
+import { assertSessionFeaturesRunnable } from "./runnable-features";
+import { SESSION_TTL } from "./settings";
+
+/** What session creation reads of a workflow. */
+export type SessionWorkflow = {
+  id: string;
+  appId: string;
+  name: string;
+  features: string[];
+  settings: unknown;
+  isActive: boolean;
+  deletedAt: Date | null;
+};
+
+/**
+ * The workflow rule of session creation: the workflow belongs to the app, is
+ * not deleted and is active (else 404 `workflow_not_found`), and names only
+ * checks this server can run (else 422 `invalid_request`).
+ */
+export function assertWorkflowStartsSessions(
+  workflow: SessionWorkflow | undefined,
+  appId: string,
+): asserts workflow is SessionWorkflow {
+  if (!workflow || workflow.appId !== appId || workflow.deletedAt !== null) throw new ApiError("workflow_not_found");
+  if (!workflow.isActive) {
+    throw new ApiError("workflow_not_found", { message: "Workflow is not active: activate it to create sessions" });
+  }
+  assertSessionFeaturesRunnable(workflow.features);
+}
+
+/** A session's lifetime: the request's `ttl_seconds`, else the workflow's `session.ttl_seconds`, else 24 hours. */
+export function sessionTtlSeconds(requested: number | undefined, workflowSettings: unknown): number {
+  if (requested !== undefined) return requested;
+  const stored = (workflowSettings as { session?: { ttl_seconds?: unknown } } | null)?.session?.ttl_seconds;
+  return typeof stored === "number" && Number.isInteger(stored) ? stored : SESSION_TTL.default;
+}

@@ -1,0 +1,62 @@
+import { describe, expect, it } from "vitest";
+import { assertSessionOpen } from "@/lib/sessions/open-session";
+import { assertWorkflowStartsSessions, sessionTtlSeconds, type SessionWorkflow } from "@/lib/workflows/session-workflow";
+
+/** The session rules as named functions (README "Session lifecycle", "Sessions"). */
+const at = new Date("2030-01-01T12:00:00Z");
+const later = new Date(at.getTime() + 60_000);
+const earlier = new Date(at.getTime() - 1);
+
+function codeOf(fn: () => void): string | null {
+  try {
+    fn();
+    return null;
+  } catch (err) {
+    return (err as { code?: string }).code ?? String(err);
+  }
+}
+
+describe("assertSessionOpen", () => {
+  it.each([
+    ["NOT_STARTED", later, null],
+    ["IN_PROGRESS", later, null],
+    ["NOT_STARTED", at, "session_expired"], // expires_at reached: expired, even before the sweeper ran
+    ["IN_PROGRESS", earlier, "session_expired"],
+    ["EXPIRED", later, "session_expired"],
+    ["ABANDONED", later, "session_expired"],
+    ["APPROVED", later, "session_closed"],
+    ["DECLINED", later, "session_closed"],
+    ["IN_REVIEW", later, "session_closed"],
+    ["IN_REVIEW", earlier, "session_closed"], // a session in review never expires
+    ["APPROVED", earlier, "session_closed"],
+  ] as const)("%s, expires %s: %s", (status, expiresAt, code) => {
+    expect(codeOf(() => assertSessionOpen({ status, expiresAt }, at))).toBe(code);
+  });
+});
+
+describe("assertWorkflowStartsSessions", () => {
+  const workflow: SessionWorkflow = {
+    id: "w1", appId: "app1", name: "W", features: ["liveness"], settings: {}, isActive: true, deletedAt: null,
+  };
+  it("passes an active workflow of the app with runnable checks", () => {
+    expect(codeOf(() => assertWorkflowStartsSessions(workflow, "app1"))).toBeNull();
+  });
+  it.each([
+    ["unknown", undefined, "workflow_not_found"],
+    ["of another app", { ...workflow, appId: "app2" }, "workflow_not_found"],
+    ["deleted", { ...workflow, deletedAt: at }, "workflow_not_found"],
+    ["inactive", { ...workflow, isActive: false }, "workflow_not_found"],
+    ["with a check the server cannot run", { ...workflow, features: ["liveness", "credential"] }, "invalid_request"],
+  ] as const)("refuses a workflow %s", (_, w, code) => {
+    expect(codeOf(() => assertWorkflowStartsSessions(w as SessionWorkflow | undefined, "app1"))).toBe(code);
+  });
+});
+
+describe("sessionTtlSeconds", () => {
+  it("takes the request's ttl, else the workflow's, else 24 hours", () => {
+    expect(sessionTtlSeconds(600, { session: { ttl_seconds: 3600 } })).toBe(600);
+    expect(sessionTtlSeconds(undefined, { session: { ttl_seconds: 3600 } })).toBe(3600);
+    expect(sessionTtlSeconds(undefined, {})).toBe(86400);
+    expect(sessionTtlSeconds(undefined, null)).toBe(86400);
+  });
+});
