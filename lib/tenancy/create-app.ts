@@ -1,3 +1,4 @@
+import { now } from "@/lib/clock";
 import { z } from "zod";
 import { db } from "@/lib/db/client";
 import { ApiError } from "@/lib/http/api-error";
@@ -61,7 +62,7 @@ export async function revokeApiKey(key: string) {
   const prisma = await db();
   const record = await prisma.apiKey.findUnique({ where: { keyHash: hashSecret(key) } });
   if (!record) throw new ApiError("not_found", { message: "API key not found" });
-  if (!record.revokedAt) await prisma.apiKey.update({ where: { id: record.id }, data: { revokedAt: new Date() } });
+  if (!record.revokedAt) await prisma.apiKey.update({ where: { id: record.id }, data: { revokedAt: now() } });
   forgetCredentials();
   return { id: record.id, prefix: record.prefix, appId: record.appId };
 }

@@ -1,3 +1,4 @@
+import { now } from "@/lib/clock";
 import type { z } from "zod";
 import type { App, Workflow } from "@/generated/prisma/client";
 import { db } from "@/lib/db/client";
@@ -76,6 +77,6 @@ export async function updateWorkflow(app: App, id: string, body: z.infer<typeof 
 export async function deleteWorkflow(app: App, id: string) {
   const existing = await findWorkflow(app, id);
   const prisma = await db();
-  await prisma.workflow.update({ where: { id: existing.id }, data: { deletedAt: new Date() } });
+  await prisma.workflow.update({ where: { id: existing.id }, data: { deletedAt: now() } });
   return { deleted: true as const };
 }
