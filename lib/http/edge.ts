@@ -6,8 +6,7 @@ import { serveOnNode, writeRendered } from "./adapters/node";
 import { ApiError } from "./api-error";
 import { PEER_IP_HEADER } from "./client-ip";
 import { isStorableText } from "./core/clean-input";
-import { envelopeReply, type CoreRoute } from "./core/pipeline";
-import { renderReply, type Rendered } from "./core/reply";
+import { renderedError, type CoreRoute } from "./core/pipeline";
 import { INTERNAL_REQUEST_ID_HEADER, newRequestId, REQUEST_ID_HEADER } from "./core/request";
 
 /**
@@ -54,10 +53,6 @@ export function refuseAtEdge(method: string, target: string): ApiError | null {
   return null;
 }
 
-function withId(rendered: Rendered, requestId: string): Rendered {
-  return { ...rendered, headers: { ...rendered.headers, [REQUEST_ID_HEADER]: requestId } };
-}
-
 function clientErrorFor(err: Error & { code?: string }): ApiError {
   switch (err.code) {
     case "HPE_HEADER_OVERFLOW":
@@ -84,7 +79,7 @@ export function createHttpEdge(routes: EdgeRoutes): HttpEdge {
       const refused = refuseAtEdge(method, target);
       if (refused) {
         const mayHaveBody = req.headers["content-length"] !== undefined || req.headers["transfer-encoding"] !== undefined;
-        writeRendered(res, withId(renderReply(envelopeReply(refused)), requestId), { close: mayHaveBody });
+        writeRendered(res, renderedError(refused, requestId), { close: mayHaveBody });
         return;
       }
       const q = target.indexOf("?");
@@ -92,7 +87,7 @@ export function createHttpEdge(routes: EdgeRoutes): HttpEdge {
       if (route) {
         serveOnNode(route, req, res, localOrigin).catch((err) => {
           logger.error("edge route failed", { requestId, path: target, ...describeError(err) });
-          if (!res.headersSent) writeRendered(res, withId(renderReply(envelopeReply(new ApiError("server_error"))), requestId));
+          if (!res.headersSent) writeRendered(res, renderedError(new ApiError("server_error"), requestId));
           else res.destroy();
         });
         return;
@@ -106,7 +101,7 @@ export function createHttpEdge(routes: EdgeRoutes): HttpEdge {
         return;
       }
       const error = clientErrorFor(err);
-      const rendered = withId(renderReply(envelopeReply(error)), newRequestId());
+      const rendered = renderedError(error, newRequestId());
       const body = rendered.body ?? "";
       const lines = [`HTTP/1.1 ${error.status} ${STATUS_CODES[error.status] ?? ""}`];
       for (const [k, v] of Object.entries(rendered.headers)) for (const one of [v].flat()) lines.push(`${k}: ${one}`);

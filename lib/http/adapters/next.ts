@@ -1,7 +1,7 @@
 import { describeError, logger } from "@/lib/log/logger";
 import { ApiError } from "../api-error";
-import { envelopeReply, type CoreRoute } from "../core/pipeline";
-import { renderReply, type Rendered } from "../core/reply";
+import { renderedError, type CoreRoute } from "../core/pipeline";
+import type { Rendered } from "../core/reply";
 import { REQUEST_ID_HEADER, type CoreRequest } from "../core/request";
 
 /**
@@ -62,8 +62,7 @@ function writable(rendered: Rendered): Response {
   } catch (err) {
     const requestId = String(rendered.headers[REQUEST_ID_HEADER] ?? "");
     logger.error("response could not be written", { requestId, ...describeError(err) });
-    const fallback = renderReply(envelopeReply(new ApiError("server_error", { message: `Unexpected server error (request ${requestId})` })));
-    return toWebResponse({ ...fallback, headers: { ...fallback.headers, [REQUEST_ID_HEADER]: requestId } });
+    return toWebResponse(renderedError(new ApiError("server_error", { message: `Unexpected server error (request ${requestId})` }), requestId));
   }
 }
 

@@ -117,8 +117,14 @@ function idempotencyScope(auth: AuthKind, app: App | null, session: Session | nu
   return null;
 }
 
-function withHeaders(rendered: Rendered, requestId: string, extra: HeaderValues): Rendered {
+/** A rendered reply with the request's id (and any extra headers). */
+export function withHeaders(rendered: Rendered, requestId: string, extra: HeaderValues = {}): Rendered {
   return { ...rendered, headers: { ...rendered.headers, ...extra, [REQUEST_ID_HEADER]: requestId } };
+}
+
+/** An error in the spec envelope, carrying the request's id: what the adapters and the edge answer outside a route. */
+export function renderedError(error: ApiError, requestId: string): Rendered {
+  return withHeaders(renderReply(envelopeReply(error)), requestId);
 }
 
 function unexpected(err: unknown, req: CoreRequest, requestId: string): ApiError {
