@@ -7,7 +7,7 @@ const nextConfig = {
   poweredByHeader: false,
   // Loaded by Node at run time, never bundled: PGlite ships WASM and data
   // files, pg/ioredis have optional native paths.
-  serverExternalPackages: ["@electric-sql/pglite", "@electric-sql/pglite-pgvector", "pg", "ioredis", "rate-limiter-flexible", "piscina", "sharp"],
+  serverExternalPackages: ["@electric-sql/pglite", "wabt", "pg", "ioredis", "rate-limiter-flexible", "piscina", "sharp"],
 };
 
 export default nextConfig;

@@ -15,7 +15,7 @@ export async function runFaceUniqueness(session: Session, selfie: FaceTemplate) 
   const settings = (session.workflowSnapshot as WorkflowSnapshot).settings.face_uniqueness;
   if (!settings || !session.features.includes("face_uniqueness")) return null;
   const started = performance.now();
-  const match = await closestFace(session.appId, selfie, session.id);
+  const match = await closestFace(session.appId, selfie, session.id, settings.threshold);
   const duplicate = match !== null && match.similarity >= settings.threshold;
   const svcUuid = duplicate ? match.svc_uuid : await enrollFace(session.appId, session.id, selfie);
   const similarity = match ? roundScore(match.similarity) : null;

@@ -110,9 +110,7 @@ export async function connectEmbedded(dataDir: string, role: EmbeddedRole): Prom
   const { PgliteWireServer } = await import("./pglite-wire-server");
   let db: InstanceType<typeof PGlite>;
   try {
-    // pgvector for the face gallery's 1:N search (lib/faces/vector-column.ts).
-    const { vector } = await import("@electric-sql/pglite-pgvector");
-    db = await PGlite.create({ dataDir: path.join(dataDir, "pglite"), extensions: { vector } });
+    db = await PGlite.create({ dataDir: path.join(dataDir, "pglite") });
   } catch (err) {
     fs.rmSync(lockFile, { force: true });
     throw err;

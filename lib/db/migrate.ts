@@ -2,7 +2,7 @@ import { createHash, randomUUID } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import pg from "pg";
-import { enableFaceVectors } from "@/lib/faces/vector-column";
+import { backfillSearchCodes } from "@/lib/faces/backfill-search-codes";
 
 /**
  * The migration runner. Prisma's own `migrate deploy` cannot run offline, so
@@ -92,7 +92,7 @@ export async function migrateDatabase(
         log(`applied migration ${migration.name}`);
         report.applied.push(migration.name);
       }
-      await enableFaceVectors(client, log);
+      await backfillSearchCodes(client, log);
       return report;
     } finally {
       await client.query("SELECT pg_advisory_unlock($1)", [ADVISORY_LOCK_ID]).catch(() => {});

@@ -1,56 +1,79 @@
+import { sql } from "kysely";
 import { now } from "@/lib/clock";
-import { db, sqlPool, type Tx } from "@/lib/db/client";
+import { db, type Tx } from "@/lib/db/client";
+import { prepareQuery, runPrepared, typedSql } from "@/lib/db/typed-sql";
+import { galleryIndex } from "./gallery-index";
+import { candidateRadius, searchCode } from "./search-code";
 import { normalise, type FaceTemplate } from "./templates";
 
 /**
  * The face-uniqueness gallery (spec 4.3): faces (`face_identities`, id =
  * public `svc_uuid`) enrolled per project (`face_enrollments`). The 1:N
- * search compares a template with the app's active enrollments only: as a
- * pgvector `<=>` scan when the `embedding_vec` column exists
- * (lib/faces/vector-column.ts), else as a dot product of the unit-length
- * `real[]` templates in plain SQL. Both are exact (no approximate index).
+ * search takes its candidates from the in-memory Hamming index
+ * (lib/faces/gallery-index.ts), then re-scores each one exactly: the cosine
+ * similarity of the stored templates, for faces the database says are still
+ * actively enrolled in the app. So the threshold means what it means for an
+ * exhaustive search, at a fraction of the cost (README, "Face search at
+ * scale").
  */
 export type GalleryMatch = { svc_uuid: string; similarity: number };
 
-const globalForVectors = globalThis as unknown as { __svcFaceVectors?: Promise<boolean> };
+/** Candidates re-scored at most, nearest in Hamming distance first. */
+const MAX_RESCORED = 100;
+/** Candidates re-scored at least, so the closest face is reported even far below the threshold. */
+const MIN_RESCORED = 3;
 
-function vectorsEnabled(): Promise<boolean> {
-  globalForVectors.__svcFaceVectors ??= sqlPool().then(async (pool) => {
-    const { rows } = await pool.query(
-      "SELECT 1 FROM information_schema.columns WHERE table_name = 'face_identities' AND column_name = 'embedding_vec'",
-    );
-    return rows.length > 0;
+const rescore = prepareQuery("face_gallery_rescore", (v: { seqs: string[]; appId: string; exceptSessionId: string }) =>
+  typedSql
+    .selectFrom("face_identities as f")
+    .select(["f.id", "f.embedding"])
+    .where("f.seq", "=", sql<string>`ANY(${v.seqs}::bigint[])`)
+    .where(({ exists, selectFrom }) =>
+      exists(
+        selectFrom("face_enrollments as e")
+          .select(sql`1`.as("one"))
+          .whereRef("e.face_id", "=", "f.id")
+          .where("e.app_id", "=", v.appId)
+          .where("e.status", "=", "active")
+          .where(sql<boolean>`e.session_id IS DISTINCT FROM ${v.exceptSessionId}`),
+      ),
+    ),
+);
+
+/**
+ * The app's active faces most similar to the template, by exact cosine
+ * similarity, most similar first: every face at or above `threshold` that
+ * the index finds (at most MAX_RESCORED), and at least the closest one
+ * below it. The enrollment of `exceptSessionId` (a retry of the same
+ * session) is left out.
+ */
+export async function searchGallery(
+  appId: string,
+  template: FaceTemplate,
+  options: { threshold: number; exceptSessionId: string },
+): Promise<GalleryMatch[]> {
+  const probe = normalise(template.embedding);
+  const candidates = await galleryIndex().nearest(appId, searchCode(probe), candidateRadius(options.threshold), MIN_RESCORED, MAX_RESCORED);
+  if (candidates.length === 0) return [];
+  const rows = await runPrepared(rescore, {
+    seqs: candidates.map((c) => String(c.seq)),
+    appId,
+    exceptSessionId: options.exceptSessionId,
   });
-  return globalForVectors.__svcFaceVectors;
+  return rows
+    .map((row) => ({ svc_uuid: row.id, similarity: dot(probe, row.embedding) }))
+    .sort((a, b) => b.similarity - a.similarity);
 }
 
-/** The closest active face of this app, excluding the enrollment of `exceptSessionId` (a retry of the same session). */
-export async function closestFace(appId: string, template: FaceTemplate, exceptSessionId: string): Promise<GalleryMatch | null> {
-  const pool = await sqlPool();
-  const probe = normalise(template.embedding);
-  const { rows } = (await vectorsEnabled())
-    ? await pool.query<{ id: string; similarity: number }>(
-        `SELECT f.id, 1 - (f.embedding_vec <=> $1::vector) AS similarity
-           FROM face_identities f
-          WHERE EXISTS (SELECT 1 FROM face_enrollments e
-                         WHERE e.face_id = f.id AND e.app_id = $2 AND e.status = 'active'
-                           AND e.session_id IS DISTINCT FROM $3)
-          ORDER BY f.embedding_vec <=> $1::vector
-          LIMIT 1`,
-        [`[${probe.join(",")}]`, appId, exceptSessionId],
-      )
-    : await pool.query<{ id: string; similarity: number }>(
-        `SELECT f.id, (SELECT sum(a * b) FROM unnest(f.embedding, $1::real[]) AS t(a, b)) AS similarity
-           FROM face_identities f
-          WHERE EXISTS (SELECT 1 FROM face_enrollments e
-                         WHERE e.face_id = f.id AND e.app_id = $2 AND e.status = 'active'
-                           AND e.session_id IS DISTINCT FROM $3)
-          ORDER BY similarity DESC
-          LIMIT 1`,
-        [probe, appId, exceptSessionId],
-      );
-  const best = rows[0];
-  return best ? { svc_uuid: best.id, similarity: Number(best.similarity) } : null;
+/** The closest active face of this app, excluding the enrollment of `exceptSessionId`. */
+export async function closestFace(appId: string, template: FaceTemplate, exceptSessionId: string, threshold: number): Promise<GalleryMatch | null> {
+  return (await searchGallery(appId, template, { threshold, exceptSessionId }))[0] ?? null;
+}
+
+function dot(a: readonly number[], b: readonly number[]): number {
+  let sum = 0;
+  for (let i = 0; i < a.length; i++) sum += a[i]! * b[i]!;
+  return sum;
 }
 
 /**
@@ -61,27 +84,24 @@ export async function closestFace(appId: string, template: FaceTemplate, exceptS
 export async function enrollFace(appId: string, sessionId: string, template: FaceTemplate): Promise<string> {
   const prisma = await db();
   const embedding = normalise(template.embedding);
+  const code = new Uint8Array(searchCode(embedding));
   const faceId = await prisma.$transaction(async (tx) => {
     const existing = await tx.faceEnrollment.findFirst({ where: { appId, sessionId, status: "active" } });
     if (existing) {
-      await tx.faceIdentity.update({ where: { id: existing.faceId }, data: { embedding, model: template.model } });
+      await tx.faceIdentity.update({ where: { id: existing.faceId }, data: { embedding, searchCode: code, model: template.model } });
       return existing.faceId;
     }
-    const face = await tx.faceIdentity.create({ data: { embedding, model: template.model } });
+    const face = await tx.faceIdentity.create({ data: { embedding, searchCode: code, model: template.model } });
     await tx.faceEnrollment.create({ data: { faceId: face.id, appId, sessionId } });
     return face.id;
   });
-  if (await vectorsEnabled()) {
-    const pool = await sqlPool();
-    await pool.query("UPDATE face_identities SET embedding_vec = embedding::vector WHERE id = $1", [faceId]);
-  }
   return faceId;
 }
 
 /**
  * DELETE /api/v2/face-uniqueness/{svc_uuid}: unlinks the app's active
  * enrollment; a shadow identity left with no active enrollment anywhere is
- * hard-deleted (template and vector). Null when there is no active
+ * hard-deleted (template and code). Null when there is no active
  * enrollment of this face for the app.
  */
 export async function unlinkFace(appId: string, faceId: string): Promise<{ deleted: boolean } | null> {
@@ -108,7 +128,7 @@ export async function unlinkFace(appId: string, faceId: string): Promise<{ delet
  * A session that ends without approval (DECLINED, EXPIRED, ABANDONED) gives
  * back the faces it enrolled: otherwise a person who gave up once would be
  * a "duplicate" of themselves on the next try. Its shadow identities go
- * (template and vector); an identity enrolled elsewhere only loses this
+ * (template and code); an identity enrolled elsewhere only loses this
  * enrollment. Runs in the transaction that ends the session.
  */
 export async function releaseSessionFaces(tx: Tx, sessionId: string) {

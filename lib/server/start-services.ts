@@ -7,6 +7,7 @@ import { startExpirySweeper } from "@/lib/sessions/expiry-sweeper";
 import { startWebhookWorker } from "@/lib/webhooks/worker";
 import { logWebhookDestinationPolicy } from "@/lib/webhooks/allowed-networks";
 import { warmVision } from "@/lib/vision/pool";
+import { warmGalleryIndex } from "@/lib/faces/gallery-index";
 import { registerHttpEdge } from "@/lib/http/edge";
 import { LEAN_ROUTES } from "@/lib/oidc/lean-routes";
 
@@ -17,7 +18,7 @@ import { LEAN_ROUTES } from "@/lib/oidc/lean-routes";
  * empty database creates the demo account and prints how to sign in; starts
  * the session expiry sweeper, (unless WEBHOOK_WORKER=off) the webhook worker
  * and (unless VISION_PRELOAD=off) loads the vision models in their threads;
- * then hands server.mjs the node:http edge (lib/http/edge.ts).
+ * loads the 1:N face search index in the background; then hands server.mjs the node:http edge (lib/http/edge.ts).
  */
 export async function startServerServices() {
   try {
@@ -31,6 +32,7 @@ export async function startServerServices() {
     if (config.VISION_PRELOAD === "on") {
       warmVision().catch((err) => logger.error("vision models did not load; checks will answer 502 until they do", { error: (err as Error).message }));
     }
+    warmGalleryIndex();
     // Last: server.mjs holds requests until the edge is registered.
     registerHttpEdge(config.isProduction ? LEAN_ROUTES : {});
   } catch (err) {

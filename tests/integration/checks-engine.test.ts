@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { api, createSession, createTenant, createWorkflow, keyHeader, type Tenant } from "../support/api";
+import { api, createSession, createTenant, createWorkflow, keyHeader, type Tenant, bearer, checkOf } from "../support/api";
 import { useServerDatabase } from "../support/domain";
 import { blankImage, faceCell, fixture, imageForm } from "../support/images";
 
@@ -14,7 +14,6 @@ useServerDatabase();
 
 let t: Tenant;
 let kyc: string;
-const bearer = (token: string) => ({ Authorization: `Bearer ${token}` });
 const burst = (name: string) => [1, 2, 3, 4, 5].map((i) => fixture("faces", name, `${i}.jpg`));
 const licence = (who: "a" | "b" | "a-expired") => ({ front: fixture("documents", `licence-${who}-front.jpg`), back: fixture("documents", `licence-${who}-back.jpg`) });
 
@@ -43,7 +42,7 @@ async function postBurst(token: string, order: "as_asked" | "reverse" = "as_aske
   return api("POST", "/api/v2/antispoof", { headers: bearer(token), form: imageForm({ frames: burst(PERFORMS[performed.join()]!) }, { challenge_id }) });
 }
 
-const check = (res: { body: any }, type: string) => res.body.data.checks.find((c: { type: string }) => c.type === type);
+const check = checkOf;
 
 describe("a full KYC session on person A's fixtures", () => {
   it("document -> liveness -> face match -> location -> APPROVED, with proofs but no raw identity data", async () => {

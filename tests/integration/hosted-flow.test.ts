@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { api, createSession, createTenant, createWorkflow, keyHeader, type Tenant } from "../support/api";
+import { api, createSession, createTenant, createWorkflow, keyHeader, type Tenant, bearer } from "../support/api";
 import { useServerDatabase } from "../support/domain";
 
 /**
@@ -11,7 +11,6 @@ useServerDatabase();
 let t: Tenant;
 let locationOnly: string;
 const paris = { lat: 48.8566, lng: 2.3522 };
-const bearer = (token: string) => ({ Authorization: `Bearer ${token}` });
 
 beforeAll(async () => {
   t = await createTenant();

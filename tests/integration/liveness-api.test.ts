@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { api, createSession, createTenant, createWorkflow, keyHeader, type Tenant } from "../support/api";
+import { api, createSession, createTenant, createWorkflow, keyHeader, type Tenant, bearer } from "../support/api";
 import { useServerDatabase } from "../support/domain";
 import { blankImage, faceCell, fixture, imageForm } from "../support/images";
 
@@ -13,7 +13,6 @@ useServerDatabase();
 
 let t: Tenant;
 let livenessOnly: string;
-const bearer = (token: string) => ({ Authorization: `Bearer ${token}` });
 
 beforeAll(async () => {
   t = await createTenant();

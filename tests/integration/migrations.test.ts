@@ -6,6 +6,7 @@ import { PrismaPg } from "@prisma/adapter-pg";
 import { PrismaClient } from "@/generated/prisma/client";
 import { connectEmbedded, type EmbeddedConnection } from "@/lib/db/embedded-host";
 import { migrateDatabase, readMigrations } from "@/lib/db/migrate";
+import { searchCode } from "@/lib/faces/search-code";
 import { createTestDatabase, testDatabaseKind, type TestDatabase } from "../support/database";
 import { ROOT } from "../support/server";
 
@@ -51,8 +52,6 @@ async function catalog(url: string) {
     `SELECT table_name, column_name, data_type, udt_name, is_nullable, column_default
        FROM information_schema.columns
       WHERE table_schema = 'public' AND table_name <> '_prisma_migrations'
-        -- added after the migrations where pgvector exists (lib/faces/vector-column.ts), checked below
-        AND NOT (table_name = 'face_identities' AND column_name = 'embedding_vec')
       ORDER BY table_name, column_name`,
   );
   const indexes = await query(
@@ -107,13 +106,9 @@ describe(`migrations (${testDatabaseKind()})`, () => {
     await client.query(diff.stdout);
     await client.end();
     expect(await catalog(migrated)).toEqual(await catalog(generated));
-    // The face gallery's pgvector column exists exactly where the extension does (PGlite: yes; plain PostgreSQL: no).
-    const vectorAvailable = (await query(migrated, "SELECT 1 FROM pg_available_extensions WHERE name = 'vector'")).length > 0;
-    const vectorColumn = await query(
-      migrated,
-      "SELECT udt_name FROM information_schema.columns WHERE table_name = 'face_identities' AND column_name = 'embedding_vec'",
-    );
-    expect(vectorColumn).toEqual(vectorAvailable ? [{ udt_name: "vector" }] : []);
+    // Triggers are not in Prisma's schema: the 1:N index's change log is fed by the migrations' own.
+    const triggers = await query(migrated, "SELECT tgname FROM pg_trigger WHERE NOT tgisinternal ORDER BY tgname");
+    expect(triggers).toEqual([{ tgname: "face_enrollments_index_log" }, { tgname: "face_identities_index_log" }]);
   });
 
   it("leave a database the Prisma client can fully use", async () => {
@@ -197,6 +192,27 @@ describe(`migrations (${testDatabaseKind()})`, () => {
       updated_at: new Date("2026-07-01T23:30:00Z"),
       type: "timestamp with time zone",
     });
+  });
+
+  it("a face gallery enrolled before the 1:N search codes gets them, and feeds the index's change log from then on", async () => {
+    const url = await freshDatabase("mig-faces");
+    const all = readMigrations();
+    const cut = all.findIndex((m) => m.name.endsWith("_face_search_index"));
+    expect(cut).toBeGreaterThan(0);
+    await migrateDatabase(url, all.slice(0, cut));
+    const template = Array.from({ length: 1024 }, (_, i) => Math.sin(i + 1) / 22.6);
+    await query(url, `INSERT INTO organizations (id, name, updated_at) VALUES ('o1', 'Old gallery', now())`);
+    await query(url, `INSERT INTO apps (id, organization_id, name, environment, client_id, client_secret_hash, updated_at)
+                      VALUES ('a1', 'o1', 'Old', 'test', 'c1', 'x', now())`);
+    await query(url, `INSERT INTO face_identities (id, embedding, model, updated_at) VALUES ('f1', '{${template.join(",")}}', 'old', now())`);
+    await query(url, `INSERT INTO face_enrollments (id, face_id, app_id) VALUES ('e1', 'f1', 'a1')`);
+    await migrateDatabase(url, all);
+    const [face] = await query<{ seq: string; search_code: Buffer }>(url, "SELECT seq::text, search_code FROM face_identities WHERE id = 'f1'");
+    expect(face!.search_code.equals(searchCode(template))).toBe(true);
+    await query(url, "UPDATE face_enrollments SET status = 'unlinked' WHERE id = 'e1'");
+    await query(url, "DELETE FROM face_identities WHERE id = 'f1'");
+    const changes = await query<{ face_seq: string }>(url, "SELECT face_seq::text FROM face_index_changes ORDER BY id");
+    expect(changes.map((c) => c.face_seq)).toEqual([face!.seq, face!.seq, face!.seq]); // code set, unlink, delete
   });
 
   it.skipIf(testDatabaseKind() !== "postgres")(

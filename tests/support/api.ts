@@ -119,3 +119,9 @@ export function rawRequest(
     req.end(options.body);
   });
 }
+
+/** The Authorization header of a session token (the hosted flow's calls). */
+export const bearer = (token: string) => ({ Authorization: `Bearer ${token}` });
+
+/** The check of one type in a hosted-flow response's `checks`. */
+export const checkOf = (res: { body: any }, type: string) => res.body.data.checks.find((c: { type: string }) => c.type === type);

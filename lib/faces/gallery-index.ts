@@ -1,0 +1,172 @@
+import type pg from "pg";
+import { sqlPool } from "@/lib/db/client";
+import { describeError, logger } from "@/lib/log/logger";
+import { CodeGalleries, type CodeCandidate } from "./code-galleries";
+import { CodeArena } from "./hamming-scan";
+import { searchCode } from "./search-code";
+
+/**
+ * The 1:N search index of this process: every project's active gallery
+ * faces as 128-byte search codes (lib/faces/search-code.ts) in memory, a
+ * million faces in 128 MiB, scanned exactly in Hamming space by a SIMD
+ * kernel (lib/faces/hamming-scan.ts).
+ *
+ * The database stays the truth, and every instance follows it:
+ *  - triggers append the `seq` of every face whose enrollment or code
+ *    changes, or that is deleted, to `face_index_changes`, stamped with the
+ *    writing transaction's id (xid8);
+ *  - before each search the index re-reads the changes of every transaction
+ *    that had not finished at its previous read (`xid >= horizon`, where the
+ *    horizon is the previous read's snapshot xmin), and reloads those faces'
+ *    current state. A transaction that commits out of order is therefore
+ *    never skipped, and a search sees every enrollment and unlink committed
+ *    before it started, whichever instance wrote it;
+ *  - the decision re-reads each candidate's template and active enrollment
+ *    from the database (lib/faces/gallery.ts), so a face unlinked an
+ *    instant ago can never be returned.
+ * The change log keeps CHANGE_LOG_DAYS (pruneFaceIndexChanges, run by the
+ * sweeper); an index idle for more than half of that reloads in full.
+ */
+export const CHANGE_LOG_DAYS = 1;
+const RELOAD_AFTER_MS = (CHANGE_LOG_DAYS * 86_400_000) / 2;
+const LOAD_BATCH = 20_000;
+
+type FaceRow = { seq: string; search_code: Buffer | null; app_id: string };
+
+class GalleryIndex {
+  private galleries: CodeGalleries | null = null;
+  private horizon = "0";
+  private syncedAt = 0;
+  private running: Promise<void> | null = null;
+  private queued: Promise<void> | null = null;
+
+  /** Brings the index up to the database's state at the time of the call. */
+  sync(): Promise<void> {
+    if (this.queued) return this.queued;
+    if (this.running) {
+      // A sync in flight may have read its snapshot before this call: run one more after it.
+      const queued = this.running.then(() => {
+        this.queued = null;
+        return this.start();
+      });
+      this.queued = queued;
+      return queued;
+    }
+    return this.start();
+  }
+
+  private start(): Promise<void> {
+    const run = (this.galleries && Date.now() - this.syncedAt < RELOAD_AFTER_MS ? this.catchUp() : this.reload()).finally(() => {
+      if (this.running === run) this.running = null;
+    });
+    this.running = run;
+    return run;
+  }
+
+  async nearest(appId: string, probe: Uint8Array, radius: number, atLeast: number, limit: number): Promise<CodeCandidate[]> {
+    await this.sync();
+    return this.galleries!.nearest(appId, probe, radius, atLeast, limit);
+  }
+
+  stats() {
+    return { faces: this.galleries?.size ?? 0, reserved_bytes: this.galleries?.reservedBytes ?? 0 };
+  }
+
+  /** Everything again, from one consistent snapshot whose xmin becomes the horizon. */
+  private async reload() {
+    const galleries = this.galleries ?? new CodeGalleries(await CodeArena.create());
+    galleries.clear();
+    this.galleries = null;
+    const pool = await sqlPool();
+    const client = await pool.connect();
+    const started = Date.now();
+    try {
+      await client.query("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY");
+      const { rows } = await client.query<{ horizon: string }>("SELECT pg_snapshot_xmin(pg_current_snapshot())::text AS horizon");
+      await client.query(
+        `DECLARE face_index_load NO SCROLL CURSOR FOR
+           SELECT f.seq::text AS seq, f.search_code, e.app_id
+             FROM face_enrollments e JOIN face_identities f ON f.id = e.face_id
+            WHERE e.status = 'active'`,
+      );
+      for (;;) {
+        const batch = await client.query<FaceRow>(`FETCH ${LOAD_BATCH} FROM face_index_load`);
+        await putRows(galleries, batch.rows, client);
+        if (batch.rows.length < LOAD_BATCH) break;
+      }
+      await client.query("COMMIT");
+      this.horizon = rows[0]!.horizon;
+      this.syncedAt = Date.now();
+      this.galleries = galleries;
+      logger.info("face search index loaded", { faces: galleries.size, ms: Date.now() - started });
+    } catch (err) {
+      await client.query("ROLLBACK").catch(() => {});
+      throw err;
+    } finally {
+      client.release();
+    }
+  }
+
+  /** The faces touched by transactions unfinished at the last read, reloaded. */
+  private async catchUp() {
+    const galleries = this.galleries!;
+    const pool = await sqlPool();
+    const { rows } = await pool.query<{ horizon: string; touched: string[] }>(
+      `SELECT pg_snapshot_xmin(pg_current_snapshot())::text AS horizon,
+              ARRAY(SELECT DISTINCT face_seq::text FROM face_index_changes WHERE xid >= $1::xid8) AS touched`,
+      [this.horizon],
+    );
+    const { horizon, touched } = rows[0]!;
+    if (touched.length > 0) {
+      const current = await pool.query<FaceRow>(
+        `SELECT f.seq::text AS seq, f.search_code, e.app_id
+           FROM face_identities f JOIN face_enrollments e ON e.face_id = f.id AND e.status = 'active'
+          WHERE f.seq = ANY($1::bigint[])`,
+        [touched],
+      );
+      for (const seq of touched) galleries.removeEverywhere(Number(seq));
+      await putRows(galleries, current.rows, pool);
+    }
+    this.horizon = horizon;
+    this.syncedAt = Date.now();
+  }
+}
+
+/** Adds rows to the galleries; a face without a stored code (a gallery older than the codes) is coded from its template. */
+async function putRows(galleries: CodeGalleries, rows: FaceRow[], db: Pick<pg.Pool, "query">) {
+  const uncoded = rows.filter((r) => r.search_code === null).map((r) => r.seq);
+  const codes = new Map<string, Buffer>();
+  if (uncoded.length > 0) {
+    const { rows: templates } = await db.query<{ seq: string; embedding: number[] }>(
+      "SELECT seq::text AS seq, embedding FROM face_identities WHERE seq = ANY($1::bigint[])",
+      [uncoded],
+    );
+    for (const t of templates) codes.set(t.seq, searchCode(t.embedding));
+  }
+  for (const row of rows) {
+    const code = row.search_code ?? codes.get(row.seq);
+    if (code) galleries.put(row.app_id, Number(row.seq), code);
+  }
+}
+
+const globalForIndex = globalThis as unknown as { __svcGalleryIndex?: GalleryIndex };
+
+export function galleryIndex(): GalleryIndex {
+  globalForIndex.__svcGalleryIndex ??= new GalleryIndex();
+  return globalForIndex.__svcGalleryIndex;
+}
+
+/** Loads the index at startup so the first search does not wait for it. */
+export function warmGalleryIndex() {
+  galleryIndex()
+    .sync()
+    .catch((err) => logger.error("face search index did not load; the next search retries", describeError(err)));
+}
+
+/** Drops change-log rows older than CHANGE_LOG_DAYS. */
+export async function pruneFaceIndexChanges(at: Date): Promise<number> {
+  const pool = await sqlPool();
+  const cutoff = new Date(at.getTime() - CHANGE_LOG_DAYS * 86_400_000).toISOString();
+  const { rowCount } = await pool.query("DELETE FROM face_index_changes WHERE created_at < $1::timestamptz", [cutoff]);
+  return rowCount ?? 0;
+}

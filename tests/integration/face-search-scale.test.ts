@@ -1,0 +1,164 @@
+import pg from "pg";
+import { beforeAll, describe, expect, it } from "vitest";
+import { api, bearer, checkOf as check, createSession, createTenant, createWorkflow, keyHeader, shared, type Tenant } from "../support/api";
+import { databaseUrl, testDatabaseKind } from "../support/database";
+import { useServerDatabase } from "../support/domain";
+import { seedGallery } from "../support/gallery-seed";
+import { faceCell, imageForm } from "../support/images";
+import { dot, randomTemplate, seededRandom, templateAtSimilarity } from "../support/synthetic-faces";
+
+/**
+ * The 1:N search at 10,000 faces (issue 12): the indexed search (the
+ * server's, over HTTP, and this process's own index on the same database:
+ * a second instance) agrees with an exhaustive exact search above the
+ * threshold; unlink, retention and project scoping hold in a crowded
+ * gallery. A production app, as customers run it. The million-face figures
+ * are in `npm run bench` (bench/gallery.ts).
+ */
+useServerDatabase();
+
+const THRESHOLD = 0.68; // the workflow default
+const GALLERY_SIZE = 10_000;
+
+let t: Tenant;
+let workflowId: string;
+let client: pg.Client;
+const random = seededRandom(12);
+const gallery: { id: string; template: Float64Array }[] = [];
+
+beforeAll(async () => {
+  t = await createTenant(shared().env, "production");
+  workflowId = await createWorkflow(t, ["face_uniqueness"]);
+  client = new pg.Client({ connectionString: databaseUrl(shared().env) });
+  await client.connect();
+  const templates = Array.from({ length: GALLERY_SIZE }, () => randomTemplate(random));
+  const ids = await seedGallery(client, t.appId, templates);
+  ids.forEach((id, i) => gallery.push({ id, template: templates[i]! }));
+  return () => client.end();
+}, 180_000);
+
+async function searchHere(appId: string, probe: ArrayLike<number>) {
+  const { searchGallery } = await import("@/lib/faces/gallery");
+  return searchGallery(appId, { embedding: Array.from(probe), model: "synthetic", source_sha256: "" }, { threshold: THRESHOLD, exceptSessionId: "" });
+}
+
+/** The app's active gallery, read once: the exhaustive exact search runs over it in memory. */
+async function activeGallery(appId: string) {
+  const { rows } = await client.query<{ id: string; embedding: number[] }>(
+    `SELECT f.id, f.embedding FROM face_identities f
+      WHERE EXISTS (SELECT 1 FROM face_enrollments e WHERE e.face_id = f.id AND e.app_id = $1 AND e.status = 'active')`,
+    [appId],
+  );
+  return rows;
+}
+
+/** Every face of `faces` at or above the threshold, by exact cosine similarity, most similar first. */
+function exactMatches(faces: { id: string; embedding: number[] }[], probe: ArrayLike<number>) {
+  return faces
+    .map((r) => ({ svc_uuid: r.id, similarity: dot(probe, r.embedding) }))
+    .filter((m) => m.similarity >= THRESHOLD)
+    .sort((a, b) => b.similarity - a.similarity);
+}
+
+async function selfie(tenant: Tenant, workflow: string, image: Buffer) {
+  const s = await createSession(tenant, { workflow_id: workflow });
+  const res = await api("POST", "/api/v2/face-uniqueness", { headers: bearer(s.session_token), form: imageForm({ image }) });
+  expect(res.status).toBe(200);
+  return { session: s, result: check(res, "face_uniqueness") };
+}
+
+describe("1:N face search at 10,000 enrolled faces", () => {
+  it("finds every planted duplicate the exact search finds, and no look-alike under the threshold", async () => {
+    // Duplicates of gallery faces from just above the threshold to near-identical; look-alikes of
+    // fresh faces just below it, planted in the gallery, crowding the probe's neighbourhood.
+    const probes: { probe: Float64Array; planted: string | null }[] = [];
+    for (let i = 0; i < 30; i++) {
+      const target = gallery[i * 311]!;
+      probes.push({ probe: templateAtSimilarity(target.template, 0.69 + (i / 30) * 0.28, random), planted: target.id });
+    }
+    const lookAlikeProbes = Array.from({ length: 10 }, () => randomTemplate(random));
+    const lookAlikes = lookAlikeProbes.flatMap((p) => Array.from({ length: 8 }, (_, k) => templateAtSimilarity(p, 0.55 + k * 0.0155, random)));
+    await seedGallery(client, t.appId, lookAlikes);
+    for (const p of lookAlikeProbes) probes.push({ probe: p, planted: null });
+    // One probe with both: a duplicate at 0.70 hidden among eight look-alikes at 0.60-0.67.
+    const crowded = randomTemplate(random);
+    const [hidden] = await seedGallery(client, t.appId, [templateAtSimilarity(crowded, 0.7, random)]);
+    await seedGallery(client, t.appId, Array.from({ length: 8 }, (_, k) => templateAtSimilarity(crowded, 0.6 + k * 0.009, random)));
+    probes.push({ probe: crowded, planted: hidden! });
+
+    const faces = await activeGallery(t.appId);
+    expect(faces.length).toBe(GALLERY_SIZE + lookAlikes.length + 9);
+    for (const { probe, planted } of probes) {
+      const exact = exactMatches(faces, probe);
+      const indexed = (await searchHere(t.appId, probe)).filter((m) => m.similarity >= THRESHOLD);
+      expect(indexed.map((m) => m.svc_uuid)).toEqual(exact.map((m) => m.svc_uuid));
+      indexed.forEach((m, i) => expect(m.similarity).toBeCloseTo(exact[i]!.similarity, 5));
+      expect(exact.map((m) => m.svc_uuid)).toEqual(planted ? [planted] : []);
+    }
+  }, 300_000);
+
+  it("over HTTP: a real face enrolled among them is found again, and after unlink is gone from every instance at once", async () => {
+    const first = await selfie(t, workflowId, await faceCell(0, 0, 320));
+    expect(first.result).toMatchObject({ status: "passed", data: { duplicate: false, enrolled: true } });
+    const personA = first.result.data.svc_uuid as string;
+    const again = await selfie(t, workflowId, await faceCell(10, 0, 320));
+    expect(again.result).toMatchObject({ status: "failed", data: { svc_uuid: personA, duplicate: true }, error: { code: "duplicate_face" } });
+
+    // This process's index (a second instance) sees the server's enrollment.
+    const [{ embedding }] = (await client.query<{ embedding: number[] }>("SELECT embedding FROM face_identities WHERE id = $1", [personA])).rows as [{ embedding: number[] }];
+    expect((await searchHere(t.appId, embedding))[0]).toMatchObject({ svc_uuid: personA });
+
+    const unlink = await api("DELETE", `/api/v2/face-uniqueness/${personA}`, { headers: keyHeader(t) });
+    expect(unlink.body.data).toEqual({ svc_uuid: personA, unlinked: true, deleted: true });
+    expect((await searchHere(t.appId, embedding)).map((m) => m.svc_uuid)).not.toContain(personA);
+    const back = await selfie(t, workflowId, await faceCell(10, 0, 320));
+    expect(back.result).toMatchObject({ status: "passed", data: { duplicate: false } });
+
+    // A face written by another process (here: this test, into another project) is found by the server.
+    const other = await createTenant(shared().env, "production");
+    const otherWorkflow = await createWorkflow(other, ["face_uniqueness"]);
+    const [planted] = await seedGallery(client, other.appId, [embedding]);
+    const found = await selfie(other, otherWorkflow, await faceCell(0, 0, 320));
+    expect(found.result).toMatchObject({ status: "failed", data: { svc_uuid: planted, duplicate: true } });
+    // ...and only in that project: this project's gallery holds only the re-enrolled face of A.
+    expect((await searchHere(t.appId, embedding)).filter((m) => m.similarity >= THRESHOLD).map((m) => m.svc_uuid)).toEqual([back.result.data.svc_uuid]);
+  }, 300_000);
+
+  it("a session that ends without approval gives its face back at that size", async () => {
+    const walkedAway = await selfie(t, workflowId, await faceCell(7, 1, 320));
+    expect(walkedAway.result.status).toBe("passed");
+    const svcUuid = walkedAway.result.data.svc_uuid as string;
+    const [{ embedding }] = (await client.query<{ embedding: number[] }>("SELECT embedding FROM face_identities WHERE id = $1", [svcUuid])).rows as [{ embedding: number[] }];
+    expect((await searchHere(t.appId, embedding))[0]).toMatchObject({ svc_uuid: svcUuid });
+    const { expireDueSessions } = await import("@/lib/sessions/expire-sessions");
+    await expireDueSessions({ appId: t.appId, at: new Date(Date.now() + 3 * 86_400_000) });
+    expect((await searchHere(t.appId, embedding)).map((m) => m.svc_uuid)).not.toContain(svcUuid);
+    expect((await selfie(t, workflowId, await faceCell(7, 1, 320))).result).toMatchObject({ status: "passed", data: { duplicate: false } });
+  }, 300_000);
+
+  // The embedded database has one session, so its transactions never overlap.
+  it.skipIf(testDatabaseKind() !== "postgres")("a face committed after a search began is still found by the next one (transactions finishing out of order)", async () => {
+    const late = randomTemplate(random);
+    const writer = new pg.Client({ connectionString: databaseUrl(shared().env) });
+    await writer.connect();
+    try {
+      await writer.query("BEGIN");
+      const [lateId] = await seedGallery(writer, t.appId, [late]);
+      // A later transaction commits first, and a search runs (and moves its horizon) in between.
+      await seedGallery(client, t.appId, [randomTemplate(random)]);
+      expect((await searchHere(t.appId, late)).map((m) => m.svc_uuid)).not.toContain(lateId);
+      await writer.query("COMMIT");
+      expect((await searchHere(t.appId, late))[0]).toMatchObject({ svc_uuid: lateId });
+    } finally {
+      await writer.end();
+    }
+  }, 120_000);
+
+  it("the index's change log is pruned after a day", async () => {
+    const { pruneFaceIndexChanges } = await import("@/lib/faces/gallery-index");
+    await client.query("INSERT INTO face_index_changes (face_seq, created_at) VALUES (-1, now() - interval '25 hours'), (-2, now() - interval '23 hours')");
+    await pruneFaceIndexChanges(new Date());
+    const { rows } = await client.query<{ face_seq: string }>("SELECT face_seq::text FROM face_index_changes WHERE face_seq < 0");
+    expect(rows).toEqual([{ face_seq: "-2" }]);
+  });
+});

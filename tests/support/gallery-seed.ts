@@ -1,0 +1,30 @@
+import { randomUUID } from "node:crypto";
+import type pg from "pg";
+import { searchCode } from "@/lib/faces/search-code";
+
+const BATCH = 500;
+
+/**
+ * Writes faces straight into a project's gallery, as a gallery that existed
+ * before this run: each one a `face_identities` row (template and search
+ * code, as lib/faces/gallery.ts enrollFace stores them) with an active
+ * enrollment for `appId`. Returns their ids (svc_uuid) in order.
+ */
+export async function seedGallery(db: Pick<pg.ClientBase, "query">, appId: string, templates: ArrayLike<number>[]): Promise<string[]> {
+  const ids: string[] = [];
+  for (let start = 0; start < templates.length; start += BATCH) {
+    const batch = templates.slice(start, start + BATCH);
+    const batchIds = batch.map(() => randomUUID());
+    await db.query(
+      `WITH faces AS (
+         INSERT INTO face_identities (id, embedding, search_code, model, updated_at)
+         SELECT t.id, t.embedding::real[], t.code, 'synthetic', now()
+           FROM unnest($1::text[], $2::text[], $3::bytea[]) AS t(id, embedding, code)
+         RETURNING id)
+       INSERT INTO face_enrollments (id, face_id, app_id) SELECT gen_random_uuid()::text, id, $4 FROM faces`,
+      [batchIds, batch.map((t) => `{${Array.from(t).join(",")}}`), batch.map((t) => searchCode(t)), appId],
+    );
+    ids.push(...batchIds);
+  }
+  return ids;
+}

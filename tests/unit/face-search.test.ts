@@ -1,0 +1,109 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import { CodeGalleries } from "@/lib/faces/code-galleries";
+import { BLOCK_CODES, CodeArena } from "@/lib/faces/hamming-scan";
+import { SEARCH_CODE_BYTES, candidateRadius, hammingDistance, searchCode } from "@/lib/faces/search-code";
+import { randomTemplate, seededRandom, templateAtSimilarity } from "../support/synthetic-faces";
+
+describe("search codes (random-rotation sign bits)", () => {
+  it("are 128 bytes, deterministic, and blind to the template's length", () => {
+    const t = randomTemplate(seededRandom(1));
+    const code = searchCode(t);
+    expect(code).toHaveLength(SEARCH_CODE_BYTES);
+    expect(searchCode(t).equals(code)).toBe(true);
+    expect(searchCode(t.map((x) => x * 7.5)).equals(code)).toBe(true);
+    expect(() => searchCode([1, 2, 3])).toThrow(/1024 values/);
+  });
+
+  it("differ in 1024·θ/π bits on average, and a face at the threshold is inside the radius", () => {
+    const random = seededRandom(7);
+    for (const similarity of [0.95, 0.68, 0.4, 0]) {
+      const distances = Array.from({ length: 300 }, () => {
+        const a = randomTemplate(random);
+        return hammingDistance(searchCode(a), searchCode(templateAtSimilarity(a, similarity, random)));
+      });
+      const mean = distances.reduce((s, d) => s + d, 0) / distances.length;
+      const expected = (1024 * Math.acos(similarity)) / Math.PI;
+      expect(Math.abs(mean - expected)).toBeLessThan(3);
+      if (similarity >= 0.68) expect(Math.max(...distances)).toBeLessThanOrEqual(candidateRadius(0.68));
+      else if (similarity <= 0.4) expect(Math.min(...distances)).toBeGreaterThan(candidateRadius(0.68));
+    }
+  });
+
+  it("radius grows as the threshold falls, within 0..1024", () => {
+    expect(candidateRadius(1)).toBe(0);
+    expect(candidateRadius(0.68)).toBe(339);
+    expect(candidateRadius(0.5)).toBeGreaterThan(candidateRadius(0.68));
+    expect(candidateRadius(-1)).toBe(1024);
+  });
+});
+
+describe("the WebAssembly Hamming scan and the in-memory galleries", () => {
+  let arena: CodeArena;
+  beforeAll(async () => {
+    arena = await CodeArena.create();
+  });
+
+  const randomCode = (random: () => number) => Uint8Array.from({ length: SEARCH_CODE_BYTES }, () => Math.floor(random() * 256));
+
+  it("computes the same distances as a plain popcount, across block boundaries", () => {
+    const random = seededRandom(3);
+    const galleries = new CodeGalleries(arena);
+    const codes = Array.from({ length: BLOCK_CODES + 37 }, () => randomCode(random));
+    codes.forEach((c, i) => galleries.put("p", i + 1, c));
+    const probe = randomCode(random);
+    const all = galleries.nearest("p", probe, 1024, 0, codes.length);
+    expect(all).toHaveLength(codes.length);
+    const expected = codes.map((c, i) => ({ seq: i + 1, distance: hammingDistance(probe, c) })).sort((a, b) => a.distance - b.distance || a.seq - b.seq);
+    expect(all).toEqual(expected);
+    galleries.clear();
+  });
+
+  it("keeps each project's set exact through adds, replacements and removals (against a plain map)", () => {
+    const random = seededRandom(11);
+    const galleries = new CodeGalleries(arena);
+    const model = new Map<string, Map<number, Uint8Array>>();
+    for (let step = 0; step < 20_000; step++) {
+      const project = `p${Math.floor(random() * 3)}`;
+      const seq = 1 + Math.floor(random() * 6000);
+      const codes = model.get(project) ?? new Map<number, Uint8Array>();
+      model.set(project, codes);
+      if (random() < 0.65) {
+        const code = randomCode(random);
+        galleries.put(project, seq, code);
+        codes.set(seq, code);
+      } else {
+        expect(galleries.remove(project, seq)).toBe(codes.delete(seq));
+      }
+    }
+    const probe = randomCode(random);
+    for (const [project, codes] of model) {
+      const found = galleries.nearest(project, probe, 1024, 0, 100_000);
+      const expected = [...codes].map(([seq, c]) => ({ seq, distance: hammingDistance(probe, c) })).sort((a, b) => a.distance - b.distance || a.seq - b.seq);
+      expect(found).toEqual(expected);
+    }
+    expect(galleries.size).toBe([...model.values()].reduce((s, m) => s + m.size, 0));
+    galleries.clear();
+  });
+
+  it("returns everything within the radius (nearest first, at most the limit) and at least the nearest few", () => {
+    const random = seededRandom(5);
+    const galleries = new CodeGalleries(arena);
+    const base = randomTemplate(random);
+    galleries.put("p", 1, searchCode(templateAtSimilarity(base, 0.9, random)));
+    galleries.put("p", 2, searchCode(templateAtSimilarity(base, 0.7, random)));
+    galleries.put("p", 3, searchCode(templateAtSimilarity(base, 0.3, random)));
+    for (let seq = 10; seq < 2000; seq++) galleries.put("p", seq, searchCode(randomTemplate(random)));
+    galleries.put("other", 99, searchCode(base));
+    const probe = searchCode(base);
+    const radius = candidateRadius(0.68);
+    expect(galleries.nearest("p", probe, radius, 0, 100).map((c) => c.seq)).toEqual([1, 2]);
+    expect(galleries.nearest("p", probe, radius, 3, 100).map((c) => c.seq)).toEqual([1, 2, 3]);
+    expect(galleries.nearest("p", probe, radius, 0, 1).map((c) => c.seq)).toEqual([1]);
+    expect(galleries.nearest("nobody", probe, radius, 3, 100)).toEqual([]);
+    galleries.removeEverywhere(1);
+    expect(galleries.nearest("p", probe, radius, 0, 100).map((c) => c.seq)).toEqual([2]);
+    expect(galleries.nearest("other", probe, radius, 0, 100)).toEqual([{ seq: 99, distance: 0 }]);
+    galleries.clear();
+    expect(galleries.size).toBe(0);
+  });
+});
