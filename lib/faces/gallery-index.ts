@@ -34,7 +34,10 @@ const LOAD_BATCH = 20_000;
 type FaceRow = { seq: string; search_code: Buffer | null; app_id: string };
 
 class GalleryIndex {
+  /** The codes, once loaded (null: load before searching). */
   private galleries: CodeGalleries | null = null;
+  /** Kept across reloads: its WebAssembly memory is reused, never given back. */
+  private storage: CodeGalleries | null = null;
   private horizon = "0";
   private syncedAt = 0;
   private running: Promise<void> | null = null;
@@ -65,7 +68,14 @@ class GalleryIndex {
 
   async nearest(appId: string, probe: Uint8Array, radius: number, atLeast: number, limit: number): Promise<CodeCandidate[]> {
     await this.sync();
-    return this.galleries!.nearest(appId, probe, radius, atLeast, limit);
+    // A full reload queued behind this caller's sync may have begun: wait for it too.
+    while (!this.galleries) await this.sync();
+    return this.galleries.nearest(appId, probe, radius, atLeast, limit);
+  }
+
+  /** Forgets everything: the next search reloads, as a cold instance would (the benchmark measures that). */
+  reset() {
+    this.galleries = null;
   }
 
   stats() {
@@ -74,9 +84,10 @@ class GalleryIndex {
 
   /** Everything again, from one consistent snapshot whose xmin becomes the horizon. */
   private async reload() {
-    const galleries = this.galleries ?? new CodeGalleries(await CodeArena.create());
-    galleries.clear();
     this.galleries = null;
+    this.storage ??= new CodeGalleries(await CodeArena.create());
+    const galleries = this.storage;
+    galleries.clear();
     const pool = await sqlPool();
     const client = await pool.connect();
     const started = Date.now();

@@ -23,12 +23,19 @@ const MAX_RESCORED = 100;
 /** Candidates re-scored at least, so the closest face is reported even far below the threshold. */
 const MIN_RESCORED = 3;
 
+/**
+ * The candidates' templates, and whether each is still actively enrolled in
+ * the app. The enrollment test sits in the select list on purpose: there
+ * PostgreSQL cannot turn it into a join driven by the app's enrollments
+ * (with stale statistics after a bulk enrollment it did, reading every one
+ * of them); the plan always starts from the few candidates' `seq`.
+ */
 const rescore = prepareQuery("face_gallery_rescore", (v: { seqs: string[]; appId: string; exceptSessionId: string }) =>
   typedSql
     .selectFrom("face_identities as f")
-    .select(["f.id", "f.embedding"])
-    .where("f.seq", "=", sql<string>`ANY(${v.seqs}::bigint[])`)
-    .where(({ exists, selectFrom }) =>
+    .select(({ exists, selectFrom }) => [
+      "f.id",
+      "f.embedding",
       exists(
         selectFrom("face_enrollments as e")
           .select(sql`1`.as("one"))
@@ -36,8 +43,9 @@ const rescore = prepareQuery("face_gallery_rescore", (v: { seqs: string[]; appId
           .where("e.app_id", "=", v.appId)
           .where("e.status", "=", "active")
           .where(sql<boolean>`e.session_id IS DISTINCT FROM ${v.exceptSessionId}`),
-      ),
-    ),
+      ).as("enrolled"),
+    ])
+    .where("f.seq", "=", sql<string>`ANY(${v.seqs}::bigint[])`),
 );
 
 /**
@@ -61,6 +69,7 @@ export async function searchGallery(
     exceptSessionId: options.exceptSessionId,
   });
   return rows
+    .filter((row) => row.enrolled)
     .map((row) => ({ svc_uuid: row.id, similarity: dot(probe, row.embedding) }))
     .sort((a, b) => b.similarity - a.similarity);
 }

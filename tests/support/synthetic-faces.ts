@@ -35,10 +35,6 @@ export function seededRandom(seed: number): Random {
   return () => next() / 4294967296;
 }
 
-function gaussian(random: Random): number {
-  return Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
-}
-
 export function unit(v: Float64Array): Float64Array {
   let norm = 0;
   for (const x of v) norm += x * x;
@@ -55,7 +51,13 @@ export function dot(a: ArrayLike<number>, b: ArrayLike<number>): number {
 /** A uniformly random direction. */
 export function randomTemplate(random: Random): Float64Array {
   const v = new Float64Array(TEMPLATE_LENGTH);
-  for (let i = 0; i < v.length; i++) v[i] = gaussian(random);
+  for (let i = 0; i < v.length; i += 2) {
+    // Box-Muller: both normals of each pair of uniforms.
+    const radius = Math.sqrt(-2 * Math.log(1 - random()));
+    const angle = 2 * Math.PI * random();
+    v[i] = radius * Math.cos(angle);
+    v[i + 1] = radius * Math.sin(angle);
+  }
   return unit(v);
 }
 
