@@ -73,7 +73,8 @@ export function verifyStripeEvent(rawBody: string, signatureHeader: string | nul
     throw new ApiError("invalid_signature", { message: "Missing Stripe-Signature header" });
   }
   try {
-    const receivedAt = Math.floor(now().getTime() / 1000);
+    // In milliseconds: the SDK divides by 1000 before comparing with the header's timestamp.
+    const receivedAt = now().getTime();
     return Stripe.webhooks.constructEvent(rawBody, signatureHeader, webhookSecret, undefined, undefined, receivedAt);
   } catch (err) {
     if (err instanceof Stripe.errors.StripeSignatureVerificationError) {

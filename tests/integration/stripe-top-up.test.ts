@@ -36,6 +36,11 @@ afterAll(async () => {
 
 type Checkout = { top_up_id: string; checkout_session_id: string; url: string; amount: number; currency: string; expires_at: string | null };
 
+/** The CLI's error object: the last line of its stderr (log lines may come before it). */
+function cliError(stderr: string) {
+  return JSON.parse(stderr.trim().split("\n").at(-1)!).error;
+}
+
 function topUpLink(t: Tenant, amount: string, extra: string[] = [], env = stripeEnv) {
   return runCli(["wallet:top-up-link", "--org", t.organizationId, "--amount", amount, ...extra], env);
 }
@@ -126,14 +131,14 @@ describe("creating a top-up checkout", () => {
     for (const amount of ["9.99", "10000.01", "0.5"]) {
       const r = await topUpLink(t, amount);
       expect(r.code, amount).toBe(1);
-      const error = JSON.parse(r.stderr).error;
+      const error = cliError(r.stderr);
       expect(error.code).toBe("invalid_request");
       expect(error.details.errors.amountMinor[0]).toContain("between 10 and 10000 USD");
     }
     const badUrl = await topUpLink(t, "20", ["--success-url", "/relative"]);
-    expect(JSON.parse(badUrl.stderr).error).toMatchObject({ code: "invalid_request", details: { errors: { successUrl: [expect.any(String)] } } });
+    expect(cliError(badUrl.stderr)).toMatchObject({ code: "invalid_request", details: { errors: { successUrl: [expect.any(String)] } } });
     const badEmail = await topUpLink(t, "20", ["--email", "not-an-email"]);
-    expect(JSON.parse(badEmail.stderr).error.code).toBe("invalid_request");
+    expect(cliError(badEmail.stderr).code).toBe("invalid_request");
     // Not a money amount at all: a usage error.
     expect((await topUpLink(t, "ten")).code).toBe(2);
     // Edges of the bounds are accepted.
@@ -149,7 +154,7 @@ describe("creating a top-up checkout", () => {
   it("an unknown organization is not_found", async () => {
     const r = await runCli(["wallet:top-up-link", "--org", randomUUID(), "--amount", "20"], stripeEnv);
     expect(r.code).toBe(1);
-    expect(JSON.parse(r.stderr).error.code).toBe("not_found");
+    expect(cliError(r.stderr).code).toBe("not_found");
   });
 
   it("Stripe refusing the request is payment_provider_error and the top-up is kept as failed", async () => {
@@ -157,7 +162,7 @@ describe("creating a top-up checkout", () => {
     stripe.failNext.push({ status: 400, type: "invalid_request_error", message: "This account cannot currently make live charges." });
     const r = await topUpLink(t, "20");
     expect(r.code).toBe(1);
-    expect(JSON.parse(r.stderr).error.code).toBe("payment_provider_error");
+    expect(cliError(r.stderr).code).toBe("payment_provider_error");
     const rows = await sql(shared().env, `SELECT status, stripe_checkout_session_id FROM top_ups WHERE organization_id = $1`, [t.organizationId]);
     expect(rows).toEqual([{ status: "failed", stripe_checkout_session_id: null }]);
   });
@@ -322,7 +327,7 @@ describe("without Stripe configuration", () => {
     const before = stripe.requests.length;
     const r = await topUpLink(t, "20", [], shared().env);
     expect(r.code).toBe(1);
-    expect(JSON.parse(r.stderr).error.code).toBe("top_up_not_configured");
+    expect(cliError(r.stderr).code).toBe("top_up_not_configured");
     expect(stripe.requests.length).toBe(before);
   });
 
