@@ -65,13 +65,15 @@ export function stripeClient(settings: StripeSettings = requireStripeSettings())
  * against STRIPE_WEBHOOK_SECRET (HMAC of the raw body, timestamp within
  * Stripe's default 300 s tolerance of the clock): 400 `invalid_signature`
  * when the header is missing, malformed, signed with another secret, or too
- * old.
+ * old; 503 `top_up_not_configured` for a signed delivery without the keys.
  */
 export function verifyStripeEvent(rawBody: string, signatureHeader: string | null): Stripe.Event {
-  const { webhookSecret } = requireStripeSettings();
+  // Unsigned is malformed whatever the configuration; a signed delivery to a
+  // server without the keys is 503, which Stripe retries for days.
   if (!signatureHeader) {
     throw new ApiError("invalid_signature", { message: "Missing Stripe-Signature header" });
   }
+  const { webhookSecret } = requireStripeSettings();
   try {
     // In milliseconds: the SDK divides by 1000 before comparing with the header's timestamp.
     const receivedAt = now().getTime();

@@ -322,6 +322,10 @@ describe("without Stripe configuration", () => {
     expect(res.status).toBe(503);
     expect(res.body).toMatchObject({ success: false, data: [], error: { code: "top_up_not_configured" } });
     expect(res.headers.get("x-request-id")).toMatch(/^req_/);
+    // An unsigned request is malformed whatever the configuration.
+    const unsigned = await deliver({ id: "evt_y" }, { base: shared().url, signature: null });
+    expect(unsigned.status).toBe(400);
+    expect(unsigned.body.error.code).toBe("invalid_signature");
 
     const t = await createTenant();
     const before = stripe.requests.length;
