@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { api, createTenant, shared, type Tenant } from "../support/api";
 import { cli, runCli } from "../support/cli";
 import { sql } from "../support/database";
+import { useServerDatabase } from "../support/domain";
 import { startServer, type RunningServer } from "../support/server";
 import { LocalStripe, signStripePayload } from "../support/stripe-server";
 
@@ -13,6 +14,8 @@ import { LocalStripe, signStripePayload } from "../support/stripe-server";
  * the admin CLI (`wallet:top-up-link`, the same domain function the portal
  * calls); Stripe's webhooks are delivered over HTTP, signed with the SDK.
  */
+useServerDatabase(); // for getTopUp, the portal's read of one top-up
+
 const WEBHOOK_SECRET = "whsec_local_test_secret";
 const stripe = new LocalStripe();
 let server: RunningServer;
@@ -200,6 +203,20 @@ describe("POST /api/stripe/webhook", () => {
     const rows = await topUpRows(t);
     expect(rows).toEqual([{ id: expect.any(String), kind: "top_up", amount_cents: 2500, reference: `top_up:${c.top_up_id}`, balance_after_cents: 12500 }]);
     expect(await topUp(c.top_up_id)).toMatchObject({ status: "completed", ledger_entry_id: rows[0].id, stripe_event_id: event.id, completed_at: expect.any(Date) });
+
+    const { getTopUp } = await import("@/lib/billing/top-ups");
+    expect(await getTopUp(t.organizationId, c.top_up_id)).toMatchObject({
+      id: c.top_up_id,
+      status: "completed",
+      amount: 25,
+      amountMinor: 2500,
+      currency: "USD",
+      checkoutSessionId: c.checkout_session_id,
+      completedAt: expect.any(Date),
+    });
+    const stranger = await createTenant();
+    expect(await getTopUp(stranger.organizationId, c.top_up_id)).toBeNull(); // another organization's: as unknown
+    expect(await getTopUp(t.organizationId, "not-an-id")).toBeNull();
   });
 
   it("two deliveries racing credit once", async () => {
