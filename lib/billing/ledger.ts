@@ -2,9 +2,10 @@ import { now } from "@/lib/clock";
 import type { Tx } from "@/lib/db/client";
 import { ApiError } from "@/lib/http/api-error";
 
-export type LedgerKind = "welcome_credit" | "manual_credit" | "check_charge" | "seat_charge" | "refund" | "adjustment";
+export type LedgerKind = "welcome_credit" | "manual_credit" | "top_up" | "check_charge" | "seat_charge" | "refund" | "adjustment";
 
-export type LedgerResult = { applied: boolean; balanceCents: number };
+/** `entryId`: the ledger row written (absent when nothing was applied). */
+export type LedgerResult = { applied: boolean; balanceCents: number; entryId?: string };
 
 /**
  * Applies one balance change and writes its ledger row in the caller's
@@ -44,5 +45,5 @@ export async function applyLedgerEntry(
   const balance = updated[0]?.balance_cents;
   if (balance === undefined) throw new ApiError("insufficient_funds");
   await tx.ledgerEntry.update({ where: { id: entryId }, data: { balanceAfterCents: balance } });
-  return { applied: true, balanceCents: balance };
+  return { applied: true, balanceCents: balance, entryId };
 }

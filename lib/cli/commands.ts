@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import { creditWallet } from "@/lib/billing/wallet";
-import { parseAmountToCents } from "@/lib/billing/money";
+import { centsToAmount, parseAmountToCents } from "@/lib/billing/money";
+import { createTopUpCheckout, defaultTopUpReturnUrls } from "@/lib/billing/create-top-up-checkout";
 import { createApp, issueApiKey, revokeApiKey } from "@/lib/tenancy/create-app";
 import { createDeveloper } from "@/lib/tenancy/create-developer";
 import { ensureDemo } from "@/lib/tenancy/demo";
@@ -142,6 +143,33 @@ export const COMMANDS: Record<string, Command> = {
       }
       const wallet = await creditWallet(organizationId, cents);
       return { organization_id: organizationId, balance: wallet.balance };
+    },
+  },
+  "wallet:top-up-link": {
+    usage: "--org ORG --amount 25.00 [--email E] [--success-url URL] [--cancel-url URL]",
+    async run(flags) {
+      let cents: number;
+      try {
+        cents = parseAmountToCents(requireFlag(flags, "amount"));
+      } catch (err) {
+        if (err instanceof RangeError) throw new UsageError(err.message);
+        throw err;
+      }
+      const defaults = defaultTopUpReturnUrls();
+      const optional = (name: string) => (typeof flags[name] === "string" ? (flags[name] as string) : undefined);
+      const checkout = await createTopUpCheckout(requireFlag(flags, "org"), cents, {
+        successUrl: optional("success-url") ?? defaults.successUrl,
+        cancelUrl: optional("cancel-url") ?? defaults.cancelUrl,
+        developerEmail: optional("email"),
+      });
+      return {
+        top_up_id: checkout.topUpId,
+        checkout_session_id: checkout.checkoutSessionId,
+        url: checkout.url,
+        amount: centsToAmount(checkout.amountMinor),
+        currency: checkout.currency,
+        expires_at: checkout.expiresAt?.toISOString() ?? null,
+      };
     },
   },
   "oidc:rotate-key": {

@@ -65,6 +65,23 @@ const optionalString = z
   .optional()
   .transform((v) => (v === undefined || v.trim() === "" ? undefined : v.trim()));
 
+/**
+ * STRIPE_API_BASE: where the Stripe SDK sends API requests (default Stripe's
+ * own https://api.stripe.com). An origin only: the SDK takes a protocol, host
+ * and port (lib/billing/stripe.ts), never a path. Tests point it at a local
+ * server speaking Stripe's REST API.
+ */
+const stripeApiBase = optionalString.pipe(
+  z
+    .url({ protocol: /^https?$/, error: "must be an http:// or https:// URL" })
+    .refine((v) => {
+      if (!URL.canParse(v)) return true; // reported by z.url above
+      const url = new URL(v);
+      return (url.pathname === "/" || url.pathname === "") && !url.search && !url.hash && !url.username && !url.password;
+    }, "must be an origin only (scheme, host and optional port), e.g. http://127.0.0.1:12111")
+    .optional(),
+);
+
 const EnvSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
@@ -119,6 +136,23 @@ const EnvSchema = z.object({
   SMTP_USER: optionalString,
   SMTP_PASSWORD: optionalString,
   SMTP_FROM: z.string().default("Identity Verification <no-reply@localhost>"),
+  /** Wallet top-up through Stripe Checkout (README "Wallet top-up (Stripe)"): both keys or neither. */
+  STRIPE_SECRET_KEY: optionalString.pipe(
+    z.string().regex(/^(sk|rk)_(test|live)_\S+$/, "must be a Stripe secret or restricted key (sk_test_..., sk_live_..., rk_...)").optional(),
+  ),
+  STRIPE_WEBHOOK_SECRET: optionalString.pipe(
+    z.string().regex(/^whsec_\S+$/, "must be a Stripe webhook signing secret (whsec_...)").optional(),
+  ),
+  STRIPE_API_BASE: stripeApiBase,
+}).superRefine((env, ctx) => {
+  if ((env.STRIPE_SECRET_KEY === undefined) !== (env.STRIPE_WEBHOOK_SECRET === undefined)) {
+    const missing = env.STRIPE_SECRET_KEY === undefined ? "STRIPE_SECRET_KEY" : "STRIPE_WEBHOOK_SECRET";
+    ctx.addIssue({
+      code: "custom",
+      path: [missing],
+      message: "wallet top-up needs both STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET (or neither, to turn it off)",
+    });
+  }
 });
 
 export type Env = z.infer<typeof EnvSchema> & {

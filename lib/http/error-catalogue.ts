@@ -168,6 +168,9 @@ export const ERROR_CATALOGUE = {
   service_unavailable: { status: 503, message: "A dependency of the service is unavailable; retry with backoff" },
   feature_not_allowed: { status: 403, message: "This project's workflows do not use this feature" },
   liveness_already_passed: { status: 409, message: "Liveness already passed in this session" },
+  top_up_not_configured: { status: 503, message: "Wallet top-up is not configured on this server (STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET)" },
+  invalid_signature: { status: 400, message: "Webhook signature verification failed" },
+  payment_provider_error: { status: 502, message: "The payment provider did not accept the request; try again" },
 } as const satisfies Record<string, CatalogueEntry>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;

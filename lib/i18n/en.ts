@@ -322,6 +322,12 @@ export const en = {
     closeTab: "You can close this page.",
     phoneDone: "You can now go back to your computer: it will continue from there.",
   },
+
+  billing: {
+    /** The line item a developer sees on Stripe's Checkout page when topping up the wallet. */
+    topUpProductName: "Wallet top-up",
+    topUpProductDescription: (organization: string) => `Prepaid credit for identity verification checks (${organization})`,
+  },
 };
 
 export type Messages = typeof en;

@@ -1,0 +1,358 @@
+import { randomUUID } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { api, createTenant, shared, type Tenant } from "../support/api";
+import { cli, runCli } from "../support/cli";
+import { sql } from "../support/database";
+import { useServerDatabase } from "../support/domain";
+import { startServer, type RunningServer } from "../support/server";
+import { LocalStripe, signStripePayload } from "../support/stripe-server";
+
+/**
+ * Wallet top-up with Stripe Checkout (README "Wallet top-up (Stripe)"): the
+ * real production server and the real Stripe SDK, pointed by STRIPE_API_BASE
+ * at a local server speaking Stripe's REST API. Checkouts are created through
+ * the admin CLI (`wallet:top-up-link`, the same domain function the portal
+ * calls); Stripe's webhooks are delivered over HTTP, signed with the SDK.
+ */
+useServerDatabase(); // for getTopUp, the portal's read of one top-up
+
+const WEBHOOK_SECRET = "whsec_local_test_secret";
+const stripe = new LocalStripe();
+let server: RunningServer;
+let stripeEnv: Record<string, string>;
+
+beforeAll(async () => {
+  await stripe.start();
+  stripeEnv = {
+    ...shared().env,
+    STRIPE_SECRET_KEY: stripe.secretKey,
+    STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
+    STRIPE_API_BASE: stripe.url,
+  };
+  server = await startServer(stripeEnv);
+});
+
+afterAll(async () => {
+  await server?.stop();
+  await stripe.stop();
+});
+
+type Checkout = { top_up_id: string; checkout_session_id: string; url: string; amount: number; currency: string; expires_at: string | null };
+
+/** The CLI's error object: the last line of its stderr (log lines may come before it). */
+function cliError(stderr: string) {
+  return JSON.parse(stderr.trim().split("\n").at(-1)!).error;
+}
+
+function topUpLink(t: Tenant, amount: string, extra: string[] = [], env = stripeEnv) {
+  return runCli(["wallet:top-up-link", "--org", t.organizationId, "--amount", amount, ...extra], env);
+}
+
+async function checkout(t: Tenant, amount: string): Promise<Checkout> {
+  return (await cli(["wallet:top-up-link", "--org", t.organizationId, "--amount", amount], stripeEnv)) as Checkout;
+}
+
+function deliver(event: object, options: { secret?: string; timestamp?: number; base?: string; signature?: string | null } = {}) {
+  const payload = JSON.stringify(event);
+  const signature = options.signature === undefined ? signStripePayload(payload, options.secret ?? WEBHOOK_SECRET, options.timestamp) : options.signature;
+  return api("POST", "/api/stripe/webhook", {
+    base: options.base ?? server.url,
+    headers: { "content-type": "application/json", ...(signature === null ? {} : { "stripe-signature": signature }) },
+    raw: payload,
+  });
+}
+
+async function balance(t: Tenant): Promise<number> {
+  const [row] = await sql(shared().env, `SELECT balance_cents FROM wallets WHERE organization_id = $1`, [t.organizationId]);
+  return row.balance_cents;
+}
+
+async function topUpRows(t: Tenant) {
+  return sql(
+    shared().env,
+    `SELECT l.id, l.kind, l.amount_cents, l.reference, l.balance_after_cents FROM ledger_entries l JOIN wallets w ON w.id = l.wallet_id
+      WHERE w.organization_id = $1 AND l.kind = 'top_up' ORDER BY l.created_at`,
+    [t.organizationId],
+  );
+}
+
+async function topUp(id: string) {
+  const [row] = await sql(shared().env, `SELECT status, amount_cents, stripe_checkout_session_id, ledger_entry_id, stripe_event_id, completed_at FROM top_ups WHERE id = $1`, [id]);
+  return row;
+}
+
+describe("creating a top-up checkout", () => {
+  it("creates a Stripe Checkout Session (payment, one USD line item, metadata) and a pending top-up", async () => {
+    const t = await createTenant();
+    const before = stripe.sessionRequests().length;
+    const c = await checkout(t, "25.50");
+    expect(c.amount).toBe(25.5);
+    expect(c.currency).toBe("USD");
+    expect(c.checkout_session_id).toMatch(/^cs_test_/);
+    expect(c.url).toBe(`${stripe.url}/c/pay/${c.checkout_session_id}`);
+
+    const sent = stripe.sessionRequests().slice(before);
+    expect(sent).toHaveLength(1);
+    const [request] = sent;
+    expect(request!.headers.authorization).toBe(`Bearer ${stripe.secretKey}`);
+    expect(request!.headers["idempotency-key"]).toBe(`top_up_${c.top_up_id}`);
+    expect(request!.form).toMatchObject({
+      mode: "payment",
+      "line_items[0][quantity]": "1",
+      "line_items[0][price_data][currency]": "usd",
+      "line_items[0][price_data][unit_amount]": "2550",
+      "line_items[0][price_data][product_data][name]": "Wallet top-up",
+      "metadata[organization_id]": t.organizationId,
+      "metadata[top_up_id]": c.top_up_id,
+      "payment_intent_data[metadata][top_up_id]": c.top_up_id,
+      client_reference_id: c.top_up_id,
+      success_url: "http://localhost:3000/portal/wallet?top_up=success&session_id={CHECKOUT_SESSION_ID}",
+      cancel_url: "http://localhost:3000/portal/wallet?top_up=cancelled",
+    });
+    expect(request!.form["line_items[1][quantity]"]).toBeUndefined();
+
+    expect(await topUp(c.top_up_id)).toMatchObject({ status: "pending", amount_cents: 2550, stripe_checkout_session_id: c.checkout_session_id, ledger_entry_id: null });
+    expect(await balance(t)).toBe(10000); // nothing credited before Stripe says it is paid
+  });
+
+  it("passes the caller's return pages and email to Stripe", async () => {
+    const t = await createTenant();
+    const r = await topUpLink(t, "10", ["--success-url", "https://portal.example/ok?s={CHECKOUT_SESSION_ID}", "--cancel-url", "https://portal.example/no", "--email", "dev@example.com"]);
+    expect(r.code, r.stderr).toBe(0);
+    const request = stripe.sessionRequests().at(-1)!;
+    expect(request.form).toMatchObject({
+      success_url: "https://portal.example/ok?s={CHECKOUT_SESSION_ID}",
+      cancel_url: "https://portal.example/no",
+      customer_email: "dev@example.com",
+      "line_items[0][price_data][unit_amount]": "1000",
+    });
+  });
+
+  it("refuses amounts outside 10 to 10,000 USD and bad return pages (invalid_request) without calling Stripe", async () => {
+    const t = await createTenant();
+    const before = stripe.requests.length;
+    for (const amount of ["9.99", "10000.01", "0.5"]) {
+      const r = await topUpLink(t, amount);
+      expect(r.code, amount).toBe(1);
+      const error = cliError(r.stderr);
+      expect(error.code).toBe("invalid_request");
+      expect(error.details.errors.amountMinor[0]).toContain("between 10 and 10000 USD");
+    }
+    const badUrl = await topUpLink(t, "20", ["--success-url", "/relative"]);
+    expect(cliError(badUrl.stderr)).toMatchObject({ code: "invalid_request", details: { errors: { successUrl: [expect.any(String)] } } });
+    const badEmail = await topUpLink(t, "20", ["--email", "not-an-email"]);
+    expect(cliError(badEmail.stderr).code).toBe("invalid_request");
+    // Not a money amount at all: a usage error.
+    expect((await topUpLink(t, "ten")).code).toBe(2);
+    // Edges of the bounds are accepted.
+    expect((await topUpLink(t, "10")).code).toBe(0);
+    expect((await topUpLink(t, "10000")).code).toBe(0);
+    expect(stripe.requests.length - before).toBe(2);
+    expect(await sql(shared().env, `SELECT amount_cents FROM top_ups WHERE organization_id = $1 ORDER BY amount_cents`, [t.organizationId])).toEqual([
+      { amount_cents: 1000 },
+      { amount_cents: 1000000 },
+    ]);
+  });
+
+  it("an unknown organization is not_found", async () => {
+    const r = await runCli(["wallet:top-up-link", "--org", randomUUID(), "--amount", "20"], stripeEnv);
+    expect(r.code).toBe(1);
+    expect(cliError(r.stderr).code).toBe("not_found");
+  });
+
+  it("Stripe refusing the request is payment_provider_error and the top-up is kept as failed", async () => {
+    const t = await createTenant();
+    stripe.failNext.push({ status: 400, type: "invalid_request_error", message: "This account cannot currently make live charges." });
+    const r = await topUpLink(t, "20");
+    expect(r.code).toBe(1);
+    expect(cliError(r.stderr).code).toBe("payment_provider_error");
+    const rows = await sql(shared().env, `SELECT status, stripe_checkout_session_id FROM top_ups WHERE organization_id = $1`, [t.organizationId]);
+    expect(rows).toEqual([{ status: "failed", stripe_checkout_session_id: null }]);
+  });
+
+  it("a Stripe server error is retried by the SDK with the same Idempotency-Key: one session", async () => {
+    const t = await createTenant();
+    const before = stripe.sessionRequests().length;
+    stripe.failNext.push({ status: 500, type: "api_error", message: "Something went wrong on Stripe's end." });
+    const c = await checkout(t, "30");
+    const sent = stripe.sessionRequests().slice(before);
+    expect(sent).toHaveLength(2);
+    expect(new Set(sent.map((r) => r.headers["idempotency-key"]))).toEqual(new Set([`top_up_${c.top_up_id}`]));
+    expect((await topUp(c.top_up_id)).status).toBe("pending");
+  });
+});
+
+describe("POST /api/stripe/webhook", () => {
+  it("checkout.session.completed credits the wallet once, with a ledger row caused by the top-up, however often Stripe retries", async () => {
+    const t = await createTenant();
+    const c = await checkout(t, "25");
+    const event = stripe.event("checkout.session.completed", c.checkout_session_id);
+
+    const first = await deliver(event);
+    expect(first.status).toBe(200);
+    expect(first.headers.get("x-request-id")).toMatch(/^req_/);
+    expect(first.body).toEqual({ success: true, data: { received: true, event_id: event.id, type: event.type, outcome: "credited" } });
+    const again = await deliver(event); // Stripe retries the same event
+    expect(again.status).toBe(200);
+    expect(again.body.data.outcome).toBe("already_credited");
+    // A different event about the same paid session (e.g. async_payment_succeeded) is no second credit either.
+    const other = await deliver(stripe.event("checkout.session.async_payment_succeeded", c.checkout_session_id));
+    expect(other.body.data.outcome).toBe("already_credited");
+
+    expect(await balance(t)).toBe(12500);
+    const rows = await topUpRows(t);
+    expect(rows).toEqual([{ id: expect.any(String), kind: "top_up", amount_cents: 2500, reference: `top_up:${c.top_up_id}`, balance_after_cents: 12500 }]);
+    expect(await topUp(c.top_up_id)).toMatchObject({ status: "completed", ledger_entry_id: rows[0].id, stripe_event_id: event.id, completed_at: expect.any(Date) });
+
+    const { getTopUp } = await import("@/lib/billing/top-ups");
+    expect(await getTopUp(t.organizationId, c.top_up_id)).toMatchObject({
+      id: c.top_up_id,
+      status: "completed",
+      amount: 25,
+      amountMinor: 2500,
+      currency: "USD",
+      checkoutSessionId: c.checkout_session_id,
+      completedAt: expect.any(Date),
+    });
+    const stranger = await createTenant();
+    expect(await getTopUp(stranger.organizationId, c.top_up_id)).toBeNull(); // another organization's: as unknown
+    expect(await getTopUp(t.organizationId, "not-an-id")).toBeNull();
+  });
+
+  it("two deliveries racing credit once", async () => {
+    const t = await createTenant();
+    const c = await checkout(t, "40");
+    const event = stripe.event("checkout.session.completed", c.checkout_session_id);
+    const responses = await Promise.all(Array.from({ length: 6 }, () => deliver(event)));
+    expect(responses.map((r) => r.status)).toEqual([200, 200, 200, 200, 200, 200]);
+    const outcomes = responses.map((r) => r.body.data.outcome).sort();
+    expect(outcomes).toEqual(["already_credited", "already_credited", "already_credited", "already_credited", "already_credited", "credited"]);
+    expect(await balance(t)).toBe(14000);
+    expect(await topUpRows(t)).toHaveLength(1);
+  });
+
+  it("a bad, missing or stale signature is 400 invalid_signature and credits nothing", async () => {
+    const t = await createTenant();
+    const c = await checkout(t, "50");
+    const event = stripe.event("checkout.session.completed", c.checkout_session_id);
+    const wrongSecret = await deliver(event, { secret: "whsec_someone_else" });
+    expect(wrongSecret.status).toBe(400);
+    expect(wrongSecret.body).toMatchObject({ success: false, data: [], error: { code: "invalid_signature" } });
+    const missing = await deliver(event, { signature: null });
+    expect(missing.status).toBe(400);
+    expect(missing.body.error).toEqual({ code: "invalid_signature", message: "Missing Stripe-Signature header" });
+    const garbage = await deliver(event, { signature: "t=1,v1=nonsense" });
+    expect(garbage.body.error.code).toBe("invalid_signature");
+    // Signed correctly ten minutes ago: outside Stripe's 300 s tolerance (a replay).
+    const stale = await deliver(event, { timestamp: Math.floor(Date.now() / 1000) - 600 });
+    expect(stale.status).toBe(400);
+    expect(stale.body.error.code).toBe("invalid_signature");
+    // The body changed after signing.
+    const payload = JSON.stringify(event);
+    const tampered = await api("POST", "/api/stripe/webhook", {
+      base: server.url,
+      headers: { "stripe-signature": signStripePayload(payload, WEBHOOK_SECRET) },
+      raw: payload.replace('"amount_total":5000', '"amount_total":500000'),
+    });
+    expect(tampered.status).toBe(400);
+    expect(await balance(t)).toBe(10000);
+    expect((await topUp(c.top_up_id)).status).toBe("pending");
+    // The genuine delivery still works afterwards.
+    expect((await deliver(event)).body.data.outcome).toBe("credited");
+    expect(await balance(t)).toBe(15000);
+  });
+
+  it("unknown event types are acknowledged and ignored", async () => {
+    const res = await deliver({ id: "evt_other", object: "event", type: "payment_intent.created", data: { object: { id: "pi_1", object: "payment_intent" } } });
+    expect(res.status).toBe(200);
+    expect(res.body.data).toEqual({ received: true, event_id: "evt_other", type: "payment_intent.created", outcome: "ignored", reason: "unhandled_event_type" });
+  });
+
+  it("a completed session for an unknown top-up is acknowledged, ignored and logged", async () => {
+    const t = await createTenant();
+    const c = await checkout(t, "20");
+    const unknownId = randomUUID();
+    const event = stripe.event("checkout.session.completed", c.checkout_session_id, {
+      metadata: { organization_id: t.organizationId, top_up_id: unknownId },
+      client_reference_id: unknownId,
+    });
+    const res = await deliver(event);
+    expect(res.status).toBe(200);
+    expect(res.body.data).toMatchObject({ outcome: "ignored", reason: "unknown_top_up" });
+    const logged = server.output().split("\n").find((line) => line.includes(event.id));
+    expect(logged).toBeDefined();
+    expect(JSON.parse(logged!)).toMatchObject({ level: "warn", message: "stripe checkout event ignored: unknown_top_up", topUpId: unknownId });
+    // A session with no top-up id at all (another integration on the same Stripe account).
+    const foreign = await deliver(stripe.event("checkout.session.completed", c.checkout_session_id, { metadata: {}, client_reference_id: null }));
+    expect(foreign.body.data).toMatchObject({ outcome: "ignored", reason: "not_a_top_up" });
+    expect(await balance(t)).toBe(10000);
+  });
+
+  it("a session that does not match its top-up (another organization, another session, another amount) credits nothing", async () => {
+    const t = await createTenant();
+    const other = await createTenant();
+    const c = await checkout(t, "20");
+    const wrongOrg = stripe.event("checkout.session.completed", c.checkout_session_id, { metadata: { organization_id: other.organizationId, top_up_id: c.top_up_id } });
+    expect((await deliver(wrongOrg)).body.data).toMatchObject({ outcome: "ignored", reason: "session_mismatch" });
+    const d = await checkout(t, "20");
+    const wrongSession = stripe.event("checkout.session.completed", d.checkout_session_id, { metadata: { organization_id: t.organizationId, top_up_id: c.top_up_id } });
+    expect((await deliver(wrongSession)).body.data).toMatchObject({ outcome: "ignored", reason: "session_mismatch" });
+    const wrongAmount = stripe.event("checkout.session.completed", c.checkout_session_id, { amount_total: 200000 });
+    expect((await deliver(wrongAmount)).body.data).toMatchObject({ outcome: "ignored", reason: "amount_mismatch" });
+    expect(await balance(t)).toBe(10000);
+    expect(await balance(other)).toBe(10000);
+    expect((await topUp(c.top_up_id)).status).toBe("pending");
+  });
+
+  it("an unpaid completion waits for async_payment_succeeded; an expired session ends the top-up", async () => {
+    const t = await createTenant();
+    const c = await checkout(t, "60");
+    const unpaid = await deliver(stripe.event("checkout.session.completed", c.checkout_session_id, { payment_status: "unpaid" }));
+    expect(unpaid.body.data).toMatchObject({ outcome: "ignored", reason: "awaiting_payment" });
+    expect(await balance(t)).toBe(10000);
+    const paid = await deliver(stripe.event("checkout.session.async_payment_succeeded", c.checkout_session_id));
+    expect(paid.body.data.outcome).toBe("credited");
+    expect(await balance(t)).toBe(16000);
+
+    const e = await checkout(t, "70");
+    const expired = await deliver(stripe.event("checkout.session.expired", e.checkout_session_id));
+    expect(expired.body.data.outcome).toBe("recorded");
+    expect((await topUp(e.top_up_id)).status).toBe("expired");
+    // An expiry after the credit changes nothing.
+    const late = await deliver(stripe.event("checkout.session.expired", c.checkout_session_id));
+    expect(late.body.data).toMatchObject({ outcome: "ignored", reason: "not_pending" });
+    expect((await topUp(c.top_up_id)).status).toBe("completed");
+    expect(await balance(t)).toBe(16000);
+  });
+
+  it("only POST: other methods are 405 in the envelope", async () => {
+    const res = await api("GET", "/api/stripe/webhook", { base: server.url });
+    expect(res.status).toBe(405);
+    expect(res.body.error.code).toBe("method_not_allowed");
+  });
+});
+
+describe("without Stripe configuration", () => {
+  it("the webhook answers 503 top_up_not_configured and the checkout is refused the same way", async () => {
+    // The shared test server runs without STRIPE_* variables.
+    const res = await deliver({ id: "evt_x", object: "event", type: "checkout.session.completed", data: { object: {} } }, { base: shared().url });
+    expect(res.status).toBe(503);
+    expect(res.body).toMatchObject({ success: false, data: [], error: { code: "top_up_not_configured" } });
+    expect(res.headers.get("x-request-id")).toMatch(/^req_/);
+    // An unsigned request is malformed whatever the configuration.
+    const unsigned = await deliver({ id: "evt_y" }, { base: shared().url, signature: null });
+    expect(unsigned.status).toBe(400);
+    expect(unsigned.body.error.code).toBe("invalid_signature");
+
+    const t = await createTenant();
+    const before = stripe.requests.length;
+    const r = await topUpLink(t, "20", [], shared().env);
+    expect(r.code).toBe(1);
+    expect(cliError(r.stderr).code).toBe("top_up_not_configured");
+    expect(stripe.requests.length).toBe(before);
+  });
+
+  it("one Stripe key without the other stops the server at start-up, naming the variable", async () => {
+    await expect(startServer({ ...shared().env, STRIPE_SECRET_KEY: stripe.secretKey })).rejects.toThrow(/STRIPE_WEBHOOK_SECRET: wallet top-up needs both/);
+  });
+});
