@@ -24,28 +24,32 @@ const MAX_RESCORED = 100;
 const MIN_RESCORED = 3;
 
 /**
- * The candidates' templates, and whether each is still actively enrolled in
- * the app. The enrollment test sits in the select list on purpose: there
- * PostgreSQL cannot turn it into a join driven by the app's enrollments
- * (with stale statistics after a bulk enrollment it did, reading every one
- * of them); the plan always starts from the few candidates' `seq`.
+ * The templates of the candidates still actively enrolled in the app. The
+ * plan must start from the few candidates whatever the statistics say
+ * (after a bulk enrollment, before ANALYZE, PostgreSQL believed an app had
+ * seven enrollments and read all of them): the enrollment test is a
+ * LATERAL subquery with LIMIT 1, which the planner cannot flatten into a
+ * join driven by the app's enrollments, so it runs once per candidate on
+ * the (face_id, status) index.
  */
 const rescore = prepareQuery("face_gallery_rescore", (v: { seqs: string[]; appId: string; exceptSessionId: string }) =>
   typedSql
-    .selectFrom("face_identities as f")
-    .select(({ exists, selectFrom }) => [
-      "f.id",
-      "f.embedding",
-      exists(
-        selectFrom("face_enrollments as e")
+    .selectFrom(sql<{ seq: string }>`(SELECT unnest(${v.seqs}::bigint[]) AS seq)`.as("c"))
+    .innerJoin("face_identities as f", "f.seq", "c.seq")
+    .innerJoinLateral(
+      (eb) =>
+        eb
+          .selectFrom("face_enrollments as e")
           .select(sql`1`.as("one"))
           .whereRef("e.face_id", "=", "f.id")
           .where("e.app_id", "=", v.appId)
           .where("e.status", "=", "active")
-          .where(sql<boolean>`e.session_id IS DISTINCT FROM ${v.exceptSessionId}`),
-      ).as("enrolled"),
-    ])
-    .where("f.seq", "=", sql<string>`ANY(${v.seqs}::bigint[])`),
+          .where(sql<boolean>`e.session_id IS DISTINCT FROM ${v.exceptSessionId}`)
+          .limit(1)
+          .as("enrolled"),
+      (join) => join.onTrue(),
+    )
+    .select(["f.id", "f.embedding"]),
 );
 
 /**
@@ -69,7 +73,6 @@ export async function searchGallery(
     exceptSessionId: options.exceptSessionId,
   });
   return rows
-    .filter((row) => row.enrolled)
     .map((row) => ({ svc_uuid: row.id, similarity: dot(probe, row.embedding) }))
     .sort((a, b) => b.similarity - a.similarity);
 }
