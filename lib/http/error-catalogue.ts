@@ -168,6 +168,10 @@ export const ERROR_CATALOGUE = {
   service_unavailable: { status: 503, message: "A dependency of the service is unavailable; retry with backoff" },
   feature_not_allowed: { status: 403, message: "This project's workflows do not use this feature" },
   liveness_already_passed: { status: 409, message: "Liveness already passed in this session" },
+  sign_in_required: { status: 401, message: "Sign in to the developer portal" },
+  cross_site_request: { status: 403, message: "A state-changing portal request from another site was refused" },
+  password_reset_invalid: { status: 400, message: "The password reset link is invalid, expired or already used" },
+  mail_not_configured: { status: 503, message: "Outgoing mail is not configured on this server" },
 } as const satisfies Record<string, CatalogueEntry>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;

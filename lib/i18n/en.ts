@@ -1,3 +1,5 @@
+import { portalText } from "./portal-en";
+
 /**
  * Every string the hosted verification pages (`/verify/...`) show, in
  * English. One object, so a language is added by writing another object of
@@ -322,6 +324,9 @@ export const en = {
     closeTab: "You can close this page.",
     phoneDone: "You can now go back to your computer: it will continue from there.",
   },
+
+  /** The developer portal (lib/i18n/portal-en.ts). */
+  portal: portalText,
 };
 
 export type Messages = typeof en;

@@ -1,0 +1,51 @@
+import type { NextAuthOptions } from "next-auth";
+import CredentialsProvider from "next-auth/providers/credentials";
+import { env } from "@/lib/config/env";
+import { checkDeveloperSignIn } from "./sign-in";
+import { PORTAL_AUTH_BASE_PATH, PORTAL_SESSION_MAX_AGE_SECONDS, portalAuthSecret } from "./session-cookie";
+
+/** The sign-in page's `?error=` codes next-auth redirects with (shown from lib/i18n). */
+export const SIGN_IN_ERRORS = { invalid: "CredentialsSignin", rateLimited: "rate_limited" } as const;
+
+/**
+ * next-auth 4 for the developer portal: email and password (the Credentials
+ * provider) against the `developers` table's scrypt hashes, sessions as
+ * next-auth's encrypted JWT cookie (HttpOnly, SameSite=Lax, Secure on
+ * HTTPS), next-auth's double-submit CSRF token on its own POSTs. Mounted at
+ * /api/portal/auth (lib/portal/next-auth-route.ts), away from the OpenID
+ * Connect provider's /api/auth/oidc. Its links are built from
+ * PUBLIC_BASE_URL (NEXTAUTH_URL), never from request headers.
+ */
+export function portalAuthOptions(request: { clientIp: string } = { clientIp: "unknown" }): NextAuthOptions {
+  process.env.NEXTAUTH_URL = `${env().PUBLIC_BASE_URL}${PORTAL_AUTH_BASE_PATH}`;
+  return {
+    secret: portalAuthSecret(),
+    session: { strategy: "jwt", maxAge: PORTAL_SESSION_MAX_AGE_SECONDS },
+    pages: { signIn: "/sign-in", error: "/sign-in", signOut: "/sign-in" },
+    providers: [
+      CredentialsProvider({
+        id: "credentials",
+        name: "Email and password",
+        credentials: { email: { label: "Email", type: "email" }, password: { label: "Password", type: "password" } },
+        async authorize(credentials) {
+          const outcome = await checkDeveloperSignIn({ email: credentials?.email, password: credentials?.password }, request.clientIp);
+          if (outcome.kind === "rate_limited") throw new Error(SIGN_IN_ERRORS.rateLimited);
+          if (outcome.kind === "invalid_credentials") return null;
+          return { id: outcome.developer.id, email: outcome.developer.email, name: outcome.developer.name };
+        },
+      }),
+    ],
+    callbacks: {
+      // Only same-origin destinations after sign-in and sign-out.
+      async redirect({ url, baseUrl }) {
+        if (url.startsWith("/") && !url.startsWith("//")) return `${baseUrl}${url}`;
+        return new URL(url).origin === baseUrl ? url : `${baseUrl}/dashboard`;
+      },
+    },
+    logger: {
+      error: (code) => void code,
+      warn: () => {},
+      debug: () => {},
+    },
+  };
+}
