@@ -2,10 +2,9 @@ import type { NextAuthOptions } from "next-auth";
 import CredentialsProvider from "next-auth/providers/credentials";
 import { env } from "@/lib/config/env";
 import { checkDeveloperSignIn } from "./sign-in";
+import { SIGN_IN_ERRORS } from "./public-constants";
 import { PORTAL_AUTH_BASE_PATH, PORTAL_SESSION_MAX_AGE_SECONDS, portalAuthSecret } from "./session-cookie";
 
-/** The sign-in page's `?error=` codes next-auth redirects with (shown from lib/i18n). */
-export const SIGN_IN_ERRORS = { invalid: "CredentialsSignin", rateLimited: "rate_limited" } as const;
 
 /**
  * next-auth 4 for the developer portal: email and password (the Credentials

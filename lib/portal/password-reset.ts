@@ -11,8 +11,9 @@ import { mailMode, sendMail } from "@/lib/mail/mailer";
 import { DEFAULT_LOCALE, messagesFor } from "@/lib/i18n";
 import { EmailSchema, PasswordSchema } from "@/lib/tenancy/schemas";
 
-/** A reset link works once, for this long. */
-export const PASSWORD_RESET_TTL_MINUTES = 30;
+import { PASSWORD_RESET_TTL_MINUTES } from "./public-constants";
+
+export { PASSWORD_RESET_TTL_MINUTES };
 /** Reset mails per hour, per email address and per client IP. */
 const MAILS_PER_HOUR_PER_EMAIL = 3;
 const MAILS_PER_HOUR_PER_IP = 20;
