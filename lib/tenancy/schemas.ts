@@ -32,6 +32,8 @@ export const RedirectUriSchema = z
   .trim()
   .pipe(z.url({ message: "Redirect URI must be an absolute URL" }))
   .superRefine((value, ctx) => {
+    // zod runs this refinement even when z.url() above failed: a value URL cannot parse is already refused.
+    if (!URL.canParse(value)) return;
     const url = new URL(value);
     if (url.hash) ctx.addIssue({ code: "custom", message: "Redirect URI must not contain a fragment" });
     if (url.protocol !== "https:" && !isLocalHttpUrl(url)) {
@@ -53,6 +55,8 @@ export function webhookUrlSchema(environment: "test" | "production", allowedNetw
     .trim()
     .pipe(z.url({ message: "Webhook URL must be an absolute URL" }))
     .superRefine((value, ctx) => {
+      // zod runs this refinement even when z.url() above failed: a value URL cannot parse is already refused.
+      if (!URL.canParse(value)) return;
       const url = new URL(value);
       const localHttp = isLocalHttpUrl(url);
       const host = url.hostname.replace(/^\[|\]$/g, "");
