@@ -348,6 +348,17 @@ describe("sign-in limits and password reset (servers of their own)", () => {
   });
 });
 
+describe("the demo account", () => {
+  it("signs in to the portal with the printed credentials", async () => {
+    const { ensureDemo, DEMO_EMAIL, DEMO_PASSWORD } = await import("@/lib/tenancy/demo");
+    await ensureDemo();
+    const session = await signInOverHttp(DEMO_EMAIL, DEMO_PASSWORD);
+    expect(session.signedIn).toBe(true);
+    const apps = await portalCaller(session.cookie)("GET", "/api/portal/apps?environment=test");
+    expect(apps.body.data.apps.map((x: { name: string }) => x.name)).toContain("Demo app");
+  });
+});
+
 describe("portal caller helper", () => {
   it("is only valid with a session", async () => {
     const anonymous = portalCaller("");
