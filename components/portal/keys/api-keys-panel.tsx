@@ -5,6 +5,7 @@ import { useState } from "react";
 import { Button } from "@/components/ui/button";
 import { Field } from "@/components/ui/field";
 import { LiveStatus, Notice } from "@/components/ui/notice";
+import { ScrollRegion } from "@/components/ui/scroll-region";
 import { Section } from "@/components/ui/section";
 import type { PresentedApiKey } from "@/lib/tenancy/api-keys";
 import { errorMessage, fieldErrors, formatDate, portalFetch, queryKeys, text } from "../api";
@@ -59,7 +60,7 @@ export function ApiKeysPanel({ appId, initialKeys, credentialCacheSeconds }: { a
         {keys.data.length === 0 ? (
           <p className="mt-2 text-slate-700">{t.empty}</p>
         ) : (
-          <div className="mt-2 overflow-x-auto">
+          <ScrollRegion label={t.listHeading}>
             <table className="w-full min-w-[36rem] text-left text-sm">
               <thead>
                 <tr className="border-b border-slate-300 text-slate-700">
@@ -98,7 +99,7 @@ export function ApiKeysPanel({ appId, initialKeys, credentialCacheSeconds }: { a
                 ))}
               </tbody>
             </table>
-          </div>
+          </ScrollRegion>
         )}
       </Section>
     </div>

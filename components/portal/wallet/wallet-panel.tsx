@@ -3,6 +3,7 @@
 import { useInfiniteQuery } from "@tanstack/react-query";
 import { Button } from "@/components/ui/button";
 import { Notice } from "@/components/ui/notice";
+import { ScrollRegion } from "@/components/ui/scroll-region";
 import { Section } from "@/components/ui/section";
 import type { LedgerCause, PresentedLedgerEntry } from "@/lib/billing/list-ledger";
 import { errorMessage, formatDate, formatMoney, portalFetch, queryKeys, text } from "../api";
@@ -58,7 +59,7 @@ export function WalletPanel({ firstPage, topUpConfigured }: { firstPage: LedgerP
         {entries.length === 0 ? (
           <p className="mt-2 text-slate-700">{t.empty}</p>
         ) : (
-          <div className="mt-2 overflow-x-auto">
+          <ScrollRegion label={t.ledgerHeading}>
             <table className="w-full min-w-[36rem] text-left text-sm">
               <thead>
                 <tr className="border-b border-slate-300 text-slate-700">
@@ -79,7 +80,7 @@ export function WalletPanel({ firstPage, topUpConfigured }: { firstPage: LedgerP
                 ))}
               </tbody>
             </table>
-          </div>
+          </ScrollRegion>
         )}
         {ledger.isFetchNextPageError && <Notice tone="error">{errorMessage(ledger.error)}</Notice>}
         {ledger.hasNextPage && (
