@@ -1,6 +1,7 @@
 import type { NextAuthOptions } from "next-auth";
 import CredentialsProvider from "next-auth/providers/credentials";
 import { env } from "@/lib/config/env";
+import { describeError, logger } from "@/lib/log/logger";
 import { checkDeveloperSignIn } from "./sign-in";
 import { SIGN_IN_ERRORS } from "./public-constants";
 import { PORTAL_AUTH_BASE_PATH, PORTAL_SESSION_MAX_AGE_SECONDS, portalAuthSecret } from "./session-cookie";
@@ -41,9 +42,10 @@ export function portalAuthOptions(request: { clientIp: string } = { clientIp: "u
         return new URL(url).origin === baseUrl ? url : `${baseUrl}/dashboard`;
       },
     },
+    // next-auth's own diagnostics go to the server log (never to the browser); its debug output stays off.
     logger: {
-      error: (code) => void code,
-      warn: () => {},
+      error: (code, metadata) => logger.error("next-auth error", { code, ...(metadata instanceof Error ? describeError(metadata) : {}) }),
+      warn: (code) => logger.warn("next-auth warning", { code }),
       debug: () => {},
     },
   };

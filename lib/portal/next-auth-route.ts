@@ -1,4 +1,5 @@
 import NextAuth from "next-auth";
+import { ApiError } from "@/lib/http/api-error";
 import { clientIp } from "@/lib/http/client-ip";
 import { Reply, type HeaderValues } from "@/lib/http/core/reply";
 import type { RequestView } from "@/lib/http/core/request";
@@ -63,9 +64,15 @@ async function parseBody(req: RequestView): Promise<Record<string, string> | und
   return Object.fromEntries(new URLSearchParams(text));
 }
 
+/** next-auth's endpoints under /api/portal/auth; anything else is 404 `endpoint_not_found` in the envelope, like any unknown path. */
+const NEXT_AUTH_ACTIONS = new Set(["csrf", "session", "providers", "signin", "signout", "callback", "error", "_log"]);
+
 export async function serveNextAuth(req: RequestView, path: string): Promise<Reply> {
   const url = new URL(req.url);
   const nextauth = path.split("/").filter(Boolean);
+  if (!NEXT_AUTH_ACTIONS.has(nextauth[0] ?? "")) {
+    throw new ApiError("endpoint_not_found", { message: `No endpoint ${req.method} ${url.pathname}` });
+  }
   const headers: Record<string, string> = {};
   for (const name of ["host", "cookie", "content-type", "origin", "referer", "user-agent"]) {
     const value = req.headers.get(name);

@@ -75,6 +75,12 @@ describe("portal sign-up and session", () => {
     expect(sameOrigin.status).toBe(201);
   });
 
+  it("answers an unknown next-auth path with 404 endpoint_not_found in the envelope", async () => {
+    const res = await api("GET", "/api/portal/auth/nonsense");
+    expect(res.status).toBe(404);
+    expect(res.body.error.code).toBe("endpoint_not_found");
+  });
+
   it("signs out: next-auth clears the session cookie", async () => {
     const session = await signInOverHttp(a.email, a.password);
     const csrf = await fetch(`${shared().url}/api/portal/auth/csrf`, { headers: { cookie: session.cookie } });
