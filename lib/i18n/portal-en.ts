@@ -1,3 +1,5 @@
+const seconds = (n: number) => (n === 1 ? "1 second" : `${n} seconds`);
+
 /**
  * Every string of the developer portal (app/(portal), components/portal), in
  * English: part of the catalogue (`en.portal`, lib/i18n/en.ts). Functions
@@ -148,7 +150,7 @@ export const portalText = {
     inactiveText: "This app is deactivated: its API keys and OIDC client are refused.",
     deactivate: "Deactivate app",
     activate: "Activate app",
-    statusNote: (seconds: number) => `Takes effect within ${seconds} seconds on every server.`,
+    statusNote: (n: number) => `Takes effect within ${seconds(n)} on every server.`,
   },
   apiKeys: {
     title: "API keys",
@@ -166,8 +168,7 @@ export const portalText = {
     revokedAt: (when: string) => `Revoked ${when}`,
     revoke: (name: string) => `Revoke key ${name}`,
     revokeShort: "Revoke",
-    revokeNote: (seconds: number) =>
-      `Revoking a key takes effect within ${seconds} seconds on every server (CREDENTIAL_CACHE_MS), at once on this one.`,
+    revokeNote: (n: number) => `Revoking a key takes effect within ${seconds(n)} on every server (CREDENTIAL_CACHE_MS), at once on this one.`,
     revoked: (prefix: string) => `Key ${prefix}… revoked.`,
   },
   oidc: {
