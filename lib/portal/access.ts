@@ -1,6 +1,7 @@
 import type { App } from "@/generated/prisma/client";
 import { db } from "@/lib/db/client";
 import { ApiError } from "@/lib/http/api-error";
+import type { PortalSession } from "./session-cookie";
 
 /** The signed-in developer as the portal sees them: who, and the organization they act for. */
 export type PortalDeveloper = {
@@ -12,11 +13,13 @@ export type PortalDeveloper = {
 };
 
 /**
- * The developer and their organization (the first they joined: sign-up
- * creates exactly one; choosing among several comes with the organization
- * API), or null when the developer no longer exists.
+ * The developer of a portal session and their organization (the first they
+ * joined: sign-up creates exactly one; choosing among several comes with the
+ * organization API), or null when the developer no longer exists or changed
+ * their password after this session signed in (a reset ends every session).
  */
-export async function findDeveloperOrganization(developerId: string): Promise<PortalDeveloper | null> {
+export async function findDeveloperOrganization(session: PortalSession): Promise<PortalDeveloper | null> {
+  const { developerId } = session;
   const prisma = await db();
   const developer = await prisma.developer.findUnique({
     where: { id: developerId },
@@ -24,6 +27,7 @@ export async function findDeveloperOrganization(developerId: string): Promise<Po
   });
   const membership = developer?.memberships[0];
   if (!developer || !membership) return null;
+  if (developer.passwordChangedAt && session.signedInAt < developer.passwordChangedAt) return null;
   return {
     developerId: developer.id,
     email: developer.email,

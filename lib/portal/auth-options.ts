@@ -1,10 +1,11 @@
 import type { NextAuthOptions } from "next-auth";
 import CredentialsProvider from "next-auth/providers/credentials";
+import { now } from "@/lib/clock";
 import { env } from "@/lib/config/env";
 import { describeError, logger } from "@/lib/log/logger";
 import { checkDeveloperSignIn } from "./sign-in";
 import { SIGN_IN_ERRORS } from "./public-constants";
-import { PORTAL_AUTH_BASE_PATH, PORTAL_SESSION_MAX_AGE_SECONDS, portalAuthSecret } from "./session-cookie";
+import { PORTAL_AUTH_BASE_PATH, PORTAL_SESSION_MAX_AGE_SECONDS, portalAuthSecret, SIGNED_IN_AT_CLAIM } from "./session-cookie";
 
 
 /**
@@ -36,6 +37,12 @@ export function portalAuthOptions(request: { clientIp: string } = { clientIp: "u
       }),
     ],
     callbacks: {
+      // The sign-in time travels in the token (next-auth renews `iat` whenever it re-issues one), so a
+      // password change can end the sessions signed in before it (lib/portal/access.ts).
+      async jwt({ token, user }) {
+        if (user) token[SIGNED_IN_AT_CLAIM] = now().getTime();
+        return token;
+      },
       // Only same-origin destinations after sign-in and sign-out.
       async redirect({ url, baseUrl }) {
         if (url.startsWith("/") && !url.startsWith("//")) return `${baseUrl}${url}`;

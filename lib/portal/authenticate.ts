@@ -2,7 +2,7 @@ import { env } from "@/lib/config/env";
 import { ApiError } from "@/lib/http/api-error";
 import type { HeaderReader } from "@/lib/http/core/request";
 import { findDeveloperOrganization, type PortalDeveloper } from "./access";
-import { developerIdFromCookies, parseCookieHeader } from "./session-cookie";
+import { parseCookieHeader, portalSessionFromCookies } from "./session-cookie";
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
@@ -22,9 +22,9 @@ export async function authenticatePortalRequest(req: { method: string; headers: 
     const sameOrigin = req.headers.get("sec-fetch-site") === "same-origin";
     if (!sameOrigin && origin !== new URL(env().PUBLIC_BASE_URL).origin) throw new ApiError("cross_site_request");
   }
-  const developerId = await developerIdFromCookies(parseCookieHeader(req.headers.get("cookie")));
-  if (!developerId) throw new ApiError("sign_in_required");
-  const developer = await findDeveloperOrganization(developerId);
+  const session = await portalSessionFromCookies(parseCookieHeader(req.headers.get("cookie")));
+  if (!session) throw new ApiError("sign_in_required");
+  const developer = await findDeveloperOrganization(session);
   if (!developer) throw new ApiError("sign_in_required");
   return developer;
 }

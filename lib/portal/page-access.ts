@@ -4,7 +4,7 @@ import { cache } from "react";
 import type { App } from "@/generated/prisma/client";
 import { ApiError } from "@/lib/http/api-error";
 import { findAppOfDeveloper, findDeveloperOrganization, type PortalDeveloper } from "./access";
-import { developerIdFromCookies } from "./session-cookie";
+import { portalSessionFromCookies } from "./session-cookie";
 
 /**
  * The portal pages' side of authentication and authorization (server
@@ -13,8 +13,8 @@ import { developerIdFromCookies } from "./session-cookie";
  */
 export const signedInDeveloper = cache(async (): Promise<PortalDeveloper | null> => {
   const store = await cookies();
-  const developerId = await developerIdFromCookies(Object.fromEntries(store.getAll().map((c) => [c.name, c.value])));
-  return developerId ? findDeveloperOrganization(developerId) : null;
+  const session = await portalSessionFromCookies(Object.fromEntries(store.getAll().map((c) => [c.name, c.value])));
+  return session ? findDeveloperOrganization(session) : null;
 });
 
 /** The developer, or a redirect to the sign-in page (coming back to `returnTo`). */

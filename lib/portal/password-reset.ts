@@ -59,8 +59,9 @@ export async function requestPasswordReset(input: unknown, clientIp: string): Pr
 /**
  * Sets a new password with a reset link's token: the token is used up in the
  * same transaction (a second use, an expired or unknown token: 400
- * `password_reset_invalid`), and every other open link of that developer is
- * closed with it.
+ * `password_reset_invalid`), every other open link of that developer is
+ * closed with it, and every portal session signed in before ends
+ * (`password_changed_at`, lib/portal/access.ts).
  */
 export async function resetPassword(input: unknown): Promise<{ reset: true }> {
   const { token, password } = parseOrThrow(ResetPasswordBody, input, "body");
@@ -75,7 +76,7 @@ export async function resetPassword(input: unknown): Promise<{ reset: true }> {
       data: { usedAt: at },
     });
     if (used.count !== 1) throw new ApiError("password_reset_invalid");
-    await tx.developer.update({ where: { id: reset.developerId }, data: { passwordHash } });
+    await tx.developer.update({ where: { id: reset.developerId }, data: { passwordHash, passwordChangedAt: at } });
     await tx.developerPasswordReset.updateMany({ where: { developerId: reset.developerId, usedAt: null }, data: { usedAt: at } });
   });
   return { reset: true };

@@ -53,13 +53,20 @@ function sessionTokenOf(cookies: Record<string, string>): string | undefined {
   return chunks.length ? chunks.join("") : undefined;
 }
 
-/** The signed-in developer's id from the cookies, or null (no cookie, tampered, expired). */
-export async function developerIdFromCookies(cookies: Record<string, string>): Promise<string | null> {
+/** Our claim in next-auth's JWT: when the developer signed in (epoch milliseconds), kept when next-auth re-issues the token. */
+export const SIGNED_IN_AT_CLAIM = "signed_in_at";
+
+export type PortalSession = { developerId: string; signedInAt: Date };
+
+/** The signed-in developer's id and sign-in time from the cookies, or null (no cookie, tampered, expired). */
+export async function portalSessionFromCookies(cookies: Record<string, string>): Promise<PortalSession | null> {
   const token = sessionTokenOf(cookies);
   if (!token) return null;
   try {
     const payload = await decode({ token, secret: portalAuthSecret() });
-    return typeof payload?.sub === "string" ? payload.sub : null;
+    const signedInAt = payload?.[SIGNED_IN_AT_CLAIM];
+    if (typeof payload?.sub !== "string" || typeof signedInAt !== "number") return null;
+    return { developerId: payload.sub, signedInAt: new Date(signedInAt) };
   } catch {
     return null;
   }

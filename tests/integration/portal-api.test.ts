@@ -284,7 +284,7 @@ describe("sign-in limits and password reset (servers of their own)", () => {
       SMTP_HOST: smtp.host,
       SMTP_PORT: String(smtp.port),
       PORTAL_SIGN_IN_ATTEMPTS_PER_ACCOUNT: "3",
-      PORTAL_SIGN_IN_ATTEMPTS_PER_IP: "8",
+      PORTAL_SIGN_IN_ATTEMPTS_PER_IP: "10",
     });
   });
   afterAll(async () => {
@@ -292,25 +292,12 @@ describe("sign-in limits and password reset (servers of their own)", () => {
     await smtp?.stop();
   });
 
-  it("limits attempts per account, with the same answers for unknown accounts, then per IP", async () => {
-    const dev = await signUpDeveloper(server.url); // its sign-in is the account's first attempt
-    for (let i = 0; i < 2; i++) expect((await signInOverHttp(dev.email, "wrong-password-1", server.url)).error).toBe("CredentialsSignin");
-    const blocked = await signInOverHttp(dev.email, dev.password, server.url);
-    expect(blocked).toMatchObject({ status: 401, error: "rate_limited", signedIn: false });
-
-    const ghost = `nobody-${Date.now()}@example.com`;
-    for (let i = 0; i < 3; i++) expect((await signInOverHttp(ghost, "wrong-password-1", server.url)).error).toBe("CredentialsSignin");
-    expect((await signInOverHttp(ghost, "wrong-password-1", server.url)).error).toBe("rate_limited");
-
-    // 4 + 4 attempts above: the address's budget of 8 is spent, whatever the account.
-    const other = await api("POST", "/api/portal/sign-up", { base: server.url, json: { email: `fresh-${Date.now()}@example.com`, password: "correct-horse-battery" } });
-    expect(other.status).toBe(201);
-    expect((await signInOverHttp(other.body.data.email, "correct-horse-battery", server.url)).error).toBe("rate_limited");
-  });
-
   it("resets a password by an emailed single-use link; the same answer for unknown emails", async () => {
     const email = `reset-${Date.now()}@example.com`;
     expect((await api("POST", "/api/portal/sign-up", { base: server.url, json: { email, password: "old-password-123" } })).status).toBe(201);
+    const before = await signInOverHttp(email, "old-password-123", server.url);
+    const wallet = portalCaller(before.cookie, server.url);
+    expect((await wallet("GET", "/api/portal/wallet")).status).toBe(200);
     const asked = await api("POST", "/api/portal/password-reset", { base: server.url, json: { email } });
     const unknown = await api("POST", "/api/portal/password-reset", { base: server.url, json: { email: `ghost-${Date.now()}@example.com` } });
     expect(asked.status).toBe(202);
@@ -331,11 +318,14 @@ describe("sign-in limits and password reset (servers of their own)", () => {
     expect(again.status).toBe(400);
     expect(again.body.error.code).toBe("password_reset_invalid");
 
-    // This server's sign-in budget for the test's address is spent (test above): check the stored hash.
+    // The session signed in before the reset has ended; the new password signs in, the old one does not.
+    expect((await wallet("GET", "/api/portal/wallet")).status).toBe(401);
+    const after = await signInOverHttp(email, "new-password-456", server.url);
+    expect(after.signedIn).toBe(true);
+    expect((await portalCaller(after.cookie, server.url)("GET", "/api/portal/wallet")).status).toBe(200);
     const { db } = await import("@/lib/db/client");
     const { verifyPassword } = await import("@/lib/crypto/secrets");
     const developer = await (await db()).developer.findUniqueOrThrow({ where: { email } });
-    expect(await verifyPassword("new-password-456", developer.passwordHash)).toBe(true);
     expect(await verifyPassword("old-password-123", developer.passwordHash)).toBe(false);
   });
 
@@ -351,6 +341,22 @@ describe("sign-in limits and password reset (servers of their own)", () => {
     const res = await api("POST", "/api/portal/password-reset/confirm", { base: server.url, json: { token, password: "new-password-456" } });
     expect(res.status).toBe(400);
     expect(res.body.error.code).toBe("password_reset_invalid");
+  });
+
+  it("limits attempts per account, with the same answers for unknown accounts, then per IP", async () => {
+    const dev = await signUpDeveloper(server.url); // its sign-in is the account's first attempt
+    for (let i = 0; i < 2; i++) expect((await signInOverHttp(dev.email, "wrong-password-1", server.url)).error).toBe("CredentialsSignin");
+    const blocked = await signInOverHttp(dev.email, dev.password, server.url);
+    expect(blocked).toMatchObject({ status: 401, error: "rate_limited", signedIn: false });
+
+    const ghost = `nobody-${Date.now()}@example.com`;
+    for (let i = 0; i < 3; i++) expect((await signInOverHttp(ghost, "wrong-password-1", server.url)).error).toBe("CredentialsSignin");
+    expect((await signInOverHttp(ghost, "wrong-password-1", server.url)).error).toBe("rate_limited");
+
+    // 2 sign-ins in the reset test + 4 + 4 attempts above: the address's budget of 10 is spent, whatever the account.
+    const other = await api("POST", "/api/portal/sign-up", { base: server.url, json: { email: `fresh-${Date.now()}@example.com`, password: "correct-horse-battery" } });
+    expect(other.status).toBe(201);
+    expect((await signInOverHttp(other.body.data.email, "correct-horse-battery", server.url)).error).toBe("rate_limited");
   });
 });
 

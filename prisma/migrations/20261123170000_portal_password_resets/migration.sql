@@ -1,3 +1,6 @@
+-- AlterTable
+ALTER TABLE "developers" ADD COLUMN     "password_changed_at" TIMESTAMPTZ(3);
+
 -- CreateTable
 CREATE TABLE "developer_password_resets" (
     "id" TEXT NOT NULL,
