@@ -88,6 +88,7 @@ export const portalText = {
     seats: "Seats",
     billing: "Billing",
     comingWithOrgApi: "Coming with the organization API",
+    comingList: (names: string[]) => `${names.join(", ")}: coming with the organization API`,
     comingSoon: "Coming soon",
     signOut: "Sign out",
     signedInAs: (email: string) => `Signed in as ${email}`,

@@ -38,7 +38,9 @@ export function PortalShell({ developer, children }: { developer: PortalDevelope
             </li>
           </ul>
           <p className="mt-4 px-3 text-xs font-semibold uppercase tracking-wide text-slate-600">{t.shell.organizationGroup}</p>
-          <ul className="flex flex-wrap gap-1 md:flex-col">
+          {/* Phones: the places of what is coming in one line; wider screens: one entry each. */}
+          <p className="px-3 py-1 text-sm text-slate-600 md:hidden">{t.shell.comingList([t.shell.roster, t.shell.seats, t.shell.billing])}</p>
+          <ul className="hidden md:flex md:flex-col md:gap-1">
             {[t.shell.roster, t.shell.seats, t.shell.billing].map((label) => (
               <li key={label}>
                 <NavPlaceholder label={label} note={t.shell.comingWithOrgApi} />
