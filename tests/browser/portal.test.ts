@@ -38,7 +38,20 @@ let apiKey = "";
 const suiteName = chromiumMissing ? `developer portal (SKIPPED: ${chromiumMissing})` : "developer portal in Chromium";
 if (chromiumMissing) console.warn(`[tests/browser] skipped: ${chromiumMissing}`);
 
+/**
+ * Before a check: the page's requests done (e.g. next-auth's CSRF token that
+ * enables a submit button) and no colour transition half-way (axe would
+ * measure the contrast of an in-between colour).
+ */
+async function settled(view: Page) {
+  await view.waitForLoadState("networkidle");
+  await view.waitForFunction(() =>
+    document.getAnimations().every((a) => a.effect?.getTiming().iterations === Infinity || a.playState !== "running"),
+  );
+}
+
 async function expectAccessible(view: Page, name: string) {
+  await settled(view);
   const serious = await captureView(view, `portal/${name}`);
   expect(serious, `${name}: serious/critical axe violations`).toEqual([]);
 }
