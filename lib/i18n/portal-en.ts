@@ -17,6 +17,7 @@ export const portalText = {
     copyLabel: (what: string) => `Copy ${what}`,
     loading: "Loading…",
     loadMore: "Load more",
+    table: (name: string) => `${name} (table)`,
     networkError: "We could not reach the server. Check your connection and try again.",
     unexpectedError: (requestId?: string) =>
       requestId ? `Something went wrong on our side (request ${requestId}). Please try again.` : "Something went wrong on our side. Please try again.",

@@ -60,7 +60,7 @@ export function ApiKeysPanel({ appId, initialKeys, credentialCacheSeconds }: { a
         {keys.data.length === 0 ? (
           <p className="mt-2 text-slate-700">{t.empty}</p>
         ) : (
-          <ScrollRegion label={t.listHeading}>
+          <ScrollRegion label={text.common.table(t.listHeading)}>
             <table className="w-full min-w-[36rem] text-left text-sm">
               <thead>
                 <tr className="border-b border-slate-300 text-slate-700">

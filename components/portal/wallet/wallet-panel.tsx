@@ -59,7 +59,7 @@ export function WalletPanel({ firstPage, topUpConfigured }: { firstPage: LedgerP
         {entries.length === 0 ? (
           <p className="mt-2 text-slate-700">{t.empty}</p>
         ) : (
-          <ScrollRegion label={t.ledgerHeading}>
+          <ScrollRegion label={text.common.table(t.ledgerHeading)}>
             <table className="w-full min-w-[36rem] text-left text-sm">
               <thead>
                 <tr className="border-b border-slate-300 text-slate-700">
