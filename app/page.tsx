@@ -7,6 +7,11 @@ export default function Home() {
       <p className="mt-4 text-slate-600">
         Hosted verification sessions, an OpenID Connect provider and an organization API, self-hosted.
       </p>
+      <p className="mt-6">
+        <a className="font-semibold text-blue-700 underline" href="/sign-in">
+          Developer portal: sign in
+        </a>
+      </p>
       <ul className="mt-8 space-y-2 text-sm">
         <li>
           Verification API: <InlineCode>/api/v2</InlineCode>

@@ -130,6 +130,9 @@ const EnvSchema = z.object({
         ctx.addIssue({ code: "custom", message: `not a CIDR (e.g. 10.20.0.0/16 or fd00:1::/64): ${invalid.join(", ")}` });
       }
     }),
+  /** Developer portal sign-in attempts per 15 minutes, per account (email) and per client IP. */
+  PORTAL_SIGN_IN_ATTEMPTS_PER_ACCOUNT: z.coerce.number().int().min(1).default(10),
+  PORTAL_SIGN_IN_ATTEMPTS_PER_IP: z.coerce.number().int().min(1).default(50),
   SMTP_HOST: optionalString,
   SMTP_PORT: z.coerce.number().int().min(1).max(65535).default(587),
   SMTP_SECURE: booleanFlag,

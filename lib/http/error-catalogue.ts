@@ -171,6 +171,10 @@ export const ERROR_CATALOGUE = {
   top_up_not_configured: { status: 503, message: "Wallet top-up is not configured on this server (STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET)" },
   invalid_signature: { status: 400, message: "Webhook signature verification failed" },
   payment_provider_error: { status: 502, message: "The payment provider did not accept the request; try again" },
+  sign_in_required: { status: 401, message: "Sign in to the developer portal" },
+  cross_site_request: { status: 403, message: "A state-changing portal request from another site was refused" },
+  password_reset_invalid: { status: 400, message: "The password reset link is invalid, expired or already used" },
+  mail_not_configured: { status: 503, message: "Outgoing mail is not configured on this server" },
 } as const satisfies Record<string, CatalogueEntry>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;

@@ -16,18 +16,30 @@ import { ApiError } from "./api-error";
  * - the limiter itself fails: the request is let through (fail open) rather
  *   than refusing every caller.
  */
-export type RateLimitBucket = "v2" | "sdk" | "auth" | "session-uploads";
+export type RateLimitBucket =
+  | "v2"
+  | "sdk"
+  | "auth"
+  | "portal"
+  | "session-uploads"
+  | "portal-sign-in-ip"
+  | "portal-sign-in-account"
+  | "portal-password-reset";
 
 /**
  * Which budget a path draws on: the verification API, the organization API,
  * and the anonymous browser endpoints of the OpenID Connect provider (the
  * authorization request and the sign-in forms each write to the database).
+ * The developer portal's own JSON routes and next-auth's endpoints
+ * (/api/portal) have a budget of their own; sign-in attempts and password
+ * reset mails have stricter per-account budgets on top (lib/portal/).
  * Token, userinfo, JWKS and discovery are not limited per IP: they are
  * called server to server, authenticated by client secret or token.
  */
 export function rateLimitBucketFor(pathname: string): RateLimitBucket | null {
   if (pathname === "/api/v2" || pathname.startsWith("/api/v2/")) return "v2";
   if (pathname === "/api/sdk" || pathname.startsWith("/api/sdk/")) return "sdk";
+  if (pathname.startsWith("/api/portal/")) return "portal";
   if (pathname === "/api/auth/oidc/authorize" || pathname === "/api/auth/oidc/logout" || pathname.startsWith("/oidc/interaction/")) {
     return "auth";
   }

@@ -1,3 +1,5 @@
+import { portalText } from "./portal-en";
+
 /**
  * Every string the hosted verification pages (`/verify/...`) show, in
  * English. One object, so a language is added by writing another object of
@@ -328,6 +330,8 @@ export const en = {
     topUpProductName: "Wallet top-up",
     topUpProductDescription: (organization: string) => `Prepaid credit for identity verification checks (${organization})`,
   },
+  /** The developer portal (lib/i18n/portal-en.ts). */
+  portal: portalText,
 };
 
 export type Messages = typeof en;

@@ -2,7 +2,7 @@ import { ConfigError, env } from "@/lib/config/env";
 import { encryptionKey } from "@/lib/crypto/encryption-key";
 import { db } from "@/lib/db/client";
 import { logger } from "@/lib/log/logger";
-import { demoCredentialsFile, ensureDemo } from "@/lib/tenancy/demo";
+import { DEMO_EMAIL, demoCredentialsFile, ensureDemo } from "@/lib/tenancy/demo";
 import { startExpirySweeper } from "@/lib/sessions/expiry-sweeper";
 import { startWebhookWorker } from "@/lib/webhooks/worker";
 import { logWebhookDestinationPolicy } from "@/lib/webhooks/allowed-networks";
@@ -42,6 +42,11 @@ export async function startServerServices() {
   }
 }
 
+/** Where a developer signs in to the portal (printed next to the demo account). */
+function portalSignInUrl(): string {
+  return `${env().PUBLIC_BASE_URL}/sign-in`;
+}
+
 async function announceDemo(prisma: Awaited<ReturnType<typeof db>>) {
   const developers = await prisma.developer.count();
   if (developers === 0) {
@@ -51,6 +56,7 @@ async function announceDemo(prisma: Awaited<ReturnType<typeof db>>) {
       [
         "",
         "  Demo account (development only):",
+        `    portal:         ${portalSignInUrl()}`,
         `    sign in:        ${demo.email} / ${demo.password}`,
         `    API key:        ${demo.api_key}`,
         `    OIDC client:    ${demo.client_id} / ${demo.client_secret}`,
@@ -60,6 +66,8 @@ async function announceDemo(prisma: Awaited<ReturnType<typeof db>>) {
       ].join("\n") + "\n",
     );
   } else {
-    process.stdout.write(`\n  Demo credentials: ${demoCredentialsFile()} (or: npm run -s svc -- demo)\n\n`);
+    process.stdout.write(
+      `\n  Developer portal: ${portalSignInUrl()} (demo account: ${DEMO_EMAIL})\n  Demo credentials: ${demoCredentialsFile()} (or: npm run -s svc -- demo)\n\n`,
+    );
   }
 }

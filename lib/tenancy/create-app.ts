@@ -57,11 +57,24 @@ export async function issueApiKey(appId: string, name = "default") {
   return { id: record.id, prefix: record.prefix, apiKey: apiKey.key };
 }
 
-/** Revokes an API key given its value: it stops authenticating (within CREDENTIAL_CACHE_MS elsewhere). */
+/** Revokes an API key given its value (the CLI): it stops authenticating (within CREDENTIAL_CACHE_MS elsewhere). */
 export async function revokeApiKey(key: string) {
   const prisma = await db();
   const record = await prisma.apiKey.findUnique({ where: { keyHash: hashSecret(key) } });
   if (!record) throw new ApiError("not_found", { message: "API key not found" });
+  return markRevoked(record);
+}
+
+/** Revokes one of an app's API keys by its id (the portal, which never sees key values again); 404 if not that app's. */
+export async function revokeApiKeyOfApp(appId: string, keyId: string) {
+  const prisma = await db();
+  const record = await prisma.apiKey.findFirst({ where: { id: keyId, appId } });
+  if (!record) throw new ApiError("not_found", { message: "API key not found" });
+  return markRevoked(record);
+}
+
+async function markRevoked(record: { id: string; prefix: string; appId: string; revokedAt: Date | null }) {
+  const prisma = await db();
   if (!record.revokedAt) await prisma.apiKey.update({ where: { id: record.id }, data: { revokedAt: now() } });
   forgetCredentials();
   return { id: record.id, prefix: record.prefix, appId: record.appId };

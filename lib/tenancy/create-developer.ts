@@ -2,8 +2,7 @@ import { z } from "zod";
 import { Prisma } from "@/generated/prisma/client";
 import { db } from "@/lib/db/client";
 import { hashPassword } from "@/lib/crypto/secrets";
-import { applyLedgerEntry } from "@/lib/billing/ledger";
-import { WELCOME_CREDIT_CENTS } from "@/lib/billing/money";
+import { grantWelcomeCredit } from "@/lib/billing/welcome-credit";
 import { ApiError } from "@/lib/http/api-error";
 import { parseOrThrow } from "@/lib/http/validation";
 import { EmailSchema, PasswordSchema } from "./schemas";
@@ -17,8 +16,8 @@ export const CreateDeveloperInput = z.object({
 
 /**
  * A developer account with its organization and wallet. The one-time welcome
- * credit (spec 1.6, 100 USD) is a ledger row in the same transaction; its
- * unique reference makes it impossible to grant twice.
+ * credit (spec 1.6, 100 USD, lib/billing/welcome-credit.ts) is a ledger row in
+ * the same transaction. The CLI, the demo account and portal sign-up call this.
  */
 export async function createDeveloper(input: z.input<typeof CreateDeveloperInput>) {
   const data = parseOrThrow(CreateDeveloperInput, input, "developer");
@@ -36,13 +35,7 @@ export async function createDeveloper(input: z.input<typeof CreateDeveloperInput
         data: { organizationId: organization.id, developerId: developer.id, role: "owner" },
       });
       await tx.wallet.create({ data: { organizationId: organization.id } });
-      await applyLedgerEntry(tx, {
-        organizationId: organization.id,
-        amountCents: WELCOME_CREDIT_CENTS,
-        kind: "welcome_credit",
-        reference: "welcome_credit",
-        description: "One-time welcome credit",
-      });
+      await grantWelcomeCredit(tx, organization.id);
       return { developerId: developer.id, organizationId: organization.id, email: developer.email };
     });
   } catch (err) {

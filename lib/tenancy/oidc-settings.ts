@@ -28,6 +28,20 @@ export async function addRedirectUri(appId: string, uri: string) {
   return present(await prisma.app.update({ where: { id: appId }, data: { redirectUris: { push: value } } }));
 }
 
+/** Removes one registered redirect URI (removing one that is not there changes nothing). */
+export async function removeRedirectUri(appId: string, uri: string) {
+  const { prisma, app } = await findApp(appId);
+  if (!app.redirectUris.includes(uri)) return present(app);
+  const redirectUris = app.redirectUris.filter((u) => u !== uri);
+  return present(await prisma.app.update({ where: { id: appId }, data: { redirectUris } }));
+}
+
+/** The app's OIDC client settings (no secret: it is shown once, when made or rotated). */
+export async function readOidcSettings(appId: string) {
+  const { app } = await findApp(appId);
+  return present(app);
+}
+
 /** Sets the scopes the app may request (spec 5 rule 3); must include openid. */
 export async function setScopes(appId: string, scopes: string[]) {
   const value = parseOrThrow(ScopesSchema, scopes, "scopes");

@@ -6,8 +6,9 @@ export const PasswordSchema = z.string().min(10, "Password must be at least 10 c
 export const AppEnvironmentSchema = z.enum(["test", "production"]);
 export const AppNameSchema = z.string().trim().min(1, "Name is required").max(120, "Name must be 1 to 120 characters");
 
-/** Spec 5 rule 3: the scopes an app may enable; `openid` is mandatory. */
-export const KNOWN_SCOPES = ["openid", "profile", "verifications", "zkp", "doctor_license"] as const;
+import { KNOWN_SCOPES } from "./scopes";
+
+export { KNOWN_SCOPES };
 export const ScopesSchema = z
   .array(z.enum(KNOWN_SCOPES, { message: `Unknown scope; known: ${KNOWN_SCOPES.join(", ")}` }))
   .refine((s) => s.includes("openid"), "Scopes must include openid")
@@ -31,6 +32,8 @@ export const RedirectUriSchema = z
   .trim()
   .pipe(z.url({ message: "Redirect URI must be an absolute URL" }))
   .superRefine((value, ctx) => {
+    // zod runs this refinement even when z.url() above failed: a value URL cannot parse is already refused.
+    if (!URL.canParse(value)) return;
     const url = new URL(value);
     if (url.hash) ctx.addIssue({ code: "custom", message: "Redirect URI must not contain a fragment" });
     if (url.protocol !== "https:" && !isLocalHttpUrl(url)) {
@@ -52,6 +55,8 @@ export function webhookUrlSchema(environment: "test" | "production", allowedNetw
     .trim()
     .pipe(z.url({ message: "Webhook URL must be an absolute URL" }))
     .superRefine((value, ctx) => {
+      // zod runs this refinement even when z.url() above failed: a value URL cannot parse is already refused.
+      if (!URL.canParse(value)) return;
       const url = new URL(value);
       const localHttp = isLocalHttpUrl(url);
       const host = url.hostname.replace(/^\[|\]$/g, "");

@@ -3,6 +3,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { signInOverHttp } from "../support/portal";
 import { api } from "../support/api";
 import { baseEnv, freePort, ROOT, startServer } from "../support/server";
 
@@ -29,6 +30,10 @@ describe("npm run dev (README)", () => {
       expect(res.status).toBe(200);
       const saved = JSON.parse(fs.readFileSync(path.join(dataDir, "demo-credentials.json"), "utf8"));
       expect(saved.api_key).toBe(apiKey);
+      // The developer portal's address is printed with the demo account, which signs in there.
+      expect(output).toMatch(new RegExp(`portal:\\s+${server.url.replace(/[.]/g, "\\.")}/sign-in`));
+      const session = await signInOverHttp(saved.email, saved.password, server.url);
+      expect(session.signedIn).toBe(true);
     } finally {
       await server.stop();
     }

@@ -4,6 +4,8 @@ import { env } from "@/lib/config/env";
 import { sessionFromToken } from "@/lib/flow/session-token";
 import { describeError, logger } from "@/lib/log/logger";
 import { assertSessionOpen } from "@/lib/sessions/open-session";
+import type { PortalDeveloper } from "@/lib/portal/access";
+import { authenticatePortalRequest } from "@/lib/portal/authenticate";
 import { ApiError } from "../api-error";
 import { authenticateApiKey, authenticateClient } from "../auth";
 import { clientIp } from "../client-ip";
@@ -35,7 +37,13 @@ import { REQUEST_ID_HEADER, requestIdOf, type CoreRequest, type RequestView } fr
  * route shows a page); anything else is logged with the request id and
  * answered 500 `server_error` without internals.
  */
-export type AuthKind = "apiKey" | "client" | "sessionToken" | "none";
+/**
+ * Authentication kinds: a verification API key, client credentials (the
+ * organization API), a hosted session's token, the developer portal's
+ * next-auth session cookie (`developer`: lib/portal/authenticate.ts, with its
+ * cross-site check on state-changing methods), or none.
+ */
+export type AuthKind = "apiKey" | "client" | "sessionToken" | "developer" | "none";
 
 export type RouteOptions<A extends AuthKind, B extends z.ZodType | undefined, Q extends z.ZodType | undefined> = {
   auth: A;
@@ -61,6 +69,8 @@ export type RouteContext<A extends AuthKind, B, Q> = {
   actor: A extends "apiKey" | "client" ? string : null;
   /** The hosted flow's session (auth "sessionToken"; a GET may see a closed one, other methods may not). */
   session: A extends "sessionToken" ? Session : null;
+  /** The signed-in portal developer and their organization (auth "developer"). */
+  developer: A extends "developer" ? PortalDeveloper : null;
   body: B extends z.ZodType ? z.infer<B> : undefined;
   /** The multipart upload (option `upload`). */
   upload: Upload | null;
@@ -155,6 +165,7 @@ export function defineRoute<
         options.auth === "apiKey" ? await authenticateApiKey(raw) : options.auth === "client" ? await authenticateClient(raw) : null;
       const app = caller?.app ?? null;
       const session = options.auth === "sessionToken" ? await sessionFromToken(raw, { forUpdate: false }) : null;
+      const developer = options.auth === "developer" ? await authenticatePortalRequest(raw) : null;
       const scope = idempotencyScope(options.auth, app, session);
       const idempotencyKey = raw.method === "POST" && scope ? raw.headers.get("idempotency-key") : null;
       // A step of the hosted flow needs an open session; with an Idempotency-Key
@@ -196,7 +207,7 @@ export function defineRoute<
       }
 
       handlerStarted = true;
-      const result = await handler({ req, requestId, params, app, actor: caller?.actor ?? null, session, body, upload, query } as RouteContext<A, B, Q>);
+      const result = await handler({ req, requestId, params, app, actor: caller?.actor ?? null, session, developer, body, upload, query } as RouteContext<A, B, Q>);
       const rendered = renderReply(result instanceof Reply ? result : Reply.data(result));
       if (claimId) await completeIdempotencyKey(claimId, rendered.status, rendered.body ?? "");
       return withHeaders(rendered, requestId, rateHeaders);

@@ -1,0 +1,7 @@
+import { apiRoute, routeMethods } from "@/lib/http/api-route";
+import { resetPassword, ResetPasswordBody } from "@/lib/portal/password-reset";
+
+/** Sets a new password with the single-use token of a reset link. */
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routeMethods({
+  POST: apiRoute({ auth: "none", body: ResetPasswordBody }, ({ body }) => resetPassword(body)),
+});

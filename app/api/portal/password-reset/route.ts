@@ -1,0 +1,10 @@
+import { apiRoute, reply, routeMethods } from "@/lib/http/api-route";
+import { clientIp } from "@/lib/http/client-ip";
+import { requestPasswordReset, RequestPasswordResetBody } from "@/lib/portal/password-reset";
+
+/** "Forgot password": 202 whether or not the email has an account. */
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routeMethods({
+  POST: apiRoute({ auth: "none", body: RequestPasswordResetBody }, async ({ req, body }) =>
+    reply(await requestPasswordReset(body, clientIp(req)), 202),
+  ),
+});

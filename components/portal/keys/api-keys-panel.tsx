@@ -1,0 +1,107 @@
+"use client";
+
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useState } from "react";
+import { Button } from "@/components/ui/button";
+import { Field } from "@/components/ui/field";
+import { LiveStatus, Notice } from "@/components/ui/notice";
+import { ScrollRegion } from "@/components/ui/scroll-region";
+import { Section } from "@/components/ui/section";
+import type { PresentedApiKey } from "@/lib/tenancy/api-keys";
+import { errorMessage, fieldErrors, formatDate, portalFetch, queryKeys, text } from "../api";
+import { SecretsOnce } from "../apps/secrets-once";
+
+const t = text.apiKeys;
+type NewKey = { id: string; name: string; prefix: string; api_key: string };
+
+/** Create (shown once), list (prefix, created, last used), revoke. */
+export function ApiKeysPanel({ appId, initialKeys, credentialCacheSeconds }: { appId: string; initialKeys: PresentedApiKey[]; credentialCacheSeconds: number }) {
+  const queryClient = useQueryClient();
+  const [created, setCreated] = useState<NewKey | null>(null);
+  const keys = useQuery({
+    queryKey: queryKeys.keys(appId),
+    queryFn: () => portalFetch<{ keys: PresentedApiKey[] }>("GET", `/api/portal/apps/${appId}/keys`).then((d) => d.keys),
+    initialData: initialKeys,
+  });
+  const create = useMutation({
+    mutationFn: (name: string) => portalFetch<NewKey>("POST", `/api/portal/apps/${appId}/keys`, { name }),
+    onSuccess: (key) => {
+      setCreated(key);
+      void queryClient.invalidateQueries({ queryKey: queryKeys.keys(appId) });
+    },
+  });
+  const revoke = useMutation({
+    mutationFn: (key: PresentedApiKey) => portalFetch<{ prefix: string }>("DELETE", `/api/portal/apps/${appId}/keys/${key.id}`),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.keys(appId) }),
+  });
+  return (
+    <div>
+      <p className="mt-1 text-slate-700">{t.intro}</p>
+      <Section title={t.createHeading} id="create-key">
+        {created && <SecretsOnce heading={t.newKey(created.name)} secrets={[{ label: text.apps.apiKey, value: created.api_key }]} onDone={() => setCreated(null)} />}
+        <form
+          onSubmit={(event) => {
+            event.preventDefault();
+            create.mutate(String(new FormData(event.currentTarget).get("name") ?? ""));
+          }}
+          noValidate
+        >
+          {create.isError && !fieldErrors(create.error, "name") && <Notice tone="error">{errorMessage(create.error)}</Notice>}
+          <Field label={t.name} name="name" required maxLength={60} hint={t.nameHint} errors={fieldErrors(create.error, "name")} />
+          <Button type="submit" className="mt-4" disabled={create.isPending}>
+            {create.isPending ? t.creating : t.create}
+          </Button>
+        </form>
+      </Section>
+
+      <Section title={t.listHeading} id="keys" description={t.revokeNote(credentialCacheSeconds)}>
+        {revoke.isError && <Notice tone="error">{errorMessage(revoke.error)}</Notice>}
+        <LiveStatus className="mt-2 text-green-800">{revoke.isSuccess ? t.revoked(revoke.data.prefix) : ""}</LiveStatus>
+        {keys.data.length === 0 ? (
+          <p className="mt-2 text-slate-700">{t.empty}</p>
+        ) : (
+          <ScrollRegion label={text.common.table(t.listHeading)}>
+            <table className="w-full min-w-[36rem] text-left text-sm">
+              <thead>
+                <tr className="border-b border-slate-300 text-slate-700">
+                  <th scope="col" className="py-2 pr-3 font-semibold">{t.columns.name}</th>
+                  <th scope="col" className="py-2 pr-3 font-semibold">{t.columns.prefix}</th>
+                  <th scope="col" className="py-2 pr-3 font-semibold">{t.columns.created}</th>
+                  <th scope="col" className="py-2 pr-3 font-semibold">{t.columns.lastUsed}</th>
+                  <th scope="col" className="py-2 font-semibold">{t.columns.status}</th>
+                </tr>
+              </thead>
+              <tbody>
+                {keys.data.map((key) => (
+                  <tr key={key.id} className="border-b border-slate-200">
+                    <td className="py-2 pr-3">{key.name}</td>
+                    <td className="py-2 pr-3">
+                      <code className="font-mono">{key.prefix}…</code>
+                    </td>
+                    <td className="py-2 pr-3">{formatDate(key.created_at)}</td>
+                    <td className="py-2 pr-3">{formatDate(key.last_used_at)}</td>
+                    <td className="py-2">
+                      {key.revoked_at ? (
+                        <span className="text-slate-700">{t.revokedAt(formatDate(key.revoked_at))}</span>
+                      ) : (
+                        <Button
+                          variant="secondary"
+                          className="min-h-10 px-3 py-1.5 text-sm"
+                          aria-label={t.revoke(`${key.name} (${key.prefix}…)`)}
+                          disabled={revoke.isPending}
+                          onClick={() => revoke.mutate(key)}
+                        >
+                          {t.revokeShort}
+                        </Button>
+                      )}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </ScrollRegion>
+        )}
+      </Section>
+    </div>
+  );
+}

@@ -1,0 +1,31 @@
+import { messagesFor, DEFAULT_LOCALE } from "@/lib/i18n";
+import { NavLink, NavPlaceholder } from "./nav-link";
+
+const t = messagesFor(DEFAULT_LOCALE).portal;
+
+/** The sections of one app: built ones are links, the next ones have their place. */
+export function AppNav({ appId, appName }: { appId: string; appName: string }) {
+  const base = `/dashboard/apps/${appId}`;
+  return (
+    <nav aria-label={t.appNav.label(appName)} className="mt-4 border-b border-slate-200 pb-3">
+      <ul className="flex flex-wrap gap-1">
+        <li>
+          <NavLink href={base} exact>
+            {t.appNav.settings}
+          </NavLink>
+        </li>
+        <li>
+          <NavLink href={`${base}/keys`}>{t.appNav.apiKeys}</NavLink>
+        </li>
+        <li>
+          <NavLink href={`${base}/oidc`}>{t.appNav.oidc}</NavLink>
+        </li>
+        {[t.appNav.workflows, t.appNav.webhooks, t.appNav.sessions, t.appNav.reviewQueue].map((label) => (
+          <li key={label}>
+            <NavPlaceholder label={label} note={t.shell.comingSoon} />
+          </li>
+        ))}
+      </ul>
+    </nav>
+  );
+}

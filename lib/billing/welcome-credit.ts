@@ -1,0 +1,22 @@
+import type { Tx } from "@/lib/db/client";
+import { applyLedgerEntry, type LedgerResult } from "./ledger";
+import { WELCOME_CREDIT_CENTS } from "./money";
+
+/**
+ * The one-time welcome credit of a new organization (spec 1.6: 100 USD), a
+ * ledger row written in the caller's transaction. Its fixed reference makes
+ * it impossible to grant twice. Every place that creates an organization
+ * (the CLI, the demo account, portal sign-up: all through createDeveloper)
+ * calls this.
+ */
+export const WELCOME_CREDIT_REFERENCE = "welcome_credit";
+
+export function grantWelcomeCredit(tx: Tx, organizationId: string): Promise<LedgerResult> {
+  return applyLedgerEntry(tx, {
+    organizationId,
+    amountCents: WELCOME_CREDIT_CENTS,
+    kind: "welcome_credit",
+    reference: WELCOME_CREDIT_REFERENCE,
+    description: "One-time welcome credit",
+  });
+}

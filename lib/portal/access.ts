@@ -1,0 +1,54 @@
+import type { App } from "@/generated/prisma/client";
+import { db } from "@/lib/db/client";
+import { ApiError } from "@/lib/http/api-error";
+import type { PortalSession } from "./session-cookie";
+
+/** The signed-in developer as the portal sees them: who, and the organization they act for. */
+export type PortalDeveloper = {
+  developerId: string;
+  email: string;
+  name: string | null;
+  organizationId: string;
+  organizationName: string;
+};
+
+/**
+ * The developer of a portal session and their organization (the first they
+ * joined: sign-up creates exactly one; choosing among several comes with the
+ * organization API), or null when the developer no longer exists or changed
+ * their password after this session signed in (a reset ends every session).
+ */
+export async function findDeveloperOrganization(session: PortalSession): Promise<PortalDeveloper | null> {
+  const { developerId } = session;
+  const prisma = await db();
+  const developer = await prisma.developer.findUnique({
+    where: { id: developerId },
+    include: { memberships: { include: { organization: true }, orderBy: { createdAt: "asc" }, take: 1 } },
+  });
+  const membership = developer?.memberships[0];
+  if (!developer || !membership) return null;
+  if (developer.passwordChangedAt && session.signedInAt < developer.passwordChangedAt) return null;
+  return {
+    developerId: developer.id,
+    email: developer.email,
+    name: developer.name,
+    organizationId: membership.organizationId,
+    organizationName: membership.organization.name,
+  };
+}
+
+/**
+ * THE portal's authorization rule, in one place: is this developer a member
+ * of the organization that owns this app? Every portal page and JSON route
+ * about an app goes through it. A miss (another organization's app, an
+ * unknown id) is 404 `not_found`, as the API answers: it never says the app
+ * exists elsewhere.
+ */
+export async function findAppOfDeveloper(developerId: string, appId: string): Promise<App> {
+  const prisma = await db();
+  const app = await prisma.app.findFirst({
+    where: { id: appId, organization: { developers: { some: { developerId } } } },
+  });
+  if (!app) throw new ApiError("not_found", { message: "App not found" });
+  return app;
+}

@@ -1,0 +1,73 @@
+import { decode } from "next-auth/jwt";
+import { env } from "@/lib/config/env";
+import { derivedKey } from "@/lib/crypto/encryption-key";
+
+/**
+ * The developer portal's sign-in session is next-auth's JWT cookie
+ * (lib/portal/auth-options.ts). These helpers are shared by next-auth's
+ * configuration, the pages (through next/headers) and the HTTP core's
+ * `developer` authentication (from the Cookie header), so all three agree on
+ * the secret and the cookie's name.
+ */
+export const PORTAL_AUTH_BASE_PATH = "/api/portal/auth";
+export const PORTAL_SESSION_MAX_AGE_SECONDS = 8 * 60 * 60;
+
+/** next-auth's JWT secret, derived from ENCRYPTION_KEY (no extra configuration). */
+export function portalAuthSecret(): string {
+  return derivedKey("portal-session-jwt").toString("hex");
+}
+
+/** next-auth marks its cookies `__Secure-` (and Secure) when the public origin is HTTPS. */
+export function portalCookiesSecure(): boolean {
+  return env().PUBLIC_BASE_URL.startsWith("https://");
+}
+
+export function portalSessionCookieName(): string {
+  return `${portalCookiesSecure() ? "__Secure-" : ""}next-auth.session-token`;
+}
+
+/** Parses a Cookie header into name -> value (the first of duplicates wins, as browsers order them). */
+export function parseCookieHeader(header: string | null | undefined): Record<string, string> {
+  const cookies: Record<string, string> = Object.create(null);
+  for (const part of (header ?? "").split(";")) {
+    const eq = part.indexOf("=");
+    if (eq < 1) continue;
+    const name = part.slice(0, eq).trim();
+    if (name in cookies) continue;
+    const raw = part.slice(eq + 1).trim().replace(/^"(.*)"$/, "$1");
+    try {
+      cookies[name] = decodeURIComponent(raw);
+    } catch {
+      cookies[name] = raw;
+    }
+  }
+  return cookies;
+}
+
+/** The session cookie's value, joining next-auth's chunks (`name.0`, `name.1`...) when it split a large one. */
+function sessionTokenOf(cookies: Record<string, string>): string | undefined {
+  const name = portalSessionCookieName();
+  if (cookies[name]) return cookies[name];
+  const chunks: string[] = [];
+  for (let i = 0; cookies[`${name}.${i}`] !== undefined; i++) chunks.push(cookies[`${name}.${i}`]!);
+  return chunks.length ? chunks.join("") : undefined;
+}
+
+/** Our claim in next-auth's JWT: when the developer signed in (epoch milliseconds), kept when next-auth re-issues the token. */
+export const SIGNED_IN_AT_CLAIM = "signed_in_at";
+
+export type PortalSession = { developerId: string; signedInAt: Date };
+
+/** The signed-in developer's id and sign-in time from the cookies, or null (no cookie, tampered, expired). */
+export async function portalSessionFromCookies(cookies: Record<string, string>): Promise<PortalSession | null> {
+  const token = sessionTokenOf(cookies);
+  if (!token) return null;
+  try {
+    const payload = await decode({ token, secret: portalAuthSecret() });
+    const signedInAt = payload?.[SIGNED_IN_AT_CLAIM];
+    if (typeof payload?.sub !== "string" || typeof signedInAt !== "number") return null;
+    return { developerId: payload.sub, signedInAt: new Date(signedInAt) };
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,379 @@
+import sharp from "sharp";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { api, shared } from "../support/api";
+import { useServerDatabase } from "../support/domain";
+import { portalCaller, signInOverHttp, signUpDeveloper, type PortalDeveloper } from "../support/portal";
+import { startServer, type RunningServer } from "../support/server";
+import { startSmtp, type TestSmtp } from "../support/smtp";
+
+/**
+ * The developer portal's JSON routes (app/api/portal/*) over HTTP against the
+ * real production server: next-auth sign-in, the `developer` auth kind and
+ * its cross-site check, the one app guard (404 for another organization's
+ * app on every route), and what each route does. Servers of their own for
+ * the sign-in limits and password reset (SMTP).
+ */
+useServerDatabase();
+
+let a: PortalDeveloper;
+let b: PortalDeveloper;
+let appA: string;
+let keyA: { id: string; api_key: string };
+
+async function png(size: number) {
+  return sharp({ create: { width: size, height: size, channels: 3, background: { r: 20, g: 90, b: 160 } } }).png().toBuffer();
+}
+
+function logoForm(bytes: Buffer, type = "image/png") {
+  const form = new FormData();
+  form.append("logo", new Blob([new Uint8Array(bytes)], { type }), "logo.png");
+  return form;
+}
+
+beforeAll(async () => {
+  [a, b] = await Promise.all([signUpDeveloper(), signUpDeveloper()]);
+  const created = await a.call("POST", "/api/portal/apps", { json: { name: "Shop", environment: "production" } });
+  expect(created.status).toBe(201);
+  appA = created.body.data.app_id;
+  const key = await a.call("POST", `/api/portal/apps/${appA}/keys`, { json: { name: "backend" } });
+  expect(key.status).toBe(201);
+  keyA = key.body.data;
+});
+
+describe("portal sign-up and session", () => {
+  it("gives a new organization the 100 USD welcome credit, once, as its first ledger row", async () => {
+    const wallet = await a.call("GET", "/api/portal/wallet");
+    expect(wallet.status).toBe(200);
+    expect(wallet.body.data.balance).toBe(100);
+    expect(wallet.body.data.entries).toEqual([expect.objectContaining({ amount: 100, balance_after: 100, cause: { kind: "welcome_credit" } })]);
+  });
+
+  it("refuses bad sign-up input with a per-field map and a taken email with 409", async () => {
+    const bad = await api("POST", "/api/portal/sign-up", { json: { email: "not-an-email", password: "short" } });
+    expect(bad.status).toBe(400);
+    expect(Object.keys(bad.body.data.errors).sort()).toEqual(["email", "password"]);
+    const taken = await api("POST", "/api/portal/sign-up", { json: { email: a.email, password: "another-long-password" } });
+    expect(taken.status).toBe(409);
+    expect(taken.body.error.code).toBe("already_exists");
+  });
+
+  it("answers 401 sign_in_required without a session, or with a forged cookie", async () => {
+    const none = await api("GET", "/api/portal/apps");
+    expect(none.status).toBe(401);
+    expect(none.body.error.code).toBe("sign_in_required");
+    const forged = await api("GET", "/api/portal/apps", { headers: { cookie: "next-auth.session-token=eyJhbGciOiJkaXIiLCJlbmMiOiJBMjU2R0NNIn0..x.y.z" } });
+    expect(forged.status).toBe(401);
+  });
+
+  it("refuses a state-changing request from another site (no or foreign Origin) and accepts the portal's own", async () => {
+    const noOrigin = await api("POST", "/api/portal/apps", { headers: { cookie: a.cookie }, json: { name: "X", environment: "test" } });
+    expect(noOrigin.status).toBe(403);
+    expect(noOrigin.body.error.code).toBe("cross_site_request");
+    const foreign = await api("POST", "/api/portal/apps", { headers: { cookie: a.cookie, origin: "https://evil.example" }, json: { name: "X", environment: "test" } });
+    expect(foreign.status).toBe(403);
+    const sameOrigin = await api("POST", "/api/portal/apps", { headers: { cookie: a.cookie, "sec-fetch-site": "same-origin" }, json: { name: "Test shop", environment: "test" } });
+    expect(sameOrigin.status).toBe(201);
+  });
+
+  it("answers an unknown next-auth path with 404 endpoint_not_found in the envelope", async () => {
+    const res = await api("GET", "/api/portal/auth/nonsense");
+    expect(res.status).toBe(404);
+    expect(res.body.error.code).toBe("endpoint_not_found");
+  });
+
+  it("signs out: next-auth clears the session cookie", async () => {
+    const session = await signInOverHttp(a.email, a.password);
+    const csrf = await fetch(`${shared().url}/api/portal/auth/csrf`, { headers: { cookie: session.cookie } });
+    const { csrfToken } = (await csrf.json()) as { csrfToken: string };
+    const out = await fetch(`${shared().url}/api/portal/auth/signout`, {
+      method: "POST",
+      redirect: "manual",
+      headers: { "content-type": "application/x-www-form-urlencoded", cookie: session.cookie },
+      body: new URLSearchParams({ csrfToken, callbackUrl: "/sign-in" }),
+    });
+    expect(out.status).toBe(303);
+    expect(out.headers.getSetCookie().some((c) => c.startsWith("next-auth.session-token=;"))).toBe(true);
+  });
+});
+
+describe("apps", () => {
+  it("lists apps per environment", async () => {
+    const live = await a.call("GET", "/api/portal/apps?environment=production");
+    expect(live.body.data.apps.map((x: { name: string }) => x.name)).toEqual(["Shop"]);
+    const test = await a.call("GET", "/api/portal/apps?environment=test");
+    expect(test.body.data.apps.every((x: { environment: string }) => x.environment === "test")).toBe(true);
+    const bad = await a.call("GET", "/api/portal/apps?environment=staging");
+    expect(bad.status).toBe(400);
+  });
+
+  it("renames within 1..120 characters, else 400 invalid_client_metadata", async () => {
+    for (const name of ["", " ", "x".repeat(121)]) {
+      const res = await a.call("PATCH", `/api/portal/apps/${appA}`, { json: { name } });
+      expect(res.status).toBe(400);
+      expect(res.body.error.code).toBe("invalid_client_metadata");
+      expect(res.body.data.errors.name).toHaveLength(1);
+    }
+    const ok = await a.call("PATCH", `/api/portal/apps/${appA}`, { json: { name: "x".repeat(120) } });
+    expect(ok.status).toBe(200);
+    const back = await a.call("PATCH", `/api/portal/apps/${appA}`, { json: { name: "Shop" } });
+    expect(back.body.data.app.name).toBe("Shop");
+  });
+
+  it("uploads a logo with the hosted flow's image checks, and removes it", async () => {
+    const ok = await a.call("PUT", `/api/portal/apps/${appA}/logo`, { form: logoForm(await png(64)) });
+    expect(ok.status).toBe(200);
+    const app = await a.call("GET", `/api/portal/apps/${appA}`);
+    expect(app.body.data.app.logo).toMatch(/^data:image\/png;base64,/);
+    const notImage = await a.call("PUT", `/api/portal/apps/${appA}/logo`, { form: logoForm(Buffer.from("hello, not an image"), "text/plain") });
+    expect(notImage.status).toBe(422);
+    expect(notImage.body.error.code).toBe("logo_invalid");
+    const big = await sharp({ create: { width: 1200, height: 1200, channels: 3, background: "#888" } }).png({ compressionLevel: 0 }).toBuffer();
+    const tooLarge = await a.call("PUT", `/api/portal/apps/${appA}/logo`, { form: logoForm(big) });
+    expect(tooLarge.status).toBe(422);
+    expect(tooLarge.body.error.code).toBe("logo_too_large");
+    const missing = await a.call("PUT", `/api/portal/apps/${appA}/logo`, { form: new FormData() });
+    expect(missing.status).toBe(400);
+    const removed = await a.call("DELETE", `/api/portal/apps/${appA}/logo`);
+    expect(removed.status).toBe(200);
+    expect((await a.call("GET", `/api/portal/apps/${appA}`)).body.data.app.logo).toBeNull();
+  });
+
+  it("deactivating an app stops its API keys; activating restores them", async () => {
+    const key = { "X-API-Key": keyA.api_key };
+    expect((await api("GET", "/api/v2/workflows", { headers: key })).status).toBe(200);
+    expect((await a.call("PATCH", `/api/portal/apps/${appA}`, { json: { is_active: false } })).body.data.app.is_active).toBe(false);
+    expect((await api("GET", "/api/v2/workflows", { headers: key })).status).toBe(401);
+    await a.call("PATCH", `/api/portal/apps/${appA}`, { json: { is_active: true } });
+    expect((await api("GET", "/api/v2/workflows", { headers: key })).status).toBe(200);
+  });
+});
+
+describe("API keys", () => {
+  it("creates a key shown once, lists prefixes with last use, and revokes it", async () => {
+    const created = await a.call("POST", `/api/portal/apps/${appA}/keys`, { json: { name: "ci" } });
+    expect(created.status).toBe(201);
+    const secret: string = created.body.data.api_key;
+    expect(secret).toMatch(/^sk_live_/);
+    const used = await api("POST", "/api/v2/workflows", { headers: { "X-API-Key": secret }, json: { name: "KYC", features: ["liveness"] } });
+    expect(used.status).toBe(201);
+
+    const list = await a.call("GET", `/api/portal/apps/${appA}/keys`);
+    expect(list.text).not.toContain(secret);
+    const row = list.body.data.keys.find((k: { id: string }) => k.id === created.body.data.id);
+    expect(row).toMatchObject({ name: "ci", prefix: secret.slice(0, 12), revoked_at: null });
+    expect(row.last_used_at).not.toBeNull();
+    expect(list.body.data.credential_cache_ms).toBe(0);
+
+    const revoked = await a.call("DELETE", `/api/portal/apps/${appA}/keys/${created.body.data.id}`);
+    expect(revoked.status).toBe(200);
+    expect((await api("GET", "/api/v2/workflows", { headers: { "X-API-Key": secret } })).status).toBe(401);
+    const after = await a.call("GET", `/api/portal/apps/${appA}/keys`);
+    expect(after.body.data.keys.find((k: { id: string }) => k.id === created.body.data.id).revoked_at).not.toBeNull();
+  });
+
+  it("refuses a key name out of bounds", async () => {
+    const res = await a.call("POST", `/api/portal/apps/${appA}/keys`, { json: { name: "" } });
+    expect(res.status).toBe(400);
+    expect(res.body.data.errors.name).toBeDefined();
+  });
+});
+
+describe("OIDC client", () => {
+  it("round-trips redirect URIs (the CLI's validation), scopes and the discovery URL", async () => {
+    const start = await a.call("GET", `/api/portal/apps/${appA}/oidc`);
+    expect(start.body.data).toMatchObject({ app_id: appA, redirect_uris: [], scopes: ["openid"], active: true, discovery_url: `${shared().url}/.well-known/openid-configuration` });
+    for (const uri of ["http://shop.example/cb", "https://shop.example/cb#frag", "https://*.shop.example/cb", "not a url"]) {
+      const bad = await a.call("POST", `/api/portal/apps/${appA}/oidc/redirect-uris`, { json: { uri } });
+      expect(bad.status, uri).toBe(400);
+      expect(bad.body.data.errors.uri, uri).toBeDefined();
+    }
+    const added = await a.call("POST", `/api/portal/apps/${appA}/oidc/redirect-uris`, { json: { uri: "https://shop.example/cb" } });
+    expect(added.body.data.redirect_uris).toEqual(["https://shop.example/cb"]);
+    await a.call("POST", `/api/portal/apps/${appA}/oidc/redirect-uris`, { json: { uri: "http://localhost:8080/cb" } });
+    const removed = await a.call("DELETE", `/api/portal/apps/${appA}/oidc/redirect-uris`, { json: { uri: "https://shop.example/cb" } });
+    expect(removed.body.data.redirect_uris).toEqual(["http://localhost:8080/cb"]);
+
+    const noOpenid = await a.call("PATCH", `/api/portal/apps/${appA}/oidc`, { json: { scopes: ["profile"] } });
+    expect(noOpenid.status).toBe(400);
+    const unknown = await a.call("PATCH", `/api/portal/apps/${appA}/oidc`, { json: { scopes: ["openid", "email"] } });
+    expect(unknown.status).toBe(400);
+    const scopes = await a.call("PATCH", `/api/portal/apps/${appA}/oidc`, { json: { scopes: ["openid", "profile", "zkp"] } });
+    expect(scopes.body.data.scopes).toEqual(["openid", "profile", "zkp"]);
+  });
+
+  it("rotates the client secret: the new one works, the old one is refused", async () => {
+    const { client_id } = (await a.call("GET", `/api/portal/apps/${appA}/oidc`)).body.data;
+    const first = (await a.call("POST", `/api/portal/apps/${appA}/oidc/secret`)).body.data.client_secret as string;
+    const second = await a.call("POST", `/api/portal/apps/${appA}/oidc/secret`);
+    expect(second.body.data.client_id).toBe(client_id);
+    const members = (secret: string) => api("GET", "/api/sdk/members", { headers: { "X-Client-Id": client_id, "X-Client-Secret": secret } });
+    expect((await members(second.body.data.client_secret)).status).toBe(200);
+    expect((await members(first)).status).toBe(401);
+  });
+
+  it("the active toggle deactivates the app", async () => {
+    const off = await a.call("PATCH", `/api/portal/apps/${appA}/oidc`, { json: { active: false } });
+    expect(off.body.data.active).toBe(false);
+    expect((await a.call("GET", `/api/portal/apps/${appA}`)).body.data.app.is_active).toBe(false);
+    const on = await a.call("PATCH", `/api/portal/apps/${appA}/oidc`, { json: { active: true } });
+    expect(on.body.data.active).toBe(true);
+  });
+});
+
+describe("wallet ledger", () => {
+  it("pages the ledger with a cursor, newest first, without overlap", async () => {
+    const { creditWallet } = await import("@/lib/billing/wallet");
+    for (let i = 1; i <= 30; i++) await creditWallet(b.organizationId, i, `test credit ${i}`);
+    const first = await b.call("GET", "/api/portal/wallet");
+    expect(first.body.data.entries).toHaveLength(25);
+    expect(first.body.data.entries[0]).toMatchObject({ amount: 0.3, cause: { kind: "manual_credit", description: "test credit 30" } });
+    const second = await b.call("GET", `/api/portal/wallet?cursor=${first.body.data.next_cursor}`);
+    expect(second.body.data.entries).toHaveLength(6);
+    expect(second.body.data.next_cursor).toBeNull();
+    expect(second.body.data.entries.at(-1).cause).toEqual({ kind: "welcome_credit" });
+    const ids = [...first.body.data.entries, ...second.body.data.entries].map((e: { id: string }) => e.id);
+    expect(new Set(ids).size).toBe(31);
+    const bad = await b.call("GET", "/api/portal/wallet?cursor=nonsense");
+    expect(bad.status).toBe(400);
+  });
+});
+
+describe("cross-organization access", () => {
+  it("answers 404 on every portal route for another organization's app, and changes nothing", async () => {
+    const attempts: Array<[string, string, { json?: unknown; form?: FormData }?]> = [
+      ["GET", `/api/portal/apps/${appA}`],
+      ["PATCH", `/api/portal/apps/${appA}`, { json: { name: "Mine now" } }],
+      ["PATCH", `/api/portal/apps/${appA}`, { json: { is_active: false } }],
+      ["PUT", `/api/portal/apps/${appA}/logo`, { form: logoForm(await png(32)) }],
+      ["DELETE", `/api/portal/apps/${appA}/logo`],
+      ["GET", `/api/portal/apps/${appA}/keys`],
+      ["POST", `/api/portal/apps/${appA}/keys`, { json: { name: "stolen" } }],
+      ["DELETE", `/api/portal/apps/${appA}/keys/${keyA.id}`],
+      ["GET", `/api/portal/apps/${appA}/oidc`],
+      ["PATCH", `/api/portal/apps/${appA}/oidc`, { json: { scopes: ["openid"] } }],
+      ["POST", `/api/portal/apps/${appA}/oidc/redirect-uris`, { json: { uri: "https://evil.example/cb" } }],
+      ["DELETE", `/api/portal/apps/${appA}/oidc/redirect-uris`, { json: { uri: "http://localhost:8080/cb" } }],
+      ["POST", `/api/portal/apps/${appA}/oidc/secret`],
+    ];
+    for (const [method, path, options] of attempts) {
+      const res = await b.call(method, path, options);
+      expect(res.status, `${method} ${path}`).toBe(404);
+      expect(res.body.error.code, `${method} ${path}`).toBe("not_found");
+    }
+    // A's key, revoked through B's own app: still 404, still working.
+    const own = await b.call("POST", "/api/portal/apps", { json: { name: "B app", environment: "test" } });
+    const viaOwn = await b.call("DELETE", `/api/portal/apps/${own.body.data.app_id}/keys/${keyA.id}`);
+    expect(viaOwn.status).toBe(404);
+    expect((await api("GET", "/api/v2/workflows", { headers: { "X-API-Key": keyA.api_key } })).status).toBe(200);
+    const oidc = await a.call("GET", `/api/portal/apps/${appA}/oidc`);
+    expect(oidc.body.data.redirect_uris).toEqual(["http://localhost:8080/cb"]);
+    expect((await a.call("GET", `/api/portal/apps/${appA}`)).body.data.app.name).toBe("Shop");
+    // B's own list never shows A's app.
+    const listed = await b.call("GET", "/api/portal/apps?environment=production");
+    expect(listed.body.data.apps).toEqual([]);
+  });
+});
+
+describe("sign-in limits and password reset (servers of their own)", () => {
+  let server: RunningServer;
+  let smtp: TestSmtp;
+  beforeAll(async () => {
+    smtp = await startSmtp();
+    server = await startServer({
+      ...shared().env,
+      SMTP_HOST: smtp.host,
+      SMTP_PORT: String(smtp.port),
+      PORTAL_SIGN_IN_ATTEMPTS_PER_ACCOUNT: "3",
+      PORTAL_SIGN_IN_ATTEMPTS_PER_IP: "10",
+    });
+  });
+  afterAll(async () => {
+    await server?.stop();
+    await smtp?.stop();
+  });
+
+  it("resets a password by an emailed single-use link; the same answer for unknown emails", async () => {
+    const email = `reset-${Date.now()}@example.com`;
+    expect((await api("POST", "/api/portal/sign-up", { base: server.url, json: { email, password: "old-password-123" } })).status).toBe(201);
+    const before = await signInOverHttp(email, "old-password-123", server.url);
+    const wallet = portalCaller(before.cookie, server.url);
+    expect((await wallet("GET", "/api/portal/wallet")).status).toBe(200);
+    const asked = await api("POST", "/api/portal/password-reset", { base: server.url, json: { email } });
+    const unknown = await api("POST", "/api/portal/password-reset", { base: server.url, json: { email: `ghost-${Date.now()}@example.com` } });
+    expect(asked.status).toBe(202);
+    expect(unknown.status).toBe(202);
+    expect(unknown.body).toEqual(asked.body);
+
+    const mail = await smtp.next(email);
+    const raw = mail.raw.replace(/=\r?\n/g, "").replace(/=3D/g, "=");
+    const token = decodeURIComponent(raw.match(/\/reset-password#token=([A-Za-z0-9_%-]+)/)![1]!);
+    expect(token).toMatch(/^pwr_/);
+
+    const weak = await api("POST", "/api/portal/password-reset/confirm", { base: server.url, json: { token, password: "short" } });
+    expect(weak.status).toBe(400);
+    expect(weak.body.data.errors.password).toBeDefined();
+    const done = await api("POST", "/api/portal/password-reset/confirm", { base: server.url, json: { token, password: "new-password-456" } });
+    expect(done.status).toBe(200);
+    const again = await api("POST", "/api/portal/password-reset/confirm", { base: server.url, json: { token, password: "third-password-789" } });
+    expect(again.status).toBe(400);
+    expect(again.body.error.code).toBe("password_reset_invalid");
+
+    // The session signed in before the reset has ended; the new password signs in, the old one does not.
+    expect((await wallet("GET", "/api/portal/wallet")).status).toBe(401);
+    const after = await signInOverHttp(email, "new-password-456", server.url);
+    expect(after.signedIn).toBe(true);
+    expect((await portalCaller(after.cookie, server.url)("GET", "/api/portal/wallet")).status).toBe(200);
+    const { db } = await import("@/lib/db/client");
+    const { verifyPassword } = await import("@/lib/crypto/secrets");
+    const developer = await (await db()).developer.findUniqueOrThrow({ where: { email } });
+    expect(await verifyPassword("old-password-123", developer.passwordHash)).toBe(false);
+  });
+
+  it("refuses an expired reset link", async () => {
+    const email = `expired-${Date.now()}@example.com`;
+    await api("POST", "/api/portal/sign-up", { base: server.url, json: { email, password: "old-password-123" } });
+    await api("POST", "/api/portal/password-reset", { base: server.url, json: { email } });
+    const raw = (await smtp.next(email)).raw.replace(/=\r?\n/g, "").replace(/=3D/g, "=");
+    const token = decodeURIComponent(raw.match(/\/reset-password#token=([A-Za-z0-9_%-]+)/)![1]!);
+    const { db } = await import("@/lib/db/client");
+    const { hashSecret } = await import("@/lib/crypto/secrets");
+    await (await db()).developerPasswordReset.update({ where: { tokenHash: hashSecret(token) }, data: { expiresAt: new Date(Date.now() - 1000) } });
+    const res = await api("POST", "/api/portal/password-reset/confirm", { base: server.url, json: { token, password: "new-password-456" } });
+    expect(res.status).toBe(400);
+    expect(res.body.error.code).toBe("password_reset_invalid");
+  });
+
+  it("limits attempts per account, with the same answers for unknown accounts, then per IP", async () => {
+    const dev = await signUpDeveloper(server.url); // its sign-in is the account's first attempt
+    for (let i = 0; i < 2; i++) expect((await signInOverHttp(dev.email, "wrong-password-1", server.url)).error).toBe("CredentialsSignin");
+    const blocked = await signInOverHttp(dev.email, dev.password, server.url);
+    expect(blocked).toMatchObject({ status: 401, error: "rate_limited", signedIn: false });
+
+    const ghost = `nobody-${Date.now()}@example.com`;
+    for (let i = 0; i < 3; i++) expect((await signInOverHttp(ghost, "wrong-password-1", server.url)).error).toBe("CredentialsSignin");
+    expect((await signInOverHttp(ghost, "wrong-password-1", server.url)).error).toBe("rate_limited");
+
+    // 2 sign-ins in the reset test + 4 + 4 attempts above: the address's budget of 10 is spent, whatever the account.
+    const other = await api("POST", "/api/portal/sign-up", { base: server.url, json: { email: `fresh-${Date.now()}@example.com`, password: "correct-horse-battery" } });
+    expect(other.status).toBe(201);
+    expect((await signInOverHttp(other.body.data.email, "correct-horse-battery", server.url)).error).toBe("rate_limited");
+  });
+});
+
+describe("the demo account", () => {
+  it("signs in to the portal with the printed credentials", async () => {
+    const { ensureDemo, DEMO_EMAIL, DEMO_PASSWORD } = await import("@/lib/tenancy/demo");
+    await ensureDemo();
+    const session = await signInOverHttp(DEMO_EMAIL, DEMO_PASSWORD);
+    expect(session.signedIn).toBe(true);
+    const apps = await portalCaller(session.cookie)("GET", "/api/portal/apps?environment=test");
+    expect(apps.body.data.apps.map((x: { name: string }) => x.name)).toContain("Demo app");
+  });
+});
+
+describe("portal caller helper", () => {
+  it("is only valid with a session", async () => {
+    const anonymous = portalCaller("");
+    expect((await anonymous("GET", "/api/portal/wallet")).status).toBe(401);
+  });
+});

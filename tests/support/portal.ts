@@ -1,0 +1,67 @@
+import { api, shared, type ApiResponse } from "./api";
+
+/**
+ * A developer of the portal over HTTP, as a browser would be: sign-up
+ * (POST /api/portal/sign-up), then next-auth's CSRF token and Credentials
+ * callback; the session cookie is kept and sent by `call`, with the portal's
+ * own Origin on state-changing requests (the cross-site check).
+ */
+export type PortalDeveloper = {
+  email: string;
+  password: string;
+  cookie: string;
+  organizationId: string;
+  call(method: string, path: string, options?: { json?: unknown; form?: FormData; headers?: Record<string, string> }): Promise<ApiResponse>;
+};
+
+let counter = 0;
+export function uniqueEmail(label = "dev"): string {
+  return `${label}-${Date.now()}-${counter++}-${Math.random().toString(36).slice(2, 6)}@example.com`;
+}
+
+function cookiesOf(res: Response, jar: Map<string, string>) {
+  for (const line of res.headers.getSetCookie()) {
+    const [pair] = line.split(";");
+    const eq = pair!.indexOf("=");
+    jar.set(pair!.slice(0, eq).trim(), pair!.slice(eq + 1));
+  }
+}
+
+const header = (jar: Map<string, string>) => [...jar].map(([k, v]) => `${k}=${v}`).join("; ");
+
+/** next-auth sign-in with email and password; returns the Credentials callback's status, the error code (if any) and the cookies. */
+export async function signInOverHttp(email: string, password: string, base = shared().url) {
+  const jar = new Map<string, string>();
+  const csrf = await fetch(`${base}/api/portal/auth/csrf`);
+  cookiesOf(csrf, jar);
+  const { csrfToken } = (await csrf.json()) as { csrfToken: string };
+  const res = await fetch(`${base}/api/portal/auth/callback/credentials`, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded", cookie: header(jar) },
+    body: new URLSearchParams({ csrfToken, email, password, callbackUrl: "/dashboard", json: "true" }),
+  });
+  cookiesOf(res, jar);
+  const body = (await res.json()) as { url: string };
+  const error = new URL(body.url).searchParams.get("error");
+  return { status: res.status, error, cookie: header(jar), signedIn: !error && jar.has("next-auth.session-token") };
+}
+
+export function portalCaller(cookie: string, base = shared().url): PortalDeveloper["call"] {
+  return (method, path, options = {}) =>
+    api(method, path, {
+      base,
+      json: options.json,
+      form: options.form,
+      headers: { cookie, ...(method === "GET" ? {} : { origin: base }), ...options.headers },
+    });
+}
+
+/** Signs up a new developer (organization + welcome credit) and signs in. */
+export async function signUpDeveloper(base = shared().url, password = "correct-horse-battery"): Promise<PortalDeveloper> {
+  const email = uniqueEmail();
+  const created = await api("POST", "/api/portal/sign-up", { base, json: { email, password } });
+  if (created.status !== 201) throw new Error(`sign-up failed: ${created.status} ${created.text}`);
+  const session = await signInOverHttp(email, password, base);
+  if (!session.signedIn) throw new Error(`sign-in failed: ${session.status} ${session.error}`);
+  return { email, password, cookie: session.cookie, organizationId: created.body.data.organization_id, call: portalCaller(session.cookie, base) };
+}
