@@ -6,6 +6,7 @@ import { ApiError } from "@/lib/http/api-error";
 import { parseOrThrow, UUID_PATTERN } from "@/lib/http/validation";
 import { DEFAULT_LOCALE, messagesFor } from "@/lib/i18n";
 import { describeError, logger } from "@/lib/log/logger";
+import { TOP_UP_RETURN_PARAM, WALLET_PAGE_PATH, type TopUpReturn } from "@/lib/portal/public-constants";
 import { CURRENCY } from "./money";
 import { providerError, requireStripeSettings, stripeClient } from "./stripe";
 import { TopUpAmountMinor } from "./top-up-amount";
@@ -26,15 +27,17 @@ export const CreateTopUpCheckoutInput = z.object({
 });
 
 /**
- * Where Stripe sends the developer back when the caller names no pages (the
- * admin CLI): the portal's wallet page on PUBLIC_BASE_URL. Stripe replaces
- * `{CHECKOUT_SESSION_ID}` with the session's id.
+ * Where Stripe sends the developer back (the portal's top-up route, and the
+ * admin CLI when it names no pages): the portal's wallet page on
+ * PUBLIC_BASE_URL, which says what happened from `?top_up=`. Stripe replaces
+ * `{CHECKOUT_SESSION_ID}` with the session's id. Built on the server only:
+ * a caller never chooses where a portal top-up returns to.
  */
-export const TOP_UP_RETURN_PATH = "/portal/wallet";
-
 export function defaultTopUpReturnUrls(): { successUrl: string; cancelUrl: string } {
-  const base = `${env().PUBLIC_BASE_URL}${TOP_UP_RETURN_PATH}`;
-  return { successUrl: `${base}?top_up=success&session_id={CHECKOUT_SESSION_ID}`, cancelUrl: `${base}?top_up=cancelled` };
+  const base = `${env().PUBLIC_BASE_URL}${WALLET_PAGE_PATH}?${TOP_UP_RETURN_PARAM}=`;
+  const success: TopUpReturn = "success";
+  const cancelled: TopUpReturn = "cancelled";
+  return { successUrl: `${base}${success}&session_id={CHECKOUT_SESSION_ID}`, cancelUrl: `${base}${cancelled}` };
 }
 
 export type TopUpCheckout = {

@@ -5,3 +5,15 @@ export const SIGN_IN_ERRORS = { invalid: "CredentialsSignin", rateLimited: "rate
 
 /** A password reset link works once, for this long. */
 export const PASSWORD_RESET_TTL_MINUTES = 30;
+
+/** The portal's wallet page: where Stripe Checkout sends the developer back after a top-up. */
+export const WALLET_PAGE_PATH = "/dashboard/wallet";
+
+/**
+ * The query parameter Stripe Checkout's return URLs carry back to the wallet
+ * page (`?top_up=success&session_id=...` / `?top_up=cancelled`), so the page
+ * can say what happened.
+ */
+export const TOP_UP_RETURN_PARAM = "top_up";
+export const TOP_UP_RETURNS = ["success", "cancelled"] as const;
+export type TopUpReturn = (typeof TOP_UP_RETURNS)[number];

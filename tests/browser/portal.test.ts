@@ -110,7 +110,11 @@ describe.skipIf(chromiumMissing !== null)(suiteName, () => {
     await h1(page, t.wallet.title).waitFor();
     await expect.poll(() => page.getByTestId("wallet-balance").textContent()).toBe("100.00 USD");
     await page.getByRole("cell", { name: t.wallet.causes.welcome_credit }).waitFor();
+    // Without the Stripe keys: the button disabled, with why (the top-up itself: portal-top-up.test.ts).
     await page.getByText(t.wallet.topUpNotConfigured).waitFor();
+    expect(await page.getByRole("button", { name: t.wallet.topUp }).isDisabled()).toBe(true);
+    expect(await page.getByRole("button", { name: t.wallet.topUp }).getAttribute("aria-describedby")).toBe("top-up-status");
+    expect(await page.getByLabel(t.wallet.topUpAmount).count()).toBe(0);
     await expectAccessible(page, "wallet");
   });
 

@@ -4,6 +4,7 @@ import { api, createTenant, shared, type Tenant } from "../support/api";
 import { cli, runCli } from "../support/cli";
 import { sql } from "../support/database";
 import { useServerDatabase } from "../support/domain";
+import { portalCaller, signUpDeveloper, type PortalDeveloper } from "../support/portal";
 import { startServer, type RunningServer } from "../support/server";
 import { LocalStripe, signStripePayload } from "../support/stripe-server";
 
@@ -106,8 +107,8 @@ describe("creating a top-up checkout", () => {
       "metadata[top_up_id]": c.top_up_id,
       "payment_intent_data[metadata][top_up_id]": c.top_up_id,
       client_reference_id: c.top_up_id,
-      success_url: "http://localhost:3000/portal/wallet?top_up=success&session_id={CHECKOUT_SESSION_ID}",
-      cancel_url: "http://localhost:3000/portal/wallet?top_up=cancelled",
+      success_url: "http://localhost:3000/dashboard/wallet?top_up=success&session_id={CHECKOUT_SESSION_ID}",
+      cancel_url: "http://localhost:3000/dashboard/wallet?top_up=cancelled",
     });
     expect(request!.form["line_items[1][quantity]"]).toBeUndefined();
 
@@ -179,6 +180,127 @@ describe("creating a top-up checkout", () => {
     expect(sent).toHaveLength(2);
     expect(new Set(sent.map((r) => r.headers["idempotency-key"]))).toEqual(new Set([`top_up_${c.top_up_id}`]));
     expect((await topUp(c.top_up_id)).status).toBe("pending");
+  });
+});
+
+describe("POST /api/portal/wallet/top-up (the portal's top-up)", () => {
+  const PATH = "/api/portal/wallet/top-up";
+  let dev: PortalDeveloper;
+  let other: PortalDeveloper;
+  beforeAll(async () => {
+    [dev, other] = await Promise.all([signUpDeveloper(server.url), signUpDeveloper(server.url)]);
+  });
+
+  async function topUpsOf(organizationId: string) {
+    return sql(shared().env, `SELECT organization_id, amount_cents, status, stripe_checkout_session_id FROM top_ups WHERE organization_id = $1 ORDER BY created_at`, [organizationId]);
+  }
+
+  it("answers the Checkout URL for the developer's own organization, returning to the wallet page on PUBLIC_BASE_URL", async () => {
+    const before = stripe.sessionRequests().length;
+    const res = await dev.call("POST", PATH, { json: { amount: 25 } });
+    expect(res.status, res.text).toBe(201);
+    expect(res.headers.get("x-request-id")).toMatch(/^req_/);
+    expect(Object.keys(res.body.data)).toEqual(["url"]);
+    const [request] = stripe.sessionRequests().slice(before);
+    const sessionId = res.body.data.url.split("/").pop();
+    expect(res.body.data.url).toBe(`${stripe.url}/c/pay/${sessionId}`);
+    expect(request!.form).toMatchObject({
+      mode: "payment",
+      "line_items[0][price_data][unit_amount]": "2500",
+      "metadata[organization_id]": dev.organizationId,
+      customer_email: dev.email,
+      // Built on the server from PUBLIC_BASE_URL (the test server's own address), never taken from the request.
+      success_url: `${server.url}/dashboard/wallet?top_up=success&session_id={CHECKOUT_SESSION_ID}`,
+      cancel_url: `${server.url}/dashboard/wallet?top_up=cancelled`,
+    });
+    expect(await topUpsOf(dev.organizationId)).toEqual([{ organization_id: dev.organizationId, amount_cents: 2500, status: "pending", stripe_checkout_session_id: sessionId }]);
+    // Cents are kept exactly.
+    const cents = await dev.call("POST", PATH, { json: { amount: 19.99 } });
+    expect(cents.status).toBe(201);
+    expect(stripe.sessionRequests().at(-1)!.form["line_items[0][price_data][unit_amount]"]).toBe("1999");
+  });
+
+  it("refuses a bad amount with 400 invalid_request and the amount's field errors, without calling Stripe", async () => {
+    const before = stripe.requests.length;
+    const cases: Array<[unknown, string]> = [
+      [{ amount: 9.99 }, "A top-up is between 10 and 10000 USD"],
+      [{ amount: 10000.01 }, "A top-up is between 10 and 10000 USD"],
+      [{ amount: -25 }, "A top-up is between 10 and 10000 USD"],
+      [{ amount: 25.555 }, "At most 2 decimals (cents)"],
+      [{ amount: "25" }, "The amount must be a number of USD"],
+      [{ amount: "" }, "The amount must be a number of USD"],
+      [{}, "The amount must be a number of USD"],
+    ];
+    for (const [json, message] of cases) {
+      const res = await other.call("POST", PATH, { json });
+      expect(res.status, JSON.stringify(json)).toBe(400);
+      expect(res.body.error.code).toBe("invalid_request");
+      expect(res.body.data.errors, JSON.stringify(json)).toEqual({ amount: [message] });
+    }
+    const notJson = await other.call("POST", PATH, { headers: { "content-type": "application/json" } });
+    expect(notJson.status).toBe(400);
+    expect(stripe.requests.length).toBe(before);
+    expect(await topUpsOf(other.organizationId)).toEqual([]);
+  });
+
+  it("cannot top up another organization: the organization and the return pages come from the session and the server only", async () => {
+    const before = stripe.requests.length;
+    for (const extra of [{ organization_id: dev.organizationId }, { organizationId: dev.organizationId }, { success_url: "https://evil.example/" }]) {
+      const res = await other.call("POST", PATH, { json: { amount: 25, ...extra } });
+      expect(res.status).toBe(400);
+      expect(Object.values(res.body.data.errors)).toEqual([["Unknown field"]]);
+    }
+    expect(stripe.requests.length).toBe(before);
+    // Paying the other developer's checkout credits their own organization, not the one whose top-up it is not.
+    const own = await other.call("POST", PATH, { json: { amount: 30 } });
+    const sessionId = own.body.data.url.split("/").pop();
+    expect(stripe.sessions.get(sessionId)!.metadata.organization_id).toBe(other.organizationId);
+    expect((await deliver(stripe.event("checkout.session.completed", sessionId))).body.data.outcome).toBe("credited");
+    const [otherWallet] = await sql(shared().env, `SELECT balance_cents FROM wallets WHERE organization_id = $1`, [other.organizationId]);
+    const [devWallet] = await sql(shared().env, `SELECT balance_cents FROM wallets WHERE organization_id = $1`, [dev.organizationId]);
+    expect(otherWallet.balance_cents).toBe(13000);
+    expect(devWallet.balance_cents).toBe(10000);
+  });
+
+  it("refuses a cross-site request (403) and a request without a session (401)", async () => {
+    const before = stripe.requests.length;
+    const noOrigin = await api("POST", PATH, { base: server.url, headers: { cookie: dev.cookie }, json: { amount: 25 } });
+    expect(noOrigin.status).toBe(403);
+    expect(noOrigin.body.error.code).toBe("cross_site_request");
+    const foreign = await api("POST", PATH, { base: server.url, headers: { cookie: dev.cookie, origin: "https://evil.example" }, json: { amount: 25 } });
+    expect(foreign.status).toBe(403);
+    const crossSite = await api("POST", PATH, { base: server.url, headers: { cookie: dev.cookie, "sec-fetch-site": "cross-site" }, json: { amount: 25 } });
+    expect(crossSite.status).toBe(403);
+    const anonymous = await api("POST", PATH, { base: server.url, headers: { origin: server.url }, json: { amount: 25 } });
+    expect(anonymous.status).toBe(401);
+    expect(anonymous.body.error.code).toBe("sign_in_required");
+    expect(stripe.requests.length).toBe(before);
+    // The browser's own same-origin request is accepted.
+    const sameOrigin = await api("POST", PATH, { base: server.url, headers: { cookie: dev.cookie, "sec-fetch-site": "same-origin" }, json: { amount: 25 } });
+    expect(sameOrigin.status).toBe(201);
+  });
+
+  it("Stripe refusing is 502 payment_provider_error; only POST is allowed", async () => {
+    stripe.failNext.push({ status: 400, type: "invalid_request_error", message: "This account cannot currently make live charges." });
+    const refused = await dev.call("POST", PATH, { json: { amount: 20 } });
+    expect(refused.status).toBe(502);
+    expect(refused.body.error.code).toBe("payment_provider_error");
+    const get = await dev.call("GET", PATH);
+    expect(get.status).toBe(405);
+    expect(get.headers.get("allow")).toBe("POST, OPTIONS");
+  });
+
+  it("without the Stripe keys: 503 top_up_not_configured, a bad amount still 400", async () => {
+    // The shared test server runs without STRIPE_* variables; the session cookie is valid there too (same database and key).
+    const call = portalCaller(dev.cookie, shared().url);
+    const before = await topUpsOf(dev.organizationId);
+    const res = await call("POST", PATH, { json: { amount: 25 } });
+    expect(res.status).toBe(503);
+    expect(res.body).toMatchObject({ success: false, error: { code: "top_up_not_configured" } });
+    const bad = await call("POST", PATH, { json: { amount: 5 } });
+    expect(bad.status).toBe(400);
+    expect(bad.body.data.errors.amount).toEqual(["A top-up is between 10 and 10000 USD"]);
+    expect(await topUpsOf(dev.organizationId)).toEqual(before);
   });
 });
 

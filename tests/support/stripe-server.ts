@@ -15,7 +15,9 @@ import Stripe from "stripe";
  *   Stripe's error shape);
  * - `Idempotency-Key`: a repeated key answers the first response again, as
  *   Stripe does;
- * - `failNext` answers the next requests with a Stripe error instead.
+ * - `failNext` answers the next requests with a Stripe error instead;
+ * - `GET /c/pay/<session id>` (a session's `url`) is a bare Checkout page for
+ *   a browser, with "Pay" and "Cancel" links to the session's return pages.
  * Every request is recorded with its decoded form fields.
  * It also builds the events Stripe would send about a session, and signs
  * webhook bodies with the SDK's `webhooks.generateTestHeaderString`.
@@ -109,6 +111,8 @@ export class LocalStripe {
   }
 
   private answer(req: http.IncomingMessage, path: string, form: Record<string, string>): { status: number; headers: Record<string, string>; body: string } {
+    const page = path.match(/^\/c\/pay\/([^/]+)$/);
+    if (req.method === "GET" && page) return this.checkoutPage(page[1]!);
     if (req.headers.authorization !== `Bearer ${this.secretKey}`) {
       return this.error({ status: 401, type: "invalid_request_error", message: "Invalid API Key provided" });
     }
@@ -127,6 +131,26 @@ export class LocalStripe {
       return { status: 200, headers: {}, body: JSON.stringify(this.sessions.get(session[1]!)) };
     }
     return this.error({ status: 404, type: "invalid_request_error", message: `Unrecognized request URL (${req.method}: ${path})` });
+  }
+
+  /**
+   * The Checkout page a session's `url` opens in a browser (no API key: it is
+   * the developer's browser): the amount and two links, "Pay" to the
+   * session's `success_url` with `{CHECKOUT_SESSION_ID}` replaced by its id,
+   * as Stripe does, and "Cancel" to its `cancel_url`. Paying here changes
+   * nothing: as with Stripe, only the webhook says a session was paid.
+   */
+  private checkoutPage(id: string): { status: number; headers: Record<string, string>; body: string } {
+    const session = this.sessions.get(id);
+    if (!session || session.status !== "open") {
+      return { status: 404, headers: { "content-type": "text/html; charset=utf-8" }, body: "<!doctype html><title>Not found</title><p>No such Checkout Session.</p>" };
+    }
+    const attr = (value: string) => value.replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;");
+    const success = session.success_url.replaceAll("{CHECKOUT_SESSION_ID}", encodeURIComponent(id));
+    const amount = `${(session.amount_total / 100).toFixed(2)} ${session.currency.toUpperCase()}`;
+    const body = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Local Stripe Checkout</title></head><body>
+<main><h1>Pay ${attr(amount)}</h1><p><a href="${attr(success)}">Pay</a></p>${session.cancel_url ? `<p><a href="${attr(session.cancel_url)}">Cancel</a></p>` : ""}</main></body></html>`;
+    return { status: 200, headers: { "content-type": "text/html; charset=utf-8" }, body };
   }
 
   private createSession(form: Record<string, string>): { status: number; body: string } {

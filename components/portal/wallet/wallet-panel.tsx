@@ -6,7 +6,9 @@ import { Notice } from "@/components/ui/notice";
 import { ScrollRegion } from "@/components/ui/scroll-region";
 import { Section } from "@/components/ui/section";
 import type { LedgerCause, PresentedLedgerEntry } from "@/lib/billing/list-ledger";
+import type { TopUpReturn } from "@/lib/portal/public-constants";
 import { errorMessage, formatDate, formatMoney, portalFetch, queryKeys, text } from "../api";
+import { TopUpForm, type TopUpBounds } from "./top-up-form";
 
 const t = text.wallet;
 
@@ -23,8 +25,31 @@ function causeText(cause: LedgerCause): string {
   }
 }
 
-/** Balance, top-up (when configured), and the ledger, a page at a time (server cursor). */
-export function WalletPanel({ firstPage, topUpConfigured }: { firstPage: LedgerPage; topUpConfigured: boolean }) {
+/** Back from Stripe Checkout: what happened, and that the webhook (not this page) credits the wallet. */
+function TopUpReturnNotice({ topUpReturn }: { topUpReturn: TopUpReturn }) {
+  return topUpReturn === "success" ? (
+    <Notice tone="info" title={t.topUpReturnedSuccess}>
+      {t.topUpReturnedSuccessBody}
+    </Notice>
+  ) : (
+    <Notice tone="info">{t.topUpReturnedCancelled}</Notice>
+  );
+}
+
+/**
+ * Balance, top-up (the form when Stripe is configured, else the disabled
+ * button and why), what happened on a return from Stripe Checkout, and the
+ * ledger, a page at a time (server cursor).
+ */
+export function WalletPanel({
+  firstPage,
+  topUp,
+  topUpReturn,
+}: {
+  firstPage: LedgerPage;
+  topUp: TopUpBounds | null;
+  topUpReturn: TopUpReturn | null;
+}) {
   const ledger = useInfiniteQuery({
     queryKey: queryKeys.wallet,
     queryFn: ({ pageParam }) => portalFetch<LedgerPage>("GET", `/api/portal/wallet${pageParam ? `?cursor=${encodeURIComponent(pageParam)}` : ""}`),
@@ -38,22 +63,22 @@ export function WalletPanel({ firstPage, topUpConfigured }: { firstPage: LedgerP
   return (
     <div>
       <Section title={t.balance} id="balance">
+        {topUpReturn && <TopUpReturnNotice topUpReturn={topUpReturn} />}
         <p className="mt-2 text-3xl font-semibold text-slate-900" data-testid="wallet-balance">
           {formatMoney(head.balance, head.currency)}
         </p>
-        {/*
-          TODO(stripe): when STRIPE_SECRET_KEY is set, this button starts a top-up: a POST to a portal
-          route that calls the Stripe Checkout domain function of lib/billing/stripe-*.ts (built
-          separately; its name comes with it) with the organization and the amount, then sends the
-          browser to the returned Checkout URL. The wallet is credited only by the signed
-          `checkout.session.completed` webhook. No Stripe code lives in the portal.
-        */}
-        <Button className="mt-4" disabled aria-describedby="top-up-status">
-          {t.topUp}
-        </Button>
-        <p id="top-up-status" className="mt-2 text-sm text-slate-700">
-          {topUpConfigured ? t.topUpComing : t.topUpNotConfigured}
-        </p>
+        {topUp ? (
+          <TopUpForm minAmount={topUp.minAmount} maxAmount={topUp.maxAmount} />
+        ) : (
+          <>
+            <Button className="mt-4" disabled aria-describedby="top-up-status">
+              {t.topUp}
+            </Button>
+            <p id="top-up-status" className="mt-2 text-sm text-slate-700">
+              {t.topUpNotConfigured}
+            </p>
+          </>
+        )}
       </Section>
       <Section title={t.ledgerHeading} id="ledger">
         {entries.length === 0 ? (
