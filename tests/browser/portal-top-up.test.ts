@@ -111,9 +111,11 @@ describe.skipIf(chromiumMissing !== null)(suiteName, () => {
     // A Checkout left with "Cancel": a neutral notice, nothing credited.
     await topUp("25");
     await page.waitForURL(`${stripe.url}/c/pay/**`);
+    expect(await page.getByRole("link", { name: "Cancel" }).getAttribute("href")).toBe(`${server.url}/dashboard/wallet?top_up=cancelled`);
     await page.getByRole("link", { name: "Cancel" }).click();
-    await page.waitForURL("**/dashboard/wallet?top_up=cancelled");
     await page.getByText(t.wallet.topUpReturnedCancelled).waitFor();
+    // The notice stays; the address is the wallet page's own again (a reload shows no stale notice).
+    await expect.poll(() => page.url()).toBe(`${server.url}/dashboard/wallet`);
     expect(await page.getByTestId("wallet-balance").textContent()).toBe("100.00 USD");
     await expectAccessible(page, "wallet-top-up-cancelled");
 
@@ -122,9 +124,11 @@ describe.skipIf(chromiumMissing !== null)(suiteName, () => {
     await page.waitForURL(`${stripe.url}/c/pay/**`);
     const checkoutId = page.url().split("/").pop()!;
     await page.getByRole("heading", { name: "Pay 25.00 USD" }).waitFor();
+    // Stripe returns to the success page with the session's id in place of {CHECKOUT_SESSION_ID}.
+    expect(await page.getByRole("link", { name: "Pay" }).getAttribute("href")).toBe(`${server.url}/dashboard/wallet?top_up=success&session_id=${checkoutId}`);
     await page.getByRole("link", { name: "Pay" }).click();
-    await page.waitForURL(`**/dashboard/wallet?top_up=success&session_id=${checkoutId}`);
     await page.getByText(t.wallet.topUpReturnedSuccess).waitFor();
+    await expect.poll(() => page.url()).toBe(`${server.url}/dashboard/wallet`);
     await page.getByText(t.wallet.topUpReturnedSuccessBody).waitFor();
     expect(await page.getByTestId("wallet-balance").textContent()).toBe("100.00 USD");
     await expectAccessible(page, "wallet-top-up-returned");
@@ -140,6 +144,7 @@ describe.skipIf(chromiumMissing !== null)(suiteName, () => {
 
     await page.reload();
     await expect.poll(() => page.getByTestId("wallet-balance").textContent()).toBe("125.00 USD");
+    expect(await page.getByText(t.wallet.topUpReturnedSuccess).count()).toBe(0);
     const topUpRows = page.getByRole("row").filter({ has: page.getByRole("cell", { name: t.wallet.causes.top_up, exact: true }) });
     expect(await topUpRows.count()).toBe(1);
     expect(await topUpRows.getByRole("cell").allTextContents()).toEqual([expect.stringMatching(/ UTC$/), t.wallet.causes.top_up, "25.00 USD", "125.00 USD"]);

@@ -1,12 +1,13 @@
 "use client";
 
 import { useInfiniteQuery } from "@tanstack/react-query";
+import { useEffect } from "react";
 import { Button } from "@/components/ui/button";
 import { Notice } from "@/components/ui/notice";
 import { ScrollRegion } from "@/components/ui/scroll-region";
 import { Section } from "@/components/ui/section";
 import type { LedgerCause, PresentedLedgerEntry } from "@/lib/billing/list-ledger";
-import type { TopUpReturn } from "@/lib/portal/public-constants";
+import { WALLET_PAGE_PATH, type TopUpReturn } from "@/lib/portal/public-constants";
 import { errorMessage, formatDate, formatMoney, portalFetch, queryKeys, text } from "../api";
 import { TopUpForm, type TopUpBounds } from "./top-up-form";
 
@@ -25,8 +26,16 @@ function causeText(cause: LedgerCause): string {
   }
 }
 
-/** Back from Stripe Checkout: what happened, and that the webhook (not this page) credits the wallet. */
+/**
+ * Back from Stripe Checkout: what happened, and that the webhook (not this
+ * page) credits the wallet. The notice stays while the page is open; the
+ * address loses its `?top_up=...&session_id=...` (Next's router follows
+ * `history.replaceState`), so reloading shows the wallet as it now is.
+ */
 function TopUpReturnNotice({ topUpReturn }: { topUpReturn: TopUpReturn }) {
+  useEffect(() => {
+    window.history.replaceState(null, "", WALLET_PAGE_PATH);
+  }, []);
   return topUpReturn === "success" ? (
     <Notice tone="info" title={t.topUpReturnedSuccess}>
       {t.topUpReturnedSuccessBody}
