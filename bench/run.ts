@@ -11,6 +11,7 @@ import pg from "pg";
 import { cli } from "../tests/support/cli";
 import { startServer } from "../tests/support/server";
 import { oidcBench, printOidc } from "./oidc";
+import { galleryBench, printGallery } from "./gallery";
 import { printVision, visionBench } from "./vision";
 import { webhookBench } from "./webhooks";
 
@@ -109,6 +110,9 @@ async function main() {
 
     console.log("\nvision: inference in the worker pool (fixtures of tests/fixtures)\n");
     printVision(await visionBench());
+
+    console.log("\n1:N face search (bench/gallery.ts; alone: npm run bench:gallery)\n");
+    printGallery(await galleryBench());
   } finally {
     await server.stop();
     await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
