@@ -104,7 +104,9 @@ export async function enrollFace(appId: string, sessionId: string, template: Fac
   const embedding = normalise(template.embedding);
   const code = new Uint8Array(searchCode(embedding));
   const faceId = await prisma.$transaction(async (tx) => {
-    const existing = await tx.faceEnrollment.findFirst({ where: { appId, sessionId, status: "active" } });
+    // By session only, filtered here: asked with the app too, PostgreSQL with stale statistics
+    // (after a bulk enrollment, before ANALYZE) walked every enrollment of the app instead.
+    const existing = (await tx.faceEnrollment.findMany({ where: { sessionId } })).find((e) => e.appId === appId && e.status === "active");
     if (existing) {
       await tx.faceIdentity.update({ where: { id: existing.faceId }, data: { embedding, searchCode: code, model: template.model } });
       return existing.faceId;
