@@ -2,6 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import AxeBuilder from "@axe-core/playwright";
 import { chromium, type Browser, type Page } from "playwright-core";
+import { expect } from "vitest";
 
 /**
  * Debian's Chromium driven by playwright-core (never `npx playwright
@@ -71,4 +72,23 @@ export async function captureView(page: Page, name: string, options: { sizes?: A
   }
   if (original) await page.setViewportSize(original);
   return serious;
+}
+
+/**
+ * Before a check: the page's requests done (e.g. next-auth's CSRF token that
+ * enables a submit button) and no colour transition half-way (axe would
+ * measure the contrast of an in-between colour).
+ */
+export async function settled(view: Page) {
+  await view.waitForLoadState("networkidle");
+  await view.waitForFunction(() =>
+    document.getAnimations().every((a) => a.effect?.getTiming().iterations === Infinity || a.playState !== "running"),
+  );
+}
+
+/** A settled portal page: screenshot under `portal/<name>` and no serious or critical axe violation. */
+export async function expectPortalAccessible(view: Page, name: string) {
+  await settled(view);
+  const serious = await captureView(view, `portal/${name}`);
+  expect(serious, `${name}: serious/critical axe violations`).toEqual([]);
 }

@@ -7,7 +7,7 @@ import { api, shared } from "../support/api";
 import { uniqueEmail } from "../support/portal";
 import { startServer, type RunningServer } from "../support/server";
 import { LocalStripe, signStripePayload } from "../support/stripe-server";
-import { ARTIFACTS, captureView, chromiumMissing, DESKTOP, launchChromium } from "./browser";
+import { ARTIFACTS, chromiumMissing, DESKTOP, launchChromium, expectPortalAccessible } from "./browser";
 
 /**
  * Wallet top-up from the portal in Debian's Chromium, with the production
@@ -30,18 +30,6 @@ let page: Page;
 
 const suiteName = chromiumMissing ? `portal wallet top-up (SKIPPED: ${chromiumMissing})` : "portal wallet top-up in Chromium";
 
-async function settled(view: Page) {
-  await view.waitForLoadState("networkidle");
-  await view.waitForFunction(() =>
-    document.getAnimations().every((a) => a.effect?.getTiming().iterations === Infinity || a.playState !== "running"),
-  );
-}
-
-async function expectAccessible(view: Page, name: string) {
-  await settled(view);
-  const serious = await captureView(view, `portal/${name}`);
-  expect(serious, `${name}: serious/critical axe violations`).toEqual([]);
-}
 
 function deliver(event: object) {
   const payload = JSON.stringify(event);
@@ -93,7 +81,7 @@ describe.skipIf(chromiumMissing !== null)(suiteName, () => {
     await expect.poll(() => page.getByTestId("wallet-balance").textContent()).toBe("100.00 USD");
     await page.getByText(t.wallet.topUpAmountHint("10.00 USD", "10000.00 USD")).waitFor();
     expect(await page.getByText(t.wallet.topUpNotConfigured).count()).toBe(0);
-    await expectAccessible(page, "wallet-top-up");
+    await expectPortalAccessible(page, "wallet-top-up");
 
     // Below the minimum: the schema's message next to the field, the typed value kept, no Checkout.
     const sessionsBefore = stripe.sessionRequests().length;
@@ -106,7 +94,7 @@ describe.skipIf(chromiumMissing !== null)(suiteName, () => {
     await topUp("25.555");
     await page.getByText("At most 2 decimals (cents)").waitFor();
     expect(stripe.sessionRequests().length).toBe(sessionsBefore);
-    await expectAccessible(page, "wallet-top-up-field-error");
+    await expectPortalAccessible(page, "wallet-top-up-field-error");
 
     // A Checkout left with "Cancel": a neutral notice, nothing credited.
     await topUp("25");
@@ -117,7 +105,7 @@ describe.skipIf(chromiumMissing !== null)(suiteName, () => {
     // The notice stays; the address is the wallet page's own again (a reload shows no stale notice).
     await expect.poll(() => page.url()).toBe(`${server.url}/dashboard/wallet`);
     expect(await page.getByTestId("wallet-balance").textContent()).toBe("100.00 USD");
-    await expectAccessible(page, "wallet-top-up-cancelled");
+    await expectPortalAccessible(page, "wallet-top-up-cancelled");
 
     // Paid: back on the wallet page, which says the webhook credits the balance.
     await topUp("25");
@@ -131,7 +119,7 @@ describe.skipIf(chromiumMissing !== null)(suiteName, () => {
     await expect.poll(() => page.url()).toBe(`${server.url}/dashboard/wallet`);
     await page.getByText(t.wallet.topUpReturnedSuccessBody).waitFor();
     expect(await page.getByTestId("wallet-balance").textContent()).toBe("100.00 USD");
-    await expectAccessible(page, "wallet-top-up-returned");
+    await expectPortalAccessible(page, "wallet-top-up-returned");
 
     // Stripe's signed webhook, delivered twice (Stripe retries): one credit.
     const event = stripe.event("checkout.session.completed", checkoutId);
@@ -148,6 +136,6 @@ describe.skipIf(chromiumMissing !== null)(suiteName, () => {
     const topUpRows = page.getByRole("row").filter({ has: page.getByRole("cell", { name: t.wallet.causes.top_up, exact: true }) });
     expect(await topUpRows.count()).toBe(1);
     expect(await topUpRows.getByRole("cell").allTextContents()).toEqual([expect.stringMatching(/ UTC$/), t.wallet.causes.top_up, "25.00 USD", "125.00 USD"]);
-    await expectAccessible(page, "wallet-topped-up");
+    await expectPortalAccessible(page, "wallet-topped-up");
   });
 });

@@ -8,7 +8,7 @@ import { useServerDatabase } from "../support/domain";
 import { signUpDeveloper, uniqueEmail } from "../support/portal";
 import { startServer, type RunningServer } from "../support/server";
 import { startSmtp, type TestSmtp } from "../support/smtp";
-import { ARTIFACTS, axeFindings, captureView, chromiumMissing, DESKTOP, launchChromium } from "./browser";
+import { ARTIFACTS, axeFindings, chromiumMissing, DESKTOP, launchChromium, expectPortalAccessible } from "./browser";
 
 /**
  * The developer portal in Debian's Chromium, as a developer uses it: sign up,
@@ -38,23 +38,6 @@ let apiKey = "";
 const suiteName = chromiumMissing ? `developer portal (SKIPPED: ${chromiumMissing})` : "developer portal in Chromium";
 if (chromiumMissing) console.warn(`[tests/browser] skipped: ${chromiumMissing}`);
 
-/**
- * Before a check: the page's requests done (e.g. next-auth's CSRF token that
- * enables a submit button) and no colour transition half-way (axe would
- * measure the contrast of an in-between colour).
- */
-async function settled(view: Page) {
-  await view.waitForLoadState("networkidle");
-  await view.waitForFunction(() =>
-    document.getAnimations().every((a) => a.effect?.getTiming().iterations === Infinity || a.playState !== "running"),
-  );
-}
-
-async function expectAccessible(view: Page, name: string) {
-  await settled(view);
-  const serious = await captureView(view, `portal/${name}`);
-  expect(serious, `${name}: serious/critical axe violations`).toEqual([]);
-}
 
 function h1(view: Page, name: string | RegExp) {
   return view.getByRole("heading", { level: 1, name });
@@ -91,7 +74,7 @@ describe.skipIf(chromiumMissing !== null)(suiteName, () => {
   it("signs up (a field error keeps what was typed) and sees the 100 USD welcome credit on the wallet", async () => {
     await page.goto("/sign-up");
     await h1(page, t.signUp.heading).waitFor();
-    await expectAccessible(page, "sign-up");
+    await expectPortalAccessible(page, "sign-up");
     await page.getByLabel(t.signUp.name).fill("Ada Developer");
     await page.getByLabel(t.signUp.organization).fill("Ada's shop");
     await page.getByLabel(t.signUp.email, { exact: true }).fill(email);
@@ -99,12 +82,12 @@ describe.skipIf(chromiumMissing !== null)(suiteName, () => {
     await page.getByRole("button", { name: t.signUp.submit }).click();
     await page.getByText("Password must be at least 10 characters").waitFor();
     expect(await page.getByLabel(t.signUp.email, { exact: true }).inputValue()).toBe(email);
-    await expectAccessible(page, "sign-up-field-error");
+    await expectPortalAccessible(page, "sign-up-field-error");
     await page.getByLabel(t.signUp.password, { exact: true }).fill(PASSWORD);
     await page.getByRole("button", { name: t.signUp.submit }).click();
     await page.waitForURL("**/dashboard/apps");
     await h1(page, t.apps.title).waitFor();
-    await expectAccessible(page, "apps-test");
+    await expectPortalAccessible(page, "apps-test");
 
     await page.getByRole("link", { name: t.shell.wallet }).click();
     await h1(page, t.wallet.title).waitFor();
@@ -115,7 +98,7 @@ describe.skipIf(chromiumMissing !== null)(suiteName, () => {
     expect(await page.getByRole("button", { name: t.wallet.topUp }).isDisabled()).toBe(true);
     expect(await page.getByRole("button", { name: t.wallet.topUp }).getAttribute("aria-describedby")).toBe("top-up-status");
     expect(await page.getByLabel(t.wallet.topUpAmount).count()).toBe(0);
-    await expectAccessible(page, "wallet");
+    await expectPortalAccessible(page, "wallet");
   });
 
   it("creates a live app, renames it and creates an API key that works from outside; revoked, it is refused", async () => {
@@ -128,7 +111,7 @@ describe.skipIf(chromiumMissing !== null)(suiteName, () => {
     const once = page.getByTestId("secrets-once");
     await once.waitFor();
     await expect.poll(() => once.locator("code").first().textContent()).toMatch(/^sk_live_/);
-    await expectAccessible(page, "app-created");
+    await expectPortalAccessible(page, "app-created");
     await page.getByRole("button", { name: t.common.dismiss }).click();
 
     await page.getByRole("link", { name: t.apps.open("Shop") }).click();
@@ -141,7 +124,7 @@ describe.skipIf(chromiumMissing !== null)(suiteName, () => {
     await page.getByLabel(t.apps.name).fill("Shop EU");
     await page.getByRole("button", { name: t.appSettings.rename }).click();
     await page.getByText(t.appSettings.renamed).waitFor();
-    await expectAccessible(page, "app-settings");
+    await expectPortalAccessible(page, "app-settings");
 
     await page.getByRole("link", { name: t.appNav.apiKeys }).click();
     await h1(page, t.apiKeys.title).waitFor();
@@ -151,7 +134,7 @@ describe.skipIf(chromiumMissing !== null)(suiteName, () => {
     await page.getByText(t.apiKeys.newKey("backend")).waitFor();
     apiKey = (await page.getByTestId("secrets-once").locator("code").textContent())!;
     expect(apiKey).toMatch(/^sk_live_/);
-    await expectAccessible(page, "api-key-created");
+    await expectPortalAccessible(page, "api-key-created");
     await page.getByRole("button", { name: t.common.dismiss }).click();
     // Only the prefix stays on the page.
     expect(await page.content()).not.toContain(apiKey);
@@ -166,7 +149,7 @@ describe.skipIf(chromiumMissing !== null)(suiteName, () => {
 
     await page.getByRole("button", { name: t.apiKeys.revoke(`backend (${apiKey.slice(0, 12)}…)`) }).click();
     await page.getByText(t.apiKeys.revoked(apiKey.slice(0, 12))).waitFor();
-    await expectAccessible(page, "api-key-revoked");
+    await expectPortalAccessible(page, "api-key-revoked");
     await expect
       .poll(async () => (await api("GET", "/api/v2/workflows", { base: server.url, headers: { "X-API-Key": apiKey } })).status, { timeout: 10_000 })
       .toBe(401);
@@ -190,7 +173,7 @@ describe.skipIf(chromiumMissing !== null)(suiteName, () => {
     await page.getByText(t.oidc.newSecret).waitFor();
     const secret = (await page.getByTestId("secrets-once").locator("code").textContent())!;
     expect(secret).toMatch(/^cs_live_/);
-    await expectAccessible(page, "oidc-client");
+    await expectPortalAccessible(page, "oidc-client");
 
     await page.reload();
     await h1(page, t.oidc.title).waitFor();
@@ -223,7 +206,7 @@ describe.skipIf(chromiumMissing !== null)(suiteName, () => {
       await h1(otherPage, t.notFound.title).waitFor();
       expect(await otherPage.content()).not.toContain("Shop EU");
     }
-    await expectAccessible(otherPage, "not-found");
+    await expectPortalAccessible(otherPage, "not-found");
     await otherContext.close();
   });
 
@@ -231,7 +214,7 @@ describe.skipIf(chromiumMissing !== null)(suiteName, () => {
     await page.getByRole("button", { name: t.shell.signOut }).click();
     await page.waitForURL("**/sign-in?signedOut=1");
     await page.getByText(t.signIn.signedOut).waitFor();
-    await expectAccessible(page, "sign-in");
+    await expectPortalAccessible(page, "sign-in");
     expect((await page.goto("/dashboard/apps"))?.url()).toContain("/sign-in?callbackUrl=");
 
     // The sign-up's own sign-in was this account's first attempt; 3 are allowed per 15 minutes.
@@ -242,11 +225,11 @@ describe.skipIf(chromiumMissing !== null)(suiteName, () => {
       await page.getByText(t.signIn.invalid).waitFor();
       expect(await page.getByLabel(t.signIn.email).inputValue()).toBe(email);
     }
-    await expectAccessible(page, "sign-in-wrong-password");
+    await expectPortalAccessible(page, "sign-in-wrong-password");
     await page.getByLabel(t.signIn.password).fill(PASSWORD);
     await page.getByRole("button", { name: t.signIn.submit }).click();
     await page.getByText(t.signIn.rateLimited).waitFor();
-    await expectAccessible(page, "sign-in-limited");
+    await expectPortalAccessible(page, "sign-in-limited");
     expect(page.url()).toContain("/sign-in");
   });
 
@@ -258,7 +241,7 @@ describe.skipIf(chromiumMissing !== null)(suiteName, () => {
     await page.getByLabel(t.passwordReset.email).fill(developer.email);
     await page.getByRole("button", { name: t.passwordReset.send }).click();
     await page.getByText(t.passwordReset.sent(30)).waitFor();
-    await expectAccessible(page, "forgot-password");
+    await expectPortalAccessible(page, "forgot-password");
 
     const raw = (await smtp.next(developer.email)).raw.replace(/=\r?\n/g, "").replace(/=3D/g, "=");
     const link = raw.match(/https?:\/\/\S+\/reset-password#token=[A-Za-z0-9_%-]+/)![0];
@@ -266,7 +249,7 @@ describe.skipIf(chromiumMissing !== null)(suiteName, () => {
     await page.goto(link);
     await h1(page, t.passwordReset.resetTitle).waitFor();
     await expect.poll(() => page.url()).not.toContain("token=");
-    await expectAccessible(page, "reset-password");
+    await expectPortalAccessible(page, "reset-password");
     await page.getByLabel(t.passwordReset.newPassword).fill("a-brand-new-password");
     await page.getByRole("button", { name: t.passwordReset.save }).click();
     await page.waitForURL("**/sign-in?reset=1");
@@ -283,6 +266,6 @@ describe.skipIf(chromiumMissing !== null)(suiteName, () => {
     await page.getByLabel(t.passwordReset.newPassword).fill("yet-another-password");
     await page.getByRole("button", { name: t.passwordReset.save }).click();
     await page.getByText(t.passwordReset.invalidLink).waitFor();
-    await expectAccessible(page, "reset-password-used");
+    await expectPortalAccessible(page, "reset-password-used");
   });
 });

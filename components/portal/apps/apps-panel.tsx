@@ -3,12 +3,10 @@
 import Link from "next/link";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { Button } from "@/components/ui/button";
-import { Field } from "@/components/ui/field";
-import { Notice } from "@/components/ui/notice";
 import { Section } from "@/components/ui/section";
 import type { PresentedApp } from "@/lib/tenancy/app-settings";
-import { errorMessage, fieldErrors, formatDate, portalFetch, queryKeys, text } from "../api";
+import { CreateByNameForm } from "../create-by-name-form";
+import { formatDate, portalFetch, queryKeys, text } from "../api";
 import { SecretsOnce } from "./secrets-once";
 
 type Environment = "test" | "production";
@@ -97,19 +95,7 @@ export function AppsPanel({ environment, initialApps }: { environment: Environme
             onDone={() => setCreated(null)}
           />
         )}
-        <form
-          onSubmit={(event) => {
-            event.preventDefault();
-            create.mutate(String(new FormData(event.currentTarget).get("name") ?? ""));
-          }}
-          noValidate
-        >
-          {create.isError && !fieldErrors(create.error, "name") && <Notice tone="error">{errorMessage(create.error)}</Notice>}
-          <Field label={t.name} name="name" required maxLength={120} hint={t.nameHint} errors={fieldErrors(create.error, "name")} />
-          <Button type="submit" className="mt-4" disabled={create.isPending}>
-            {create.isPending ? t.creating : t.create(envName)}
-          </Button>
-        </form>
+        <CreateByNameForm create={create} label={t.name} hint={t.nameHint} maxLength={120} submitLabel={t.create(envName)} pendingLabel={t.creating} />
       </Section>
     </div>
   );

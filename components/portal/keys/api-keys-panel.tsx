@@ -3,12 +3,12 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { Button } from "@/components/ui/button";
-import { Field } from "@/components/ui/field";
 import { LiveStatus, Notice } from "@/components/ui/notice";
 import { ScrollRegion } from "@/components/ui/scroll-region";
 import { Section } from "@/components/ui/section";
 import type { PresentedApiKey } from "@/lib/tenancy/api-keys";
-import { errorMessage, fieldErrors, formatDate, portalFetch, queryKeys, text } from "../api";
+import { CreateByNameForm } from "../create-by-name-form";
+import { errorMessage, formatDate, portalFetch, queryKeys, text } from "../api";
 import { SecretsOnce } from "../apps/secrets-once";
 
 const t = text.apiKeys;
@@ -39,19 +39,7 @@ export function ApiKeysPanel({ appId, initialKeys, credentialCacheSeconds }: { a
       <p className="mt-1 text-slate-700">{t.intro}</p>
       <Section title={t.createHeading} id="create-key">
         {created && <SecretsOnce heading={t.newKey(created.name)} secrets={[{ label: text.apps.apiKey, value: created.api_key }]} onDone={() => setCreated(null)} />}
-        <form
-          onSubmit={(event) => {
-            event.preventDefault();
-            create.mutate(String(new FormData(event.currentTarget).get("name") ?? ""));
-          }}
-          noValidate
-        >
-          {create.isError && !fieldErrors(create.error, "name") && <Notice tone="error">{errorMessage(create.error)}</Notice>}
-          <Field label={t.name} name="name" required maxLength={60} hint={t.nameHint} errors={fieldErrors(create.error, "name")} />
-          <Button type="submit" className="mt-4" disabled={create.isPending}>
-            {create.isPending ? t.creating : t.create}
-          </Button>
-        </form>
+        <CreateByNameForm create={create} label={t.name} hint={t.nameHint} maxLength={60} submitLabel={t.create} pendingLabel={t.creating} />
       </Section>
 
       <Section title={t.listHeading} id="keys" description={t.revokeNote(credentialCacheSeconds)}>
