@@ -15,6 +15,16 @@ import { ApiError } from "@/lib/http/api-error";
 import { listSigningKeys, rotateSigningKey } from "@/lib/oidc/keys";
 import { requireFlag, UsageError, type ParsedArgs } from "./args";
 
+/** `--amount` (a decimal amount such as 12.50) in cents; a malformed amount is a usage error. */
+function amountFlagInCents(flags: ParsedArgs["flags"]): number {
+  try {
+    return parseAmountToCents(requireFlag(flags, "amount"));
+  } catch (err) {
+    if (err instanceof RangeError) throw new UsageError(err.message);
+    throw err;
+  }
+}
+
 type Flags = ParsedArgs["flags"];
 type Command = { usage: string; run(flags: Flags): Promise<object> };
 
@@ -128,13 +138,7 @@ export const COMMANDS: Record<string, Command> = {
   "wallet:credit": {
     usage: "--org ORG --amount 12.50",
     async run(flags) {
-      let cents: number;
-      try {
-        cents = parseAmountToCents(requireFlag(flags, "amount"));
-      } catch (err) {
-        if (err instanceof RangeError) throw new UsageError(err.message);
-        throw err;
-      }
+      const cents = amountFlagInCents(flags);
       if (cents === 0) throw new UsageError("--amount must be greater than 0");
       const organizationId = requireFlag(flags, "org");
       const prisma = await db();
@@ -148,13 +152,7 @@ export const COMMANDS: Record<string, Command> = {
   "wallet:top-up-link": {
     usage: "--org ORG --amount 25.00 [--email E] [--success-url URL] [--cancel-url URL]",
     async run(flags) {
-      let cents: number;
-      try {
-        cents = parseAmountToCents(requireFlag(flags, "amount"));
-      } catch (err) {
-        if (err instanceof RangeError) throw new UsageError(err.message);
-        throw err;
-      }
+      const cents = amountFlagInCents(flags);
       const defaults = defaultTopUpReturnUrls();
       const optional = (name: string) => (typeof flags[name] === "string" ? (flags[name] as string) : undefined);
       const checkout = await createTopUpCheckout(requireFlag(flags, "org"), cents, {
