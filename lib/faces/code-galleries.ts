@@ -33,10 +33,6 @@ export class CodeGalleries {
     this.projects.clear();
   }
 
-  has(projectId: string, seq: number): boolean {
-    return this.projects.get(projectId)?.slotOf.has(seq) ?? false;
-  }
-
   put(projectId: string, seq: number, code: Uint8Array) {
     let project = this.projects.get(projectId);
     if (!project) {

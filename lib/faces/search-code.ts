@@ -15,11 +15,10 @@
  * no wider than the binomial's; tests/unit/face-search.test.ts measures it.
  *
  * The signs come from a seeded generator and never change, so stored codes
- * stay comparable with every new probe. Changing them is a new
- * `SEARCH_CODE_SCHEME`, and the gallery's codes are recomputed from the
- * stored templates (lib/faces/backfill-search-codes.ts).
+ * stay comparable with every new probe. Changing them takes a migration
+ * that sets every `search_code` to NULL: the migration runner then
+ * recomputes them from the stored templates (lib/faces/backfill-search-codes.ts).
  */
-export const SEARCH_CODE_SCHEME = "hadamard3-1024-v1";
 export const TEMPLATE_DIMENSIONS = 1024;
 export const SEARCH_CODE_BITS = TEMPLATE_DIMENSIONS;
 export const SEARCH_CODE_BYTES = SEARCH_CODE_BITS / 8;
