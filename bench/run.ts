@@ -8,11 +8,13 @@ import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import autocannon from "autocannon";
 import pg from "pg";
-import { cli } from "../tests/support/cli";
 import { startServer } from "../tests/support/server";
 import { oidcBench, printOidc } from "./oidc";
 import { galleryBench, printGallery } from "./gallery";
+import { portalBench, printPortal } from "./portal";
 import { printVision, visionBench } from "./vision";
+import { printTable } from "./table";
+import { createBenchTenant } from "./tenant";
 import { webhookBench } from "./webhooks";
 
 const admin = process.env.BENCH_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
@@ -46,21 +48,8 @@ async function main() {
   // The web server leaves webhook delivery to the worker processes of the webhook benchmark.
   const server = await startServer({ ...env, RATE_LIMIT_PER_MINUTE: "100000000", WEBHOOK_WORKER: "off" });
   try {
-    const dev = await cli(["developer:create", "--email", "bench@example.com", "--password", "bench-password-1"], env);
-    await cli(["wallet:credit", "--org", dev.organization_id, "--amount", "100000"], env);
-    const app = await cli(["app:create", "--org", dev.organization_id, "--name", "Bench", "--env", "test"], env);
-    const headers = { "X-API-Key": app.api_key, "Content-Type": "application/json" };
-    const wf = await fetch(`${server.url}/api/v2/workflows`, {
-      method: "POST",
-      headers,
-      body: JSON.stringify({ name: "bench", features: ["id_verification", "liveness", "face_match"] }),
-    }).then((r) => r.json());
-    const workflowId = wf.data.workflow.id as string;
-    const session = await fetch(`${server.url}/api/v2/session`, {
-      method: "POST",
-      headers,
-      body: JSON.stringify({ workflow_id: workflowId, vendor_data: "bench" }),
-    }).then((r) => r.json());
+    const tenant = await createBenchTenant(server.url, env, { email: "bench@example.com", password: "bench-password-1", label: "Bench" });
+    const { headers, workflowId } = tenant;
 
     // Warm up every route once (first requests compile and load modules).
     await measure("warmup", { url: `${server.url}/api/health/live`, duration: 1 });
@@ -77,24 +66,17 @@ async function main() {
     );
     rows.push(
       await measure("decision read (GET /api/v2/session/{id}/decision)", {
-        url: `${server.url}/api/v2/session/${session.data.session_id}/decision`,
+        url: `${server.url}/api/v2/session/${tenant.sessionId}/decision`,
         headers,
       }),
     );
 
     const ceiling = rows[0]!.rps;
     console.log(`\n${connections} connections, ${seconds} s each, PostgreSQL, one server process\n`);
-    console.log("endpoint".padEnd(54), "req/s".padStart(8), "p50 ms".padStart(8), "p99 ms".padStart(8), "errors".padStart(7), "of bare".padStart(8));
-    for (const r of rows) {
-      console.log(
-        r.name.padEnd(54),
-        r.rps.toFixed(0).padStart(8),
-        r.p50.toFixed(1).padStart(8),
-        r.p99.toFixed(1).padStart(8),
-        String(r.errors).padStart(7),
-        `${((r.rps / ceiling) * 100).toFixed(0)}%`.padStart(8),
-      );
-    }
+    printTable(
+      ["endpoint", "req/s", "p50 ms", "p99 ms", "errors", "of bare"],
+      rows.map((r) => [r.name, r.rps.toFixed(0), r.p50.toFixed(1), r.p99.toFixed(1), String(r.errors), `${((r.rps / ceiling) * 100).toFixed(0)}%`]),
+    );
     const [, create, decision] = rows;
     console.log(`\ntargets: session create >= 30% of bare (${((create!.rps / ceiling) * 100).toFixed(0)}%), decision read >= 50% (${((decision!.rps / ceiling) * 100).toFixed(0)}%)`);
 
@@ -110,6 +92,9 @@ async function main() {
 
     console.log("\nvision: inference in the worker pool (fixtures of tests/fixtures)\n");
     printVision(await visionBench());
+
+    console.log("\ndeveloper portal: server render of its busiest pages (bench/portal.ts; alone: npm run bench:portal)\n");
+    printPortal(await portalBench());
 
     console.log("\n1:N face search (bench/gallery.ts; alone: npm run bench:gallery)\n");
     printGallery(await galleryBench());

@@ -79,6 +79,21 @@ export const queryKeys = {
   oidc: (appId: string) => ["portal", "oidc", appId] as const,
   wallet: ["portal", "wallet"] as const,
   csrf: ["portal", "csrf"] as const,
+  // workflows: the list's key prefixes each workflow's, so invalidating the list refreshes both.
+  workflows: (appId: string) => ["portal", "workflows", appId] as const,
+  workflowList: (appId: string, status: string) => ["portal", "workflows", appId, "list", status] as const,
+  workflow: (appId: string, workflowId: string) => ["portal", "workflows", appId, "one", workflowId] as const,
+  /** The name of the workflow just deleted, for the list's notice (client-side only). */
+  workflowDeleted: (appId: string) => ["portal", "workflow-deleted", appId] as const,
+  // Sessions and the review queue: everything of one app's sessions under one prefix, invalidated after a decision.
+  sessions: (appId: string) => ["portal", "sessions", appId] as const,
+  sessionList: (appId: string, filter: { status?: string; vendor_data?: string }) => ["portal", "sessions", appId, "list", filter] as const,
+  session: (appId: string, sessionId: string) => ["portal", "sessions", appId, "one", sessionId] as const,
+  reviewQueue: (appId: string) => ["portal", "sessions", appId, "review-queue"] as const,
+  // Webhooks (endpoints; the delivery log, one entry per filter, all invalidated by `allDeliveries`).
+  webhooks: (appId: string) => ["portal", "webhooks", appId] as const,
+  allDeliveries: (appId: string) => ["portal", "deliveries", appId] as const,
+  deliveries: (appId: string, filters: { webhookId: string; state: string }) => ["portal", "deliveries", appId, filters] as const,
 };
 
 /** Dates in one fixed form, the same on the server's first paint and in the browser. */

@@ -1,6 +1,5 @@
-import { z } from "zod";
 import { db } from "@/lib/db/client";
-import { ApiError } from "@/lib/http/api-error";
+import { decodeCursor, keysetPage } from "@/lib/db/keyset-cursor";
 import { centsToAmount } from "./money";
 
 export const LEDGER_PAGE_SIZE = 25;
@@ -27,21 +26,6 @@ function causeOf(kind: string, reference: string | null, description: string | n
   return { kind: (known as readonly string[]).includes(kind) ? (kind as (typeof known)[number]) : "other", description };
 }
 
-/** Cursors are opaque: the last row's time and id, so a page is one indexed range whatever the ledger's size. */
-const CursorSchema = z.object({ t: z.iso.datetime(), id: z.string().min(1).max(64) });
-
-function encodeCursor(createdAt: Date, id: string): string {
-  return Buffer.from(JSON.stringify({ t: createdAt.toISOString(), id })).toString("base64url");
-}
-
-function decodeCursor(cursor: string): { t: string; id: string } {
-  try {
-    return CursorSchema.parse(JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")));
-  } catch {
-    throw new ApiError("invalid_request", { message: "Invalid cursor", data: { errors: { cursor: ["Invalid cursor"] } } });
-  }
-}
-
 /**
  * One page of an organization's ledger, newest first, with the cursor of the
  * next page (null at the end). Keyset pagination on (created_at, id) over the
@@ -63,8 +47,7 @@ export async function listLedgerEntries(organizationId: string, options: { curso
     orderBy: [{ createdAt: "desc" }, { id: "desc" }],
     take: limit + 1,
   });
-  const page = rows.slice(0, limit);
-  const last = page[page.length - 1];
+  const { page, nextCursor } = keysetPage(rows, limit);
   return {
     balance: centsToAmount(wallet.balanceCents),
     currency: wallet.currency,
@@ -77,6 +60,6 @@ export async function listLedgerEntries(organizationId: string, options: { curso
         cause: causeOf(r.kind, r.reference, r.description),
       }),
     ),
-    next_cursor: rows.length > limit && last ? encodeCursor(last.createdAt, last.id) : null,
+    next_cursor: nextCursor,
   };
 }

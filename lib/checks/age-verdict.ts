@@ -13,6 +13,11 @@ export function ageInYears(dateOfBirth: string, today: Date): number {
   return age;
 }
 
+/** The age bands that leave the service instead of the date of birth. */
+export function ageBands(age: number) {
+  return { is_18_plus: age >= 18, is_21_plus: age >= 21 };
+}
+
 export function ageVerdict(dateOfBirth: string | null | undefined, minimumAge: number, today: Date) {
   if (!dateOfBirth || !/^\d{4}-\d{2}-\d{2}$/.test(dateOfBirth)) {
     return {
@@ -25,7 +30,7 @@ export function ageVerdict(dateOfBirth: string | null | undefined, minimumAge: n
   const meets = age >= minimumAge;
   return {
     status: meets ? ("passed" as const) : ("failed" as const),
-    data: { is_18_plus: age >= 18, is_21_plus: age >= 21, minimum_age: minimumAge, meets_minimum_age: meets },
+    data: { ...ageBands(age), minimum_age: minimumAge, meets_minimum_age: meets },
     error: meets ? null : { code: "under_minimum_age", message: `Younger than the minimum age of ${minimumAge}` },
   };
 }

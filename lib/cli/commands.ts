@@ -7,7 +7,7 @@ import { createDeveloper } from "@/lib/tenancy/create-developer";
 import { ensureDemo } from "@/lib/tenancy/demo";
 import { addRedirectUri, setScopes } from "@/lib/tenancy/oidc-settings";
 import { setAppLogo } from "@/lib/tenancy/app-branding";
-import { createWebhookEndpoint, rotateWebhookSecret } from "@/lib/tenancy/webhook-endpoints";
+import { approveWebhookEndpoint, createWebhookEndpoint, rotateWebhookSecret } from "@/lib/tenancy/webhook-endpoints";
 import { deliveryAppId, listDeliveries, resendDelivery, webhookAppId } from "@/lib/webhooks/deliveries";
 import { sendTestEvent, TEST_EVENT_KINDS, type TestEventKind } from "@/lib/webhooks/test-events";
 import { db } from "@/lib/db/client";
@@ -101,6 +101,14 @@ export const COMMANDS: Record<string, Command> = {
       return { webhook_id: hook.webhookId, url: hook.url, secret: hook.secret, approved: hook.approved, active: hook.active };
     },
   },
+  "webhook:approve": {
+    usage: "--webhook ID",
+    async run(flags) {
+      const webhookId = requireFlag(flags, "webhook");
+      const hook = await approveWebhookEndpoint(await webhookAppId(webhookId), webhookId);
+      return { webhook_id: hook.webhook_id, url: hook.url, approved: hook.approved, active: hook.active };
+    },
+  },
   "webhook:test": {
     usage: `--webhook ID --kind ${TEST_EVENT_KINDS.join("|")}`,
     async run(flags) {
@@ -131,7 +139,8 @@ export const COMMANDS: Record<string, Command> = {
   "webhook:rotate-secret": {
     usage: "--webhook ID",
     async run(flags) {
-      const rotated = await rotateWebhookSecret(requireFlag(flags, "webhook"));
+      const webhookId = requireFlag(flags, "webhook");
+      const rotated = await rotateWebhookSecret(await webhookAppId(webhookId), webhookId);
       return { webhook_id: rotated.webhookId, secret: rotated.secret };
     },
   },

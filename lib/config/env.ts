@@ -108,6 +108,8 @@ const EnvSchema = z.object({
   /** JSON object of per-check prices in USD overriding the defaults, e.g. {"liveness":0.2}. */
   CHECK_PRICES: checkPrices,
   SWEEP_INTERVAL_SECONDS: z.coerce.number().int().min(1).default(30),
+  /** Days after which a reusable identity's proof is stale: never reused, `stale: true` when read (README "Reusable identity"). */
+  IDENTITY_STALE_DAYS: z.coerce.number().int().min(1).max(3650).default(365),
   /** Seconds before each delivery attempt, comma separated (README "Webhooks"). */
   WEBHOOK_RETRY_SCHEDULE: z
     .string()

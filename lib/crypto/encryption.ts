@@ -30,6 +30,15 @@ export function sealBytes(plain: Uint8Array, key: Buffer = encryptionKey()): Uin
   return new Uint8Array(Buffer.concat([iv, cipher.getAuthTag(), data]));
 }
 
+/** A JSON value sealed as bytes (sealBytes): session artifacts, account proofs. */
+export function sealJson(value: unknown): Uint8Array<ArrayBuffer> {
+  return sealBytes(Buffer.from(JSON.stringify(value), "utf8"));
+}
+
+export function openJson<T>(sealed: Uint8Array): T {
+  return JSON.parse(openBytes(sealed).toString("utf8")) as T;
+}
+
 export function openBytes(sealed: Uint8Array, key: Buffer = encryptionKey()): Buffer {
   const buf = Buffer.from(sealed);
   if (buf.length < 28) throw new Error("Unrecognised sealed value");

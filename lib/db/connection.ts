@@ -1,6 +1,7 @@
 import { env } from "@/lib/config/env";
 import { connectEmbedded, type EmbeddedConnection, type EmbeddedRole } from "./embedded-host";
 import { migrateDatabase } from "./migrate";
+import { analyzeDatabase } from "./planner-statistics";
 
 /**
  * Resolves the database every process of this install talks to, and makes
@@ -34,13 +35,13 @@ async function openDatabase(log: (line: string) => void): Promise<DatabaseHandle
     await migrateDatabase(config.DATABASE_URL, undefined, log);
     return { url: config.DATABASE_URL, embedded: false, async close() {} };
   }
-  const embedded: EmbeddedConnection = await connectEmbedded(
-    config.DATA_DIR,
-    globalForDb.__svcDatabaseRole ?? "server",
-  );
+  const role = globalForDb.__svcDatabaseRole ?? "server";
+  const embedded: EmbeddedConnection = await connectEmbedded(config.DATA_DIR, role);
   if (embedded.owner) {
     try {
       await migrateDatabase(embedded.url, undefined, log);
+      // PGlite has no autovacuum and forgets its activity counters on close (planner-statistics.ts).
+      if (role === "server") await analyzeDatabase(embedded.url);
     } catch (err) {
       await embedded.close();
       throw err;

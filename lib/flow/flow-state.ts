@@ -4,6 +4,7 @@ import { BURST_FRAMES, livenessAttemptsUsed } from "@/lib/liveness/challenges";
 import type { WorkflowSnapshot } from "@/lib/sessions/present";
 import { OPEN_STATUSES } from "@/lib/sessions/statuses";
 import { returnUrlWithHint } from "./return-url";
+import { wasReused } from "@/lib/identity/proofs";
 import type { Feature } from "@/lib/workflows/schemas";
 
 /**
@@ -46,7 +47,7 @@ export async function flowState(session: Session) {
   const prisma = await db();
   const [app, checks, livenessAttempts] = await Promise.all([
     prisma.app.findUniqueOrThrow({ where: { id: session.appId }, select: { name: true, logo: true } }),
-    prisma.checkResult.findMany({ where: { sessionId: session.id }, select: { type: true, status: true, attempts: true } }),
+    prisma.checkResult.findMany({ where: { sessionId: session.id }, select: { type: true, status: true, attempts: true, data: true } }),
     session.features.includes("liveness") ? livenessAttemptsUsed(prisma, session.id) : 0,
   ]);
   const byType = new Map(checks.map((c) => [c.type, c]));
@@ -64,6 +65,8 @@ export async function flowState(session: Session) {
       type,
       status: byType.get(type)?.status ?? "pending",
       attempts: attemptsOf(type),
+      /** Done already: taken from the proofs of the person's account (lib/identity/reuse.ts). */
+      reused: wasReused(byType.get(type)?.data),
       ...stepInput(type as Feature, snapshot, session.features),
     })),
     location: { expected_point: metadata.expected_lat !== undefined },

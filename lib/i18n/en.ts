@@ -67,6 +67,8 @@ export const en = {
       credential: "Your professional licence.",
       other: "An additional check requested by the app.",
     } as Record<string, string>,
+    /** A step the person's verified profile already covers (Reusable Verification). */
+    reused: "Already verified: this comes from your verified profile, so you will not be asked again.",
     whyHeading: "Why",
     why: (app: string) =>
       `${app} uses these checks to confirm that you are a real person and that you are who you say you are. ${app} receives the result of each check.`,

@@ -6,6 +6,7 @@ import { bearerToken, type OidcRequest } from "./http";
 import { sql, type ExpressionBuilder } from "kysely";
 import type { DB } from "@/generated/kysely/database";
 import { prepareQuery, runPrepared, typedSql } from "@/lib/db/typed-sql";
+import { staleBefore } from "@/lib/identity/profile";
 
 export type AccessTokenInfo = {
   accountId: string;
@@ -19,24 +20,26 @@ export type AccessTokenInfo = {
   idVerified: boolean | null;
 };
 
-/** Passed ID verification in an approved session bound to the account (lib/accounts/account-proofs.ts). */
-function idVerified(eb: ExpressionBuilder<DB & { a: DB["accounts"] }, "a">) {
+/**
+ * A valid document proof on the account (lib/identity/profile.ts proofState
+ * "valid": not past the document's expiry, verified since `staleBefore`).
+ */
+function idVerified(eb: ExpressionBuilder<DB & { a: DB["accounts"] }, "a">, v: { at: Date; staleBefore: Date }) {
   return eb
     .exists(
-    eb
-      .selectFrom("sessions as s")
-      .innerJoin("check_results as c", "c.session_id", "s.id")
-      .select(sql`1`.as("one"))
-      .whereRef("s.account_id", "=", "a.id")
-      .where("s.status", "=", sql.lit("APPROVED"))
-      .where("c.type", "=", sql.lit("id_verification"))
-      .where("c.status", "=", sql.lit("passed")),
+      eb
+        .selectFrom("account_proofs as ap")
+        .select(sql`1`.as("one"))
+        .whereRef("ap.account_id", "=", "a.id")
+        .where("ap.kind", "=", sql.lit("document"))
+        .where((w) => w.or([w("ap.valid_until", "is", null), w("ap.valid_until", ">", v.at)]))
+        .where("ap.verified_at", ">=", v.staleBefore),
     )
     .$castTo<boolean | null>();
 }
 
 function accessTokenQuery(name: string, withIdVerified: boolean) {
-  return prepareQuery(name, (v: { tokenHash: string; at: Date }) =>
+  return prepareQuery(name, (v: { tokenHash: string; at: Date; staleBefore: Date }) =>
     typedSql
       .selectFrom("oidc_access_tokens as t")
       .innerJoin("oidc_grants as g", "g.id", "t.grant_id")
@@ -50,7 +53,7 @@ function accessTokenQuery(name: string, withIdVerified: boolean) {
         "a.name",
         "a.preferred_username as preferredUsername",
         eb("a.email_verified_at", "is not", null).$castTo<boolean>().as("emailVerified"),
-        withIdVerified ? idVerified(eb).as("idVerified") : sql<boolean | null>`NULL::boolean`.as("idVerified"),
+        withIdVerified ? idVerified(eb, v).as("idVerified") : sql<boolean | null>`NULL::boolean`.as("idVerified"),
       ])
       .where("t.token_hash", "=", v.tokenHash)
       .where("t.expires_at", ">", v.at)
@@ -67,9 +70,11 @@ const accessTokenWithIdVerified = accessTokenQuery("oidc_access_token_id_verifie
  * unknown, expired, or of a revoked grant or an inactive app is null.
  */
 export async function lookupAccessToken(token: string, options: { withIdVerified?: boolean } = {}): Promise<AccessTokenInfo | null> {
+  const at = now();
   const [row] = await runPrepared(options.withIdVerified ? accessTokenWithIdVerified : accessToken, {
     tokenHash: hashSecret(token),
-    at: now(),
+    at,
+    staleBefore: staleBefore(at),
   });
   if (!row) return null;
   const { scope, ...info } = row;

@@ -30,7 +30,7 @@ export async function readLicences(req: OidcRequest) {
   const proofs = await readAccountProofs(t.accountId);
   return {
     licenses: proofs.licences
-      .filter((l) => !l.expired)
+      .filter((l) => l.state !== "expired")
       .map((l) => ({ type: l.type, number: l.number, status: l.status, expires_on: l.expiresOn, issuer: l.issuer })),
   };
 }
@@ -45,8 +45,8 @@ export async function readVerifications(req: OidcRequest) {
       id_verified: proofs.idVerified,
       licenses: proofs.licences.map((l) => ({
         license_type: l.type,
-        // Passed in an approved session, not expired, and the registry did not call it lapsed.
-        verified: !l.expired && !/expired|revoked|suspended|inactive|lapsed/i.test(l.status ?? ""),
+        // A valid proof (not expired, not stale) the registry did not call lapsed.
+        verified: l.state === "valid" && !/expired|revoked|suspended|inactive|lapsed/i.test(l.status ?? ""),
         verified_from: l.verifiedAt,
         expire_at: l.expiresOn ? `${l.expiresOn}T23:59:59.999Z` : null,
       })),

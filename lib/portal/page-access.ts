@@ -24,12 +24,17 @@ export async function requireDeveloper(returnTo: string): Promise<PortalDevelope
   return developer;
 }
 
-/** The app if it belongs to the developer's organization (findAppOfDeveloper); otherwise the 404 page. */
-export async function requireAppOfDeveloper(developer: PortalDeveloper, appId: string): Promise<App> {
+/** What a domain lookup found, or the 404 page where it answered 404 (another app's or an unknown id). */
+export async function foundOrNotFound<T>(lookup: Promise<T>): Promise<T> {
   try {
-    return await findAppOfDeveloper(developer.developerId, appId);
+    return await lookup;
   } catch (err) {
     if (err instanceof ApiError && err.status === 404) notFound();
     throw err;
   }
+}
+
+/** The app if it belongs to the developer's organization (findAppOfDeveloper); otherwise the 404 page. */
+export function requireAppOfDeveloper(developer: PortalDeveloper, appId: string): Promise<App> {
+  return foundOrNotFound(findAppOfDeveloper(developer.developerId, appId));
 }

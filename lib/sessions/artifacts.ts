@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { openBytes, sealBytes } from "@/lib/crypto/encryption";
+import { openBytes, openJson, sealBytes } from "@/lib/crypto/encryption";
 import { now } from "@/lib/clock";
 import { db, type Tx } from "@/lib/db/client";
 
@@ -23,8 +23,9 @@ export function sha256Hex(bytes: Uint8Array): string {
   return createHash("sha256").update(bytes).digest("hex");
 }
 
-export async function saveArtifact(sessionId: string, kind: ArtifactKind, bytes: Uint8Array, contentType: string) {
-  const prisma = await db();
+/** Saves (or replaces) one artifact; in `tx` when given. */
+export async function saveArtifact(sessionId: string, kind: ArtifactKind, bytes: Uint8Array, contentType: string, tx?: Tx) {
+  const prisma = tx ?? (await db());
   const values = { contentType, sha256: sha256Hex(bytes), sealed: sealBytes(bytes), createdAt: now() };
   await prisma.sessionArtifact.upsert({
     where: { sessionId_kind: { sessionId, kind } },
@@ -33,29 +34,31 @@ export async function saveArtifact(sessionId: string, kind: ArtifactKind, bytes:
   });
 }
 
-export function saveJsonArtifact(sessionId: string, kind: ArtifactKind, value: unknown) {
-  return saveArtifact(sessionId, kind, Buffer.from(JSON.stringify(value), "utf8"), "application/json");
+export function saveJsonArtifact(sessionId: string, kind: ArtifactKind, value: unknown, tx?: Tx) {
+  return saveArtifact(sessionId, kind, Buffer.from(JSON.stringify(value), "utf8"), "application/json", tx);
+}
+
+async function findArtifact(sessionId: string, kind: ArtifactKind, tx?: Tx) {
+  const prisma = tx ?? (await db());
+  return prisma.sessionArtifact.findUnique({ where: { sessionId_kind: { sessionId, kind } } });
 }
 
 export async function loadArtifact(sessionId: string, kind: ArtifactKind): Promise<Buffer | null> {
-  const prisma = await db();
-  const row = await prisma.sessionArtifact.findUnique({ where: { sessionId_kind: { sessionId, kind } } });
+  const row = await findArtifact(sessionId, kind);
   return row ? openBytes(row.sealed) : null;
 }
 
-export async function loadJsonArtifact<T>(sessionId: string, kind: ArtifactKind): Promise<T | null> {
-  const bytes = await loadArtifact(sessionId, kind);
-  return bytes ? (JSON.parse(bytes.toString("utf8")) as T) : null;
+/** One JSON artifact, opened; in `tx` when given. */
+export async function loadJsonArtifact<T>(sessionId: string, kind: ArtifactKind, tx?: Tx): Promise<T | null> {
+  const row = await findArtifact(sessionId, kind, tx);
+  return row ? openJson<T>(row.sealed) : null;
 }
 
 /**
- * Retention at a terminal state: everything goes, except the document fields
- * of a session bound to a user account (they build that account's reusable
- * profile, spec 1.2).
+ * Retention at a terminal state: everything goes. (An approved session bound
+ * to an account has saved its proofs to the account first: lib/identity/proofs.ts.)
  */
-export async function purgeArtifacts(tx: Tx, session: { id: string; accountId: string | null }) {
-  await tx.sessionArtifact.deleteMany({
-    where: { sessionId: session.id, ...(session.accountId ? { kind: { not: "document_fields" } } : {}) },
-  });
+export async function purgeArtifacts(tx: Tx, session: { id: string }) {
+  await tx.sessionArtifact.deleteMany({ where: { sessionId: session.id } });
   await tx.livenessChallenge.deleteMany({ where: { sessionId: session.id } });
 }

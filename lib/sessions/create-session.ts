@@ -12,6 +12,8 @@ import { ApiError } from "@/lib/http/api-error";
 import { resolveAccountFromAccessToken } from "@/lib/accounts/resolve-access-token";
 import { assertWorkflowStartsSessions, sessionTtlSeconds } from "@/lib/workflows/session-workflow";
 import { isLocalHttpUrl } from "@/lib/tenancy/schemas";
+import { applyReusableProofs } from "@/lib/identity/reuse";
+import type { WorkflowSettings } from "@/lib/workflows/settings";
 import type { CreateSessionInput } from "./schemas";
 
 /**
@@ -85,7 +87,8 @@ const insertSession = prepareQuery("session_create_insert", (v: Required<Omit<In
  * them are named functions: assertWorkflowStartsSessions (404
  * workflow_not_found, 422 for a check the server cannot run),
  * assertWalletCoversSession (402 insufficient_funds) and sessionTtlSeconds.
- * The workflow's features and settings are frozen into the session.
+ * The workflow's features and settings are frozen into the session; a
+ * session bound to an account then reuses the account's valid proofs.
  */
 export async function createSession(app: App, input: CreateSessionInput) {
   if (input.redirect_url && app.environment === "production" && new URL(input.redirect_url).protocol !== "https:") {
@@ -123,6 +126,8 @@ export async function createSession(app: App, input: CreateSessionInput) {
     created_at: at,
     updated_at: at,
   });
+  // A bound session skips what the account has already proven (lib/identity/reuse.ts).
+  if (accountId) await applyReusableProofs({ id, accountId, features: workflow.features, settings: workflow.settings as WorkflowSettings }, at);
   return {
     session_id: id,
     status: "NOT_STARTED",

@@ -1,6 +1,7 @@
 import type { Session } from "@/generated/prisma/client";
 import type { CheckView } from "./load-session";
 import type { WorkflowSettings } from "@/lib/workflows/settings";
+import { wasReused } from "@/lib/identity/proofs";
 import { isTerminal } from "./statuses";
 
 export type WorkflowSnapshot = { id: string; name: string; features: string[]; settings: WorkflowSettings };
@@ -45,8 +46,23 @@ function presentCheck(type: string, result: CheckView | undefined, sessionOpen: 
   };
 }
 
-/** The authoritative decision (spec 2.2). */
-export function presentDecision(s: Session, results: CheckView[]) {
+/**
+ * How the result was obtained (spec 2.2 `origin`): `fresh` when every check
+ * that ran was performed in this session, `reused` when every one came from
+ * the account's proofs, `mixed` when both (a reused document with a live
+ * liveness check: liveness is never reused).
+ */
+export function resultOrigin(results: readonly Pick<CheckView, "status" | "data">[]): "fresh" | "reused" | "mixed" {
+  const ran = results.filter((r) => r.status !== "not_performed");
+  const reused = ran.filter((r) => wasReused(r.data)).length;
+  if (reused === 0) return "fresh";
+  return reused === ran.length ? "reused" : "mixed";
+}
+
+export type DecisionIdentity = Record<string, unknown> | null;
+
+/** The authoritative decision (spec 2.2); `identity` comes from lib/identity/read-identity.ts decisionIdentity. */
+export function presentDecision(s: Session, results: CheckView[], identity: DecisionIdentity = null) {
   const byType = new Map(results.map((r) => [r.type, r]));
   const open = !isTerminal(s.status) && s.status !== "IN_REVIEW";
   const checks = s.features.map((type) => presentCheck(type, byType.get(type), open));
@@ -55,11 +71,11 @@ export function presentDecision(s: Session, results: CheckView[]) {
     status: s.status,
     vendor_data: s.vendorData,
     svc_id: s.accountId,
-    origin: "fresh",
+    origin: resultOrigin(results),
     decision: open ? "pending" : s.status.toLowerCase(),
     checks,
     verifications: Object.fromEntries(checks.map((c) => [c.type, { status: c.status }])),
-    identity: null,
+    identity,
     decided_at: iso(s.decidedAt),
   };
 }

@@ -69,3 +69,21 @@ export const ListSessionsQuery = z.object({
 export const ReviewBody = z.strictObject({
   status: z.enum(["APPROVED", "DECLINED"], { message: "status must be APPROVED or DECLINED" }),
 });
+
+const blankIsAny = (value: unknown) => (value === "" ? undefined : value);
+const CursorParam = z.string().max(500, "Invalid cursor").optional();
+
+/**
+ * The portal's sessions list and its filter form (a GET form, so the URL is
+ * shareable): the API's filters (ListSessionsQuery), a blank field meaning
+ * "any", and the keyset cursor of the next page.
+ */
+export const SessionsPageQuery = z.object({
+  status: z.preprocess(blankIsAny, ListSessionsQuery.shape.status),
+  vendor_data: z.preprocess(blankIsAny, z.string().max(1000, "vendor_data is at most 1000 characters").optional()),
+  cursor: CursorParam,
+});
+export type SessionsPageFilter = z.infer<typeof SessionsPageQuery>;
+
+/** The review queue's pages. */
+export const ReviewQueueQuery = z.object({ cursor: CursorParam });

@@ -1,22 +1,47 @@
 import { now } from "@/lib/clock";
 import { db } from "@/lib/db/client";
+import { afterCursor, keysetPage } from "@/lib/db/keyset-cursor";
 import { ApiError } from "@/lib/http/api-error";
+import type { Prisma, WebhookEndpoint } from "@/generated/prisma/client";
+import type { DeliveryState } from "./kinds";
 
-/** The delivery log of an app: newest first, each with its attempts. */
-export async function listDeliveries(appId: string, limit = 100) {
+const DELIVERY_INCLUDE = {
+  attempts: { orderBy: { number: "asc" } },
+  event: { select: { type: true, test: true, sessionId: true, payload: true } },
+} as const satisfies Prisma.WebhookDeliveryInclude;
+
+type DeliveryRow = Prisma.WebhookDeliveryGetPayload<{ include: typeof DELIVERY_INCLUDE }>;
+
+/**
+ * Deliveries with their attempts from one snapshot. Prisma loads the
+ * attempts in a second query; without a shared snapshot a worker closing an
+ * attempt in between showed a delivery still due at its old time next to the
+ * attempt that had already failed and moved it on.
+ */
+async function findDeliveries(args: Omit<Prisma.WebhookDeliveryFindManyArgs, "include">): Promise<DeliveryRow[]> {
   const prisma = await db();
-  const rows = await prisma.webhookDelivery.findMany({
-    where: { appId },
-    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
-    take: limit,
-    include: { attempts: { orderBy: { number: "asc" } }, event: { select: { type: true, test: true, sessionId: true } } },
+  return prisma.$transaction((tx) => tx.webhookDelivery.findMany({ ...args, include: DELIVERY_INCLUDE }), {
+    isolationLevel: "RepeatableRead",
   });
-  return rows.map((d) => ({
+}
+
+/** The session status the event reports (its payload's `status`). */
+function eventStatus(payload: Prisma.JsonValue): string | null {
+  const status = payload && typeof payload === "object" && !Array.isArray(payload) ? payload.status : null;
+  return typeof status === "string" ? status : null;
+}
+
+/** One delivery as the log shows it (API, CLI and portal): its state and every attempt, oldest first. */
+function presentDelivery(d: DeliveryRow) {
+  return {
     delivery_id: d.id,
     event_id: d.eventId,
     event_type: d.event.type,
     test: d.event.test,
     session_id: d.event.sessionId,
+    status: eventStatus(d.event.payload),
+    /** The bad-signature test delivery: signed with a wrong secret on purpose. */
+    bad_signature: d.signing === "invalid",
     webhook_id: d.endpointId,
     url: d.url,
     state: d.state,
@@ -35,7 +60,46 @@ export async function listDeliveries(appId: string, limit = 100) {
       response_snippet: a.responseSnippet,
       error: a.error,
     })),
-  }));
+  };
+}
+
+export type PresentedDelivery = ReturnType<typeof presentDelivery>;
+
+/** The delivery log of an app: newest first, each with its attempts. */
+export async function listDeliveries(appId: string, limit = 100) {
+  const rows = await findDeliveries({
+    where: { appId },
+    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+    take: limit,
+  });
+  return rows.map(presentDelivery);
+}
+
+export const DELIVERY_PAGE_SIZE = 20;
+
+/**
+ * One page of an app's delivery log, newest first, with the cursor of the
+ * next page (null at the end); optionally only one webhook's deliveries
+ * and/or one state. Keyset pagination on (created_at, id) over the
+ * deliveries' (app_id, created_at) index.
+ */
+export async function listDeliveryPage(
+  appId: string,
+  options: { cursor?: string; webhookId?: string; state?: DeliveryState; limit?: number } = {},
+) {
+  const limit = Math.min(Math.max(options.limit ?? DELIVERY_PAGE_SIZE, 1), 100);
+  const rows = await findDeliveries({
+    where: {
+      appId,
+      ...(options.webhookId ? { endpointId: options.webhookId } : {}),
+      ...(options.state ? { state: options.state } : {}),
+      ...afterCursor(options.cursor),
+    },
+    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+    take: limit + 1,
+  });
+  const { page, nextCursor } = keysetPage(rows, limit);
+  return { deliveries: page.map(presentDelivery), next_cursor: nextCursor };
 }
 
 /**
@@ -81,15 +145,22 @@ export async function webhookAppId(webhookId: string): Promise<string> {
   return row.appId;
 }
 
-/** The app's webhook endpoints, without their secrets. */
-export async function listWebhookEndpoints(appId: string) {
-  const prisma = await db();
-  const rows = await prisma.webhookEndpoint.findMany({ where: { appId }, orderBy: { createdAt: "asc" } });
-  return rows.map((w) => ({
+/** A webhook endpoint as the API and the portal show it: never its secret. */
+export function presentWebhookEndpoint(w: WebhookEndpoint) {
+  return {
     webhook_id: w.id,
     url: w.url,
     approved: w.approved,
     active: w.active,
     created_at: w.createdAt.toISOString(),
-  }));
+  };
+}
+
+export type PresentedWebhookEndpoint = ReturnType<typeof presentWebhookEndpoint>;
+
+/** The app's webhook endpoints, without their secrets. */
+export async function listWebhookEndpoints(appId: string) {
+  const prisma = await db();
+  const rows = await prisma.webhookEndpoint.findMany({ where: { appId }, orderBy: { createdAt: "asc" } });
+  return rows.map(presentWebhookEndpoint);
 }

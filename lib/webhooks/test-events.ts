@@ -4,9 +4,9 @@ import { db } from "@/lib/db/client";
 import { ApiError } from "@/lib/http/api-error";
 import { enqueueEvent, newEventId } from "./outbox";
 import { sessionEventType, type SessionEventStatus } from "./event-types";
+import type { TestEventKind } from "./kinds";
 
-export const TEST_EVENT_KINDS = ["approved", "declined", "in_review", "expired", "duplicate", "bad_signature"] as const;
-export type TestEventKind = (typeof TEST_EVENT_KINDS)[number];
+export { TEST_EVENT_KINDS, type TestEventKind } from "./kinds";
 
 /** The session status a test event simulates; duplicate and bad_signature send an approved event. */
 function testEventStatus(kind: TestEventKind): SessionEventStatus {

@@ -17,6 +17,11 @@ function unavailableMessage(feature: Feature) {
   return `The ${feature} check is not available on this server yet`;
 }
 
+/** Why a feature cannot be chosen, or null when it can: what the builder shows next to it. */
+export function unavailableReason(feature: Feature): string | null {
+  return isRunnableFeature(feature) ? null : unavailableMessage(feature);
+}
+
 /** Workflow create/update: 400 `invalid_request` with `features.<i>` per unavailable feature. */
 export function assertWorkflowFeaturesRunnable(features: readonly Feature[]) {
   const errors: Record<string, string[]> = Object.create(null);

@@ -37,9 +37,17 @@ export const UpdateWorkflowBody = z
     message: "Give at least one of name, features, settings, is_active",
   });
 
-/** Spec 2.3: `age` needs the document's date of birth, so it brings `id_verification`. */
+/** Spec 2.3: features that bring others. `age` needs the document's date of birth, so it brings `id_verification`. */
+export const FEATURE_REQUIRES: Readonly<Partial<Record<Feature, readonly Feature[]>>> = { age: ["id_verification"] };
+
+/** The features `features` bring in (FEATURE_REQUIRES) with them, in FEATURES order. */
 export function normaliseFeatures(features: readonly Feature[]): Feature[] {
   const set = new Set(features);
-  if (set.has("age")) set.add("id_verification");
+  for (const feature of features) for (const required of FEATURE_REQUIRES[feature] ?? []) set.add(required);
   return FEATURES.filter((f) => set.has(f));
+}
+
+/** The chosen features that bring `feature` in, e.g. ["age"] for `id_verification` when `age` is chosen. */
+export function requiredBy(feature: Feature, chosen: readonly Feature[]): Feature[] {
+  return chosen.filter((f) => FEATURE_REQUIRES[f]?.includes(feature));
 }

@@ -15,9 +15,16 @@ export type LivenessAction = (typeof LIVENESS_ACTIONS)[number];
 
 export const SESSION_TTL = { min: 300, max: 7 * 24 * 3600, default: 24 * 3600 } as const;
 
-const SessionSettings = z
+export const SessionSettings = z
   .object({
     ttl_seconds: z.number().int().min(SESSION_TTL.min).max(SESSION_TTL.max).default(SESSION_TTL.default),
+    /**
+     * Sessions bound to a person's account (svc_access_token) reuse the
+     * proofs it already holds (a valid document: the document step is
+     * skipped, age comes from it, face match uses the enrolled face).
+     * false: every check runs fresh.
+     */
+    reuse_proofs: z.boolean().default(true),
   })
   .strict();
 
@@ -83,7 +90,7 @@ const FaceUniquenessSettings = z
   })
   .strict();
 
-const FEATURE_SETTINGS = {
+export const FEATURE_SETTINGS = {
   id_verification: IdVerificationSettings,
   liveness: LivenessSettings,
   face_match: FaceMatchSettings,

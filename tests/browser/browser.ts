@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import AxeBuilder from "@axe-core/playwright";
-import { chromium, type Browser, type Page } from "playwright-core";
+import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
 import { expect } from "vitest";
 
 /**
@@ -91,4 +91,20 @@ export async function expectPortalAccessible(view: Page, name: string) {
   await settled(view);
   const serious = await captureView(view, `portal/${name}`);
   expect(serious, `${name}: serious/critical axe violations`).toEqual([]);
+}
+
+/**
+ * A browser context already signed in to the portal as `developer` (their
+ * next-auth cookies, from tests/support/portal.ts), for tests whose subject
+ * is not the sign-in pages (those are portal.test.ts's).
+ */
+export async function signedInContext(browser: Browser, developer: { cookie: string }, baseURL: string): Promise<BrowserContext> {
+  const context = await browser.newContext({ viewport: DESKTOP, locale: "en-GB", baseURL });
+  await context.addCookies(
+    developer.cookie.split("; ").map((pair) => {
+      const eq = pair.indexOf("=");
+      return { name: pair.slice(0, eq), value: pair.slice(eq + 1), url: baseURL };
+    }),
+  );
+  return context;
 }

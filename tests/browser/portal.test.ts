@@ -8,7 +8,7 @@ import { useServerDatabase } from "../support/domain";
 import { signUpDeveloper, uniqueEmail } from "../support/portal";
 import { startServer, type RunningServer } from "../support/server";
 import { startSmtp, type TestSmtp } from "../support/smtp";
-import { ARTIFACTS, axeFindings, chromiumMissing, DESKTOP, launchChromium, expectPortalAccessible } from "./browser";
+import { ARTIFACTS, axeFindings, chromiumMissing, DESKTOP, launchChromium, expectPortalAccessible, signedInContext } from "./browser";
 
 /**
  * The developer portal in Debian's Chromium, as a developer uses it: sign up,
@@ -192,13 +192,7 @@ describe.skipIf(chromiumMissing !== null)(suiteName, () => {
 
   it("shows another organization's app pages as 404, on every app page", async () => {
     const other = await signUpDeveloper(server.url);
-    const otherContext = await browser.newContext({ viewport: DESKTOP, baseURL: server.url });
-    await otherContext.addCookies(
-      other.cookie.split("; ").map((pair) => {
-        const eq = pair.indexOf("=");
-        return { name: pair.slice(0, eq), value: pair.slice(eq + 1), url: server.url };
-      }),
-    );
+    const otherContext = await signedInContext(browser, other, server.url);
     const otherPage = await otherContext.newPage();
     for (const suffix of ["", "/keys", "/oidc"]) {
       const res = await otherPage.goto(`/dashboard/apps/${appId}${suffix}`);

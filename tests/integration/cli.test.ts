@@ -130,6 +130,9 @@ describe("admin CLI", () => {
 
     const unapproved = await cli(["webhook:create", "--app", t.appId, "--url", "http://localhost:4000/hook"], env());
     expect(unapproved.approved).toBe(false);
+    const approved = await cli(["webhook:approve", "--webhook", unapproved.webhook_id], env());
+    expect(approved).toEqual({ webhook_id: unapproved.webhook_id, url: "http://localhost:4000/hook", approved: true, active: true });
+    await expectFailure(["webhook:approve", "--webhook", "7d0c1f1e-94a8-4a43-9b44-0c6a8d1d5b10"], "not_found");
 
     const prod = await createTenant(env(), "production");
     await expectFailure(["webhook:create", "--app", prod.appId, "--url", "http://localhost:4000/hook"], "invalid_request");

@@ -8,7 +8,8 @@ import { chromium } from "playwright-core";
 import * as oauth from "oauth4webapi";
 import * as client from "openid-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { api, createSession, createTenant, createWorkflow, keyHeader, postSession, shared, type Tenant } from "../support/api";
+import { api, bearer as sessionBearer, checkOf, createSession, createTenant, createWorkflow, keyHeader, postSession, shared, type Tenant } from "../support/api";
+import { fixture, imageForm } from "../support/images";
 import { cli } from "../support/cli";
 import { sql } from "../support/database";
 import { useServerDatabase } from "../support/domain";
@@ -709,11 +710,11 @@ describe("account reads", () => {
     // The credential check has no executor yet (workflows refuse it): give
     // this session the feature directly to record a licence result.
     await sql(shared().env, `UPDATE sessions SET features = array_append(features, 'credential') WHERE id = $1`, [s.session_id]);
-    await recordCheckResult({
-      sessionId: s.session_id,
-      type: "id_verification",
-      status: "passed",
-      data: { document_type: "driving_licence", date_of_birth: "1990-01-01", document_number: "D1234567" },
+    await recordCheckResult({ sessionId: s.session_id, type: "id_verification", status: "passed", data: { reused: false, document_type: "driving_licence" } });
+    // What the document step keeps for the decision: the fields read (they become the account's document proof).
+    const { saveJsonArtifact } = await import("@/lib/sessions/artifacts");
+    await saveJsonArtifact(s.session_id, "document_fields", {
+      document_type: "driving_licence", full_name: "JORDAN SAMPLE", date_of_birth: "1990-01-01", document_number: "D1234567", expiry_date: "2099-01-01",
     });
     await recordCheckResult({
       sessionId: s.session_id,
@@ -735,9 +736,11 @@ describe("account reads", () => {
     });
     const l = await bearer("/api/auth/oidc/licenses", tokens.access_token);
     expect(l.body.data.licenses).toEqual([{ type: "MD", number: "A-123", status: "active", expires_on: "2099-12-31", issuer: "Medical Board" }]);
-    for (const res of [v, l]) {
+    const userinfo = await bearer("/api/auth/oidc/userinfo", tokens.access_token);
+    for (const res of [v, l, userinfo]) {
       expect(res.text).not.toContain("1990-01-01");
       expect(res.text).not.toContain("D1234567");
+      expect(res.text).not.toContain("JORDAN");
     }
   });
 });
@@ -761,6 +764,153 @@ describe("sessions bound to an account (svc_access_token)", () => {
 
     const unbound = await createSession(t, { workflow_id: wf });
     expect((await api("GET", `/api/v2/session/${unbound.session_id}`, { headers: keyHeader(t) })).body.data.svc_id).toBeNull();
+  });
+});
+
+describe("reusable identity (verify once, reuse), for a production app", () => {
+  const PROD_REDIRECT = "https://rp.example/callback";
+  let t: Tenant; // this block's own production app (the file's `t` is a test app)
+  let prodConfig: client.Configuration;
+  const licence = (who: "a" | "b") => ({ front: fixture("documents", `licence-${who}-front.jpg`), back: fixture("documents", `licence-${who}-back.jpg`) });
+  const PERFORMS: Record<string, string> = { "turn_left,turn_right": "a-left-right", "turn_right,turn_left": "a-right-left" };
+  const turns = { liveness: { actions: ["turn_left", "turn_right"], actions_per_challenge: 2 } };
+  const RAW = /JORDAN|SAMPLE|S4829105|1990-04-12/;
+  let kyc: string;
+  let reusing: string;
+
+  beforeAll(async () => {
+    t = await createTenant(shared().env, "production");
+    await cli(["app:redirect-uri", "--app", t.appId, "--uri", PROD_REDIRECT], shared().env);
+    await cli(["app:scopes", "--app", t.appId, "--scopes", "openid profile verifications"], shared().env);
+    prodConfig = await client.discovery(new URL(op.url), t.clientId, t.clientSecret, undefined, { execute: [client.allowInsecureRequests] });
+    kyc = await createWorkflow(t, ["id_verification", "liveness", "face_match"], { settings: turns });
+    reusing = await createWorkflow(t, ["id_verification", "liveness", "face_match", "age"], { settings: { ...turns, age: { minimum_age: 21 } } });
+  });
+
+  const postDocument = (token: string, who: "a" | "b") =>
+    api("POST", "/api/v2/document", { headers: sessionBearer(token), form: imageForm(licence(who), { document_type: "driving_licence" }) });
+  /** Person A performs the challenge's turns. */
+  async function postBurst(token: string) {
+    const res = await api("POST", "/api/v2/antispoof/challenge", { headers: sessionBearer(token) });
+    const { challenge_id, actions } = res.body.data as { challenge_id: string; actions: string[] };
+    const frames = [1, 2, 3, 4, 5].map((i) => fixture("faces", PERFORMS[actions.join()]!, `${i}.jpg`));
+    return api("POST", "/api/v2/antispoof", { headers: sessionBearer(token), form: imageForm({ frames }, { challenge_id }) });
+  }
+  const finish = (token: string) => api("POST", "/api/v2/flow/finish", { headers: sessionBearer(token) });
+  const decisionOf = async (id: string, tenant = t) => (await api("GET", `/api/v2/session/${id}/decision`, { headers: keyHeader(tenant) })).body.data;
+  const charged = async (id: string) =>
+    (await sql(shared().env, "SELECT reference FROM ledger_entries WHERE reference LIKE $1 ORDER BY reference", [`check:${id}:%`])).map((r: { reference: string }) => r.reference.split(":")[2]);
+
+  it("an approved bound session saves proofs; the next one skips the document, matches the enrolled face, and is charged less", async () => {
+    const tokens = await exchange(await authorize({ cfg: prodConfig, redirectUri: PROD_REDIRECT }), prodConfig);
+    const svcId = tokens.claims()!.sub;
+    const first = await createSession(t, { workflow_id: kyc, svc_access_token: tokens.access_token, vendor_data: `reuse-${svcId}` });
+    expect(checkOf(await postDocument(first.session_token, "a"), "id_verification").status).toBe("passed");
+    expect(checkOf(await postBurst(first.session_token), "face_match").status).toBe("passed");
+    expect((await finish(first.session_token)).body.data.status).toBe("APPROVED");
+    const firstDecision = await decisionOf(first.session_id);
+    expect(firstDecision).toMatchObject({ svc_id: svcId, origin: "fresh", identity: { svc_id: svcId, full_name: "JORDAN SAMPLE", licenses: [], stale: false } });
+    const proofs = await sql(shared().env, "SELECT kind, sealed FROM account_proofs WHERE account_id = $1 ORDER BY kind", [svcId]);
+    expect(proofs.map((r: { kind: string }) => r.kind)).toEqual(["document", "face"]);
+    for (const r of proofs as { sealed: Buffer }[]) expect(r.sealed.toString("latin1")).not.toMatch(RAW);
+
+    const second = await createSession(t, { workflow_id: reusing, svc_access_token: tokens.access_token });
+    const flow = await api("GET", "/api/v2/flow", { headers: sessionBearer(second.session_token) });
+    const steps = Object.fromEntries(flow.body.data.steps.map((x: { type: string }) => [x.type, x]));
+    expect(steps.id_verification).toMatchObject({ status: "passed", reused: true });
+    expect(steps.age).toMatchObject({ status: "passed", reused: true });
+    expect(steps.liveness).toMatchObject({ status: "pending", reused: false }); // never reused
+    const live = await postBurst(second.session_token);
+    expect(checkOf(live, "face_match")).toMatchObject({ status: "passed", data: { reference: "enrolled_face" } });
+    expect((await finish(second.session_token)).body.data.status).toBe("APPROVED");
+    const decision = await decisionOf(second.session_id);
+    expect(decision).toMatchObject({
+      status: "APPROVED",
+      svc_id: svcId,
+      origin: "mixed",
+      identity: { svc_id: svcId, full_name: "JORDAN SAMPLE" },
+      verifications: { id_verification: { status: "passed" }, liveness: { status: "passed" }, face_match: { status: "passed" }, age: { status: "passed" } },
+    });
+    expect(checkOf({ body: { data: decision } } as never, "id_verification").data).toMatchObject({ reused: true });
+    expect(checkOf({ body: { data: decision } } as never, "age").data).toMatchObject({ reused: true, is_21_plus: true });
+    // Only what ran was billed: the reused document and the age it gave were free.
+    expect(await charged(first.session_id)).toEqual(["face_match", "id_verification", "liveness"]);
+    expect(await charged(second.session_id)).toEqual(["face_match", "liveness"]);
+
+    // The same workflow without the account, or with reuse switched off: everything fresh.
+    const unbound = await createSession(t, { workflow_id: reusing });
+    const fresh = await createWorkflow(t, ["id_verification", "liveness", "face_match"], { settings: { ...turns, session: { reuse_proofs: false } } });
+    const refused = await createSession(t, { workflow_id: fresh, svc_access_token: tokens.access_token });
+    for (const s of [unbound, refused]) {
+      const f = await api("GET", "/api/v2/flow", { headers: sessionBearer(s.session_token) });
+      expect(f.body.data.steps.find((x: { type: string }) => x.type === "id_verification")).toMatchObject({ status: "pending", reused: false });
+    }
+
+    // GET /api/v2/identity (spec 4.3): proofs, never the name or the date of birth.
+    const read = async (query: string, tenant = t) => api("GET", `/api/v2/identity?${query}`, { headers: keyHeader(tenant) });
+    const byId = await read(`svc_id=${svcId}`);
+    expect(byId.status).toBe(200);
+    expect(byId.body.data.identity).toEqual({
+      svc_id: svcId,
+      pseudonym: expect.stringMatching(/^psn_[A-Za-z0-9_-]{22}$/),
+      age_bands: { is_18_plus: true, is_21_plus: true },
+      licenses: [],
+      verified_at: expect.any(String),
+      stale: false,
+    });
+    expect(byId.text).not.toMatch(RAW);
+    expect((await read(`legacy_id=${svcId}`)).body.data).toEqual(byId.body.data);
+    expect((await read(`vendor_data=reuse-${svcId}`)).body.data).toEqual(byId.body.data);
+    const missing = await read("");
+    expect(missing.status).toBe(400);
+    expect(missing.body.error.code).toBe("missing_parameter");
+    const unknown = await read("svc_id=00000000-0000-0000-0000-000000000000");
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.error.code).toBe("not_found");
+    expect((await read("vendor_data=nobody")).status).toBe(404);
+    const conflicting = await read(`svc_id=${svcId}&legacy_id=other`);
+    expect(conflicting.status).toBe(400);
+    // Another project never reads this person, nor gets the same pseudonym.
+    const other = await createTenant();
+    expect((await read(`svc_id=${svcId}`, other)).status).toBe(404);
+
+    // The person revokes this app: the read is 404, the decision loses its identity, the refresh token stops working.
+    const { deleteAccount, listSharedApps, revokeAppAccess } = await import("@/lib/identity/account-lifecycle");
+    expect((await listSharedApps(svcId)).map((a) => [a.app_id, a.revoked_at])).toEqual([[t.appId, null]]);
+    expect(await revokeAppAccess(svcId, other.appId)).toBe(false);
+    expect(await revokeAppAccess(svcId, t.appId)).toBe(true);
+    expect((await read(`svc_id=${svcId}`)).status).toBe(404);
+    expect((await decisionOf(second.session_id)).identity).toBeNull();
+    await expect(client.refreshTokenGrant(prodConfig, tokens.refresh_token!)).rejects.toThrow();
+    // Deleting the account: proofs and enrolled face gone; the sessions keep their verdicts without the person.
+    expect(await deleteAccount(svcId)).toBe(true);
+    expect(await sql(shared().env, "SELECT kind FROM account_proofs WHERE account_id = $1", [svcId])).toEqual([]);
+    expect(await decisionOf(second.session_id)).toMatchObject({ status: "APPROVED", svc_id: null, origin: "mixed", identity: null });
+    expect(await deleteAccount(svcId)).toBe(false);
+  });
+
+  it("another person's face against the enrolled face fails face match; no reuse without an enrolled face", async () => {
+    const tokens = await exchange(await authorize({ cfg: prodConfig, redirectUri: PROD_REDIRECT }), prodConfig);
+    const svcId = tokens.claims()!.sub;
+    // Person B proves a document only: no enrolled face yet, so a face-match workflow asks for the document again.
+    const docOnly = await createWorkflow(t, ["id_verification"]);
+    const first = await createSession(t, { workflow_id: docOnly, svc_access_token: tokens.access_token });
+    expect(checkOf(await postDocument(first.session_token, "b"), "id_verification").status).toBe("passed");
+    expect((await finish(first.session_token)).body.data.status).toBe("APPROVED");
+    const noFace = await createSession(t, { workflow_id: kyc, svc_access_token: tokens.access_token });
+    const f = await api("GET", "/api/v2/flow", { headers: sessionBearer(noFace.session_token) });
+    expect(f.body.data.steps.find((x: { type: string }) => x.type === "id_verification")).toMatchObject({ status: "pending", reused: false });
+    // B's face enrolled (the portrait B's licence carries), then person A performs the liveness.
+    expect(checkOf(await postDocument(noFace.session_token, "b"), "id_verification").status).toBe("passed");
+    const { loadJsonArtifact } = await import("@/lib/sessions/artifacts");
+    const { sealJson } = await import("@/lib/crypto/encryption");
+    const portraitOfB = await loadJsonArtifact(noFace.session_id, "portrait_template");
+    await sql(shared().env, "INSERT INTO account_proofs (id, account_id, kind, key, verified_at, sealed, updated_at) VALUES (gen_random_uuid()::text, $1, 'face', '', now(), $2, now())", [svcId, Buffer.from(sealJson(portraitOfB))]);
+    const s = await createSession(t, { workflow_id: kyc, svc_access_token: tokens.access_token });
+    const live = await postBurst(s.session_token);
+    expect(checkOf(live, "liveness").status).toBe("passed");
+    expect(checkOf(live, "face_match")).toMatchObject({ status: "failed", data: { reference: "enrolled_face" }, error: { code: "face_mismatch" } });
+    expect((await finish(s.session_token)).body.data.status).toBe("DECLINED");
   });
 });
 

@@ -31,6 +31,15 @@ beforeAll(async () => {
     STRIPE_API_BASE: stripe.url,
   };
   server = await startServer(stripeEnv);
+  // This process's domain layer (checkouts made in-process) talks to the same
+  // Stripe and returns to this server. It reads its configuration once, at
+  // first use: read it now, then take the settings out of process.env again,
+  // so the servers and CLI processes this file starts get only what each test
+  // gives them.
+  const settings = { STRIPE_SECRET_KEY: stripe.secretKey, STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET, STRIPE_API_BASE: stripe.url, PUBLIC_BASE_URL: server.url };
+  Object.assign(process.env, settings);
+  (await import("@/lib/config/env")).env();
+  for (const key of Object.keys(settings)) delete process.env[key];
 });
 
 afterAll(async () => {
@@ -51,6 +60,18 @@ function topUpLink(t: Tenant, amount: string, extra: string[] = [], env = stripe
 
 async function checkout(t: Tenant, amount: string): Promise<Checkout> {
   return (await cli(["wallet:top-up-link", "--org", t.organizationId, "--amount", amount], stripeEnv)) as Checkout;
+}
+
+/**
+ * A checkout made in this process by the function `wallet:top-up-link` and
+ * the portal call (createTopUpCheckout), for the webhook tests: a CLI
+ * process costs seconds.
+ */
+async function checkoutInProcess(t: Tenant, amount: string, options: { successUrl?: string; developerEmail?: string } = {}): Promise<Checkout> {
+  const { createTopUpCheckout, defaultTopUpReturnUrls } = await import("@/lib/billing/create-top-up-checkout");
+  const { parseAmountToCents } = await import("@/lib/billing/money");
+  const c = await createTopUpCheckout(t.organizationId, parseAmountToCents(amount), { ...defaultTopUpReturnUrls(), ...options });
+  return { top_up_id: c.topUpId, checkout_session_id: c.checkoutSessionId, url: c.url, amount: c.amountMinor / 100, currency: c.currency, expires_at: c.expiresAt?.toISOString() ?? null };
 }
 
 function deliver(event: object, options: { secret?: string; timestamp?: number; base?: string; signature?: string | null } = {}) {
@@ -132,22 +153,20 @@ describe("creating a top-up checkout", () => {
   it("refuses amounts outside 10 to 10,000 USD and bad return pages (invalid_request) without calling Stripe", async () => {
     const t = await createTenant();
     const before = stripe.requests.length;
-    for (const amount of ["9.99", "10000.01", "0.5"]) {
-      const r = await topUpLink(t, amount);
-      expect(r.code, amount).toBe(1);
-      const error = cliError(r.stderr);
-      expect(error.code).toBe("invalid_request");
-      expect(error.details.errors.amountMinor[0]).toContain("between 10 and 10000 USD");
-    }
-    const badUrl = await topUpLink(t, "20", ["--success-url", "/relative"]);
-    expect(cliError(badUrl.stderr)).toMatchObject({ code: "invalid_request", details: { errors: { successUrl: [expect.any(String)] } } });
-    const badEmail = await topUpLink(t, "20", ["--email", "not-an-email"]);
-    expect(cliError(badEmail.stderr).code).toBe("invalid_request");
-    // Not a money amount at all: a usage error.
+    // Through the CLI: an amount out of bounds, one that is not an amount (a usage error), the lower edge.
+    const low = await topUpLink(t, "9.99");
+    expect(low.code).toBe(1);
+    expect(cliError(low.stderr)).toMatchObject({ code: "invalid_request", details: { errors: { amountMinor: [expect.stringContaining("between 10 and 10000 USD")] } } });
     expect((await topUpLink(t, "ten")).code).toBe(2);
-    // Edges of the bounds are accepted.
     expect((await topUpLink(t, "10")).code).toBe(0);
-    expect((await topUpLink(t, "10000")).code).toBe(0);
+    // The same function, in this process: the other refusals and the upper edge.
+    const refusal = (promise: Promise<unknown>) => promise.then(() => null, (err: { code?: string; data?: unknown }) => ({ code: err.code, details: err.data }));
+    for (const amount of ["10000.01", "0.5"]) {
+      expect(await refusal(checkoutInProcess(t, amount)), amount).toMatchObject({ code: "invalid_request", details: { errors: { amountMinor: [expect.stringContaining("between 10 and 10000 USD")] } } });
+    }
+    expect(await refusal(checkoutInProcess(t, "20", { successUrl: "/relative" }))).toMatchObject({ code: "invalid_request", details: { errors: { successUrl: [expect.any(String)] } } });
+    expect((await refusal(checkoutInProcess(t, "20", { developerEmail: "not-an-email" })))?.code).toBe("invalid_request");
+    expect(await refusal(checkoutInProcess(t, "10000"))).toBeNull();
     expect(stripe.requests.length - before).toBe(2);
     expect(await sql(shared().env, `SELECT amount_cents FROM top_ups WHERE organization_id = $1 ORDER BY amount_cents`, [t.organizationId])).toEqual([
       { amount_cents: 1000 },
@@ -307,7 +326,7 @@ describe("POST /api/portal/wallet/top-up (the portal's top-up)", () => {
 describe("POST /api/stripe/webhook", () => {
   it("checkout.session.completed credits the wallet once, with a ledger row caused by the top-up, however often Stripe retries", async () => {
     const t = await createTenant();
-    const c = await checkout(t, "25");
+    const c = await checkoutInProcess(t, "25");
     const event = stripe.event("checkout.session.completed", c.checkout_session_id);
 
     const first = await deliver(event);
@@ -343,7 +362,7 @@ describe("POST /api/stripe/webhook", () => {
 
   it("two deliveries racing credit once", async () => {
     const t = await createTenant();
-    const c = await checkout(t, "40");
+    const c = await checkoutInProcess(t, "40");
     const event = stripe.event("checkout.session.completed", c.checkout_session_id);
     const responses = await Promise.all(Array.from({ length: 6 }, () => deliver(event)));
     expect(responses.map((r) => r.status)).toEqual([200, 200, 200, 200, 200, 200]);
@@ -355,7 +374,7 @@ describe("POST /api/stripe/webhook", () => {
 
   it("a bad, missing or stale signature is 400 invalid_signature and credits nothing", async () => {
     const t = await createTenant();
-    const c = await checkout(t, "50");
+    const c = await checkoutInProcess(t, "50");
     const event = stripe.event("checkout.session.completed", c.checkout_session_id);
     const wrongSecret = await deliver(event, { secret: "whsec_someone_else" });
     expect(wrongSecret.status).toBe(400);
@@ -392,7 +411,7 @@ describe("POST /api/stripe/webhook", () => {
 
   it("a completed session for an unknown top-up is acknowledged, ignored and logged", async () => {
     const t = await createTenant();
-    const c = await checkout(t, "20");
+    const c = await checkoutInProcess(t, "20");
     const unknownId = randomUUID();
     const event = stripe.event("checkout.session.completed", c.checkout_session_id, {
       metadata: { organization_id: t.organizationId, top_up_id: unknownId },
@@ -413,10 +432,10 @@ describe("POST /api/stripe/webhook", () => {
   it("a session that does not match its top-up (another organization, another session, another amount) credits nothing", async () => {
     const t = await createTenant();
     const other = await createTenant();
-    const c = await checkout(t, "20");
+    const c = await checkoutInProcess(t, "20");
     const wrongOrg = stripe.event("checkout.session.completed", c.checkout_session_id, { metadata: { organization_id: other.organizationId, top_up_id: c.top_up_id } });
     expect((await deliver(wrongOrg)).body.data).toMatchObject({ outcome: "ignored", reason: "session_mismatch" });
-    const d = await checkout(t, "20");
+    const d = await checkoutInProcess(t, "20");
     const wrongSession = stripe.event("checkout.session.completed", d.checkout_session_id, { metadata: { organization_id: t.organizationId, top_up_id: c.top_up_id } });
     expect((await deliver(wrongSession)).body.data).toMatchObject({ outcome: "ignored", reason: "session_mismatch" });
     const wrongAmount = stripe.event("checkout.session.completed", c.checkout_session_id, { amount_total: 200000 });
@@ -428,7 +447,7 @@ describe("POST /api/stripe/webhook", () => {
 
   it("an unpaid completion waits for async_payment_succeeded; an expired session ends the top-up", async () => {
     const t = await createTenant();
-    const c = await checkout(t, "60");
+    const c = await checkoutInProcess(t, "60");
     const unpaid = await deliver(stripe.event("checkout.session.completed", c.checkout_session_id, { payment_status: "unpaid" }));
     expect(unpaid.body.data).toMatchObject({ outcome: "ignored", reason: "awaiting_payment" });
     expect(await balance(t)).toBe(10000);
@@ -436,7 +455,7 @@ describe("POST /api/stripe/webhook", () => {
     expect(paid.body.data.outcome).toBe("credited");
     expect(await balance(t)).toBe(16000);
 
-    const e = await checkout(t, "70");
+    const e = await checkoutInProcess(t, "70");
     const expired = await deliver(stripe.event("checkout.session.expired", e.checkout_session_id));
     expect(expired.body.data.outcome).toBe("recorded");
     expect((await topUp(e.top_up_id)).status).toBe("expired");
@@ -475,6 +494,9 @@ describe("without Stripe configuration", () => {
   });
 
   it("one Stripe key without the other stops the server at start-up, naming the variable", async () => {
-    await expect(startServer({ ...shared().env, STRIPE_SECRET_KEY: stripe.secretKey })).rejects.toThrow(/STRIPE_WEBHOOK_SECRET: wallet top-up needs both/);
+    const started = startServer({ ...shared().env, STRIPE_SECRET_KEY: stripe.secretKey });
+    // A server that starts after all must not outlive the test.
+    void started.then((s) => s.stop(), () => {});
+    await expect(started).rejects.toThrow(/STRIPE_WEBHOOK_SECRET: wallet top-up needs both/);
   });
 });

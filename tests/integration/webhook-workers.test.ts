@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes, randomUUID } from "node:crypto";
 import { afterAll, describe, expect, it } from "vitest";
 import { cli } from "../support/cli";
-import { createTestDatabase, sql, type TestDatabase } from "../support/database";
+import { createTestDatabase, sql, waitForDatabaseHost, type TestDatabase } from "../support/database";
 import { TestReceiver } from "../support/receiver";
 import { baseEnv, freePort, ROOT, startServer, type RunningServer } from "../support/server";
 
@@ -13,6 +13,8 @@ import { baseEnv, freePort, ROOT, startServer, type RunningServer } from "../sup
  * worker killed mid-delivery loses nothing and leaves a truthful log.
  */
 const cleanups: Array<() => Promise<unknown>> = [];
+/** Each test makes a fresh install (migrations), runs CLI processes and starts servers or workers: slow on a busy 2-core machine. */
+const INSTALL_TEST_MS = 150_000;
 afterAll(async () => {
   for (const fn of cleanups.reverse()) await fn().catch(() => {});
 });
@@ -92,7 +94,7 @@ describe("webhook durability", () => {
     cleanups.push(() => server.stop());
     await receiver.waitFor((r) => r.processed.length === 1);
     expect(receiver.processed[0]!.event_id).toBe(sent.event_id);
-  });
+  }, INSTALL_TEST_MS);
 });
 
 describe("two workers over one outbox", () => {
@@ -105,7 +107,7 @@ describe("two workers over one outbox", () => {
 
     startWorker(env);
     // The second worker starts once the first one hosts or reaches the database.
-    await new Promise((r) => setTimeout(r, 3000));
+    await waitForDatabaseHost(env);
     startWorker(env);
     await new Promise((r) => setTimeout(r, 3000));
 
@@ -123,7 +125,7 @@ describe("two workers over one outbox", () => {
       [appId],
     );
     expect(attempts).toEqual([{ outcome: "succeeded", n: 200 }]);
-  });
+  }, INSTALL_TEST_MS);
 });
 
 describe("a worker killed in the middle of deliveries", () => {
@@ -177,7 +179,7 @@ describe("a worker killed in the middle of deliveries", () => {
         expect(delivery.attempts).toEqual([expect.objectContaining({ number: 1, outcome: "succeeded", status_code: 200 })]);
       }
     }
-  });
+  }, INSTALL_TEST_MS);
 });
 
 describe("the worker's clock", () => {
@@ -215,5 +217,5 @@ describe("the worker's clock", () => {
     expect(Date.parse(delivery!.delivered_at!)).toBeGreaterThanOrEqual(ahead);
     expect(Date.parse(delivery!.attempts[0]!.started_at)).toBeGreaterThanOrEqual(ahead);
     expect(Date.parse(delivery!.attempts[0]!.ended_at!)).toBeGreaterThanOrEqual(ahead);
-  });
+  }, INSTALL_TEST_MS);
 });

@@ -16,7 +16,7 @@ describe("workflows (spec 4.2)", () => {
     const wf = res.body.data.workflow;
     expect(wf).toMatchObject({ name: "KYC", features: ["id_verification", "liveness", "face_match"], is_active: true });
     expect(wf.settings).toEqual({
-      session: { ttl_seconds: 86400 },
+      session: { ttl_seconds: 86400, reuse_proofs: true },
       id_verification: { allowed_documents: ["passport", "id_card", "driving_licence"], min_read_confidence: 0.8 },
       liveness: { actions: ["turn_left", "turn_right", "blink"], actions_per_challenge: 2, frames: 5, max_attempts: 3 },
       face_match: { threshold: 0.6, review_margin: 0.08 },

@@ -47,9 +47,40 @@ export type Tenant = {
 
 let counter = 0;
 
-/** A developer, organization and app made through the admin CLI. */
+/**
+ * A developer, organization and app. On the shared server's database they are
+ * made in this process by the functions the admin CLI runs
+ * (`developer:create`, `app:create`: createDeveloper, createApp): a CLI
+ * process costs seconds a call and the suite makes dozens of tenants (the
+ * CLI itself is tested in cli.test.ts). Another server's database (its own
+ * `env`): through the CLI.
+ */
 export async function createTenant(env = shared().env, environment: "test" | "production" = "test"): Promise<Tenant> {
   const email = `dev${Date.now()}${counter++}${Math.random().toString(36).slice(2, 6)}@example.com`;
+  const sharedEnv = shared().env;
+  if (env.DATABASE_URL !== sharedEnv.DATABASE_URL || env.DATA_DIR !== sharedEnv.DATA_DIR) return createTenantWithCli(env, environment, email);
+  useDatabaseOf(sharedEnv);
+  const { createDeveloper } = await import("@/lib/tenancy/create-developer");
+  const { createApp } = await import("@/lib/tenancy/create-app");
+  // lib/config/env.ts reads the process's configuration once, at first use: a
+  // tenant made early must not fix it before the test file sets its own
+  // (PUBLIC_BASE_URL, Stripe keys): forget what this call made it read.
+  const configured = globalThis as unknown as { __svcEnv?: unknown };
+  const readBefore = configured.__svcEnv !== undefined;
+  const dev = await createDeveloper({ email, password: "correct-horse-battery" });
+  const app = await createApp({ organizationId: dev.organizationId, name: "Test app", environment });
+  if (!readBefore) configured.__svcEnv = undefined;
+  return {
+    developerId: dev.developerId,
+    organizationId: dev.organizationId,
+    appId: app.appId,
+    apiKey: app.apiKey,
+    clientId: app.clientId,
+    clientSecret: app.clientSecret,
+  };
+}
+
+async function createTenantWithCli(env: Record<string, string>, environment: "test" | "production", email: string): Promise<Tenant> {
   const dev = await cli(["developer:create", "--email", email, "--password", "correct-horse-battery"], env);
   const app = await cli(["app:create", "--org", dev.organization_id, "--name", "Test app", "--env", environment], env);
   return {
@@ -60,6 +91,20 @@ export async function createTenant(env = shared().env, environment: "test" | "pr
     clientId: app.client_id,
     clientSecret: app.client_secret,
   };
+}
+
+/**
+ * Points this process's domain layer (lib/) at a server's database: its
+ * DATABASE_URL or embedded DATA_DIR (this process then connects to the
+ * server's embedded host) and its ENCRYPTION_KEY. The same settings as
+ * useServerDatabase (tests/support/domain.ts), which also disconnects after
+ * the file.
+ */
+export function useDatabaseOf(env: Record<string, string>) {
+  for (const key of ["DATABASE_URL", "DATA_DIR", "ENCRYPTION_KEY"]) {
+    if (env[key] !== undefined) process.env[key] = env[key];
+    else delete process.env[key];
+  }
 }
 
 export function keyHeader(tenant: Pick<Tenant, "apiKey">) {

@@ -60,6 +60,25 @@ export function databaseUrl(env: Record<string, string>): string {
   return `postgresql://postgres:postgres@127.0.0.1:${host.port}/postgres?sslmode=disable`;
 }
 
+/**
+ * Waits until a process of the install serves its database: at once with
+ * PostgreSQL; embedded, until some process (a server, a worker) hosts the
+ * data directory (its pglite.host.json), which on a busy machine takes a
+ * worker several seconds after it starts.
+ */
+export async function waitForDatabaseHost(env: Record<string, string>, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      await sql(env, "SELECT 1");
+      return;
+    } catch (err) {
+      if (Date.now() > deadline) throw err;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  }
+}
+
 /** Runs one SQL statement against a running install's database. */
 export async function sql<T extends pg.QueryResultRow = any>(
   env: Record<string, string>,

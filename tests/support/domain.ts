@@ -1,5 +1,5 @@
 import { afterAll, beforeAll } from "vitest";
-import { shared } from "./api";
+import { shared, useDatabaseOf } from "./api";
 
 /**
  * Lets a test file use the domain layer (lib/) on the shared server's
@@ -7,13 +7,7 @@ import { shared } from "./api";
  * The public API offers no such shortcut; only tests reach it this way.
  */
 export function useServerDatabase() {
-  beforeAll(() => {
-    const env = shared().env;
-    for (const key of ["DATABASE_URL", "DATA_DIR", "ENCRYPTION_KEY"]) {
-      if (env[key] !== undefined) process.env[key] = env[key];
-      else delete process.env[key];
-    }
-  });
+  beforeAll(() => useDatabaseOf(shared().env));
   afterAll(async () => {
     const { disconnectDb } = await import("@/lib/db/client");
     await disconnectDb();

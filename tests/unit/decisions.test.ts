@@ -77,7 +77,7 @@ describe("workflow settings", () => {
   it("fills every default for the workflow's features", () => {
     const settings = resolveSettings(["liveness", "age", "id_verification"], {});
     expect(settings).toEqual({
-      session: { ttl_seconds: 86400 },
+      session: { ttl_seconds: 86400, reuse_proofs: true },
       liveness: { actions: ["turn_left", "turn_right", "blink"], actions_per_challenge: 2, frames: 5, max_attempts: 3 },
       age: { minimum_age: 18 },
       id_verification: { allowed_documents: ["passport", "id_card", "driving_licence"], min_read_confidence: 0.8 },

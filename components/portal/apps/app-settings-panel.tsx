@@ -9,6 +9,7 @@ import { LiveStatus, Notice } from "@/components/ui/notice";
 import { Section } from "@/components/ui/section";
 import type { PresentedApp } from "@/lib/tenancy/app-settings";
 import { errorMessage, fieldErrors, portalFetch, queryKeys, text } from "../api";
+import { useServerSnapshot } from "../server-snapshot";
 
 const t = text.appSettings;
 
@@ -17,6 +18,7 @@ export function AppSettingsPanel({ initialApp, credentialCacheSeconds }: { initi
   const appId = initialApp.id;
   const queryClient = useQueryClient();
   const router = useRouter();
+  useServerSnapshot(queryKeys.app(appId), initialApp);
   const app = useQuery({
     queryKey: queryKeys.app(appId),
     queryFn: () => portalFetch<{ app: PresentedApp }>("GET", `/api/portal/apps/${appId}`).then((d) => d.app),

@@ -7,6 +7,7 @@ import { Section } from "@/components/ui/section";
 import type { PresentedApp } from "@/lib/tenancy/app-settings";
 import { CreateByNameForm } from "../create-by-name-form";
 import { formatDate, portalFetch, queryKeys, text } from "../api";
+import { useServerSnapshot } from "../server-snapshot";
 import { SecretsOnce } from "./secrets-once";
 
 type Environment = "test" | "production";
@@ -42,6 +43,7 @@ export function AppsPanel({ environment, initialApps }: { environment: Environme
   const envName = text.environment[environment];
   const queryClient = useQueryClient();
   const [created, setCreated] = useState<Created | null>(null);
+  useServerSnapshot(queryKeys.apps(environment), initialApps);
   const apps = useQuery({
     queryKey: queryKeys.apps(environment),
     queryFn: () => portalFetch<{ apps: PresentedApp[] }>("GET", `/api/portal/apps?environment=${environment}`).then((d) => d.apps),

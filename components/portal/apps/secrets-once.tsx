@@ -6,7 +6,18 @@ import { CopyButton } from "@/components/ui/copy-button";
 import { text } from "../api";
 
 /** Secrets shown once (a new API key, a client secret): each with a copy button; focus moves here so it is not missed. */
-export function SecretsOnce({ heading, secrets, onDone }: { heading: string; secrets: Array<{ label: string; value: string }>; onDone: () => void }) {
+export function SecretsOnce({
+  heading,
+  secrets,
+  onDone,
+  note = text.common.shownOnce,
+}: {
+  heading: string;
+  secrets: Array<{ label: string; value: string }>;
+  onDone: () => void;
+  /** What happens to it afterwards (default: only its first characters are shown). */
+  note?: string;
+}) {
   const ref = useRef<HTMLHeadingElement>(null);
   useEffect(() => ref.current?.focus(), []);
   return (
@@ -14,7 +25,7 @@ export function SecretsOnce({ heading, secrets, onDone }: { heading: string; sec
       <h3 ref={ref} tabIndex={-1} className="font-semibold focus-visible:outline focus-visible:outline-3 focus-visible:outline-blue-700">
         {heading}
       </h3>
-      <p className="mt-1 text-sm">{text.common.shownOnce}</p>
+      <p className="mt-1 text-sm">{note}</p>
       <dl>
         {secrets.map((s) => (
           <div key={s.label} className="mt-3">

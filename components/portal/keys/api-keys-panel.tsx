@@ -4,11 +4,12 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { Button } from "@/components/ui/button";
 import { LiveStatus, Notice } from "@/components/ui/notice";
-import { ScrollRegion } from "@/components/ui/scroll-region";
 import { Section } from "@/components/ui/section";
 import type { PresentedApiKey } from "@/lib/tenancy/api-keys";
 import { CreateByNameForm } from "../create-by-name-form";
+import { DataTable } from "../data-table";
 import { errorMessage, formatDate, portalFetch, queryKeys, text } from "../api";
+import { useServerSnapshot } from "../server-snapshot";
 import { SecretsOnce } from "../apps/secrets-once";
 
 const t = text.apiKeys;
@@ -18,6 +19,7 @@ type NewKey = { id: string; name: string; prefix: string; api_key: string };
 export function ApiKeysPanel({ appId, initialKeys, credentialCacheSeconds }: { appId: string; initialKeys: PresentedApiKey[]; credentialCacheSeconds: number }) {
   const queryClient = useQueryClient();
   const [created, setCreated] = useState<NewKey | null>(null);
+  useServerSnapshot(queryKeys.keys(appId), initialKeys);
   const keys = useQuery({
     queryKey: queryKeys.keys(appId),
     queryFn: () => portalFetch<{ keys: PresentedApiKey[] }>("GET", `/api/portal/apps/${appId}/keys`).then((d) => d.keys),
@@ -45,50 +47,35 @@ export function ApiKeysPanel({ appId, initialKeys, credentialCacheSeconds }: { a
       <Section title={t.listHeading} id="keys" description={t.revokeNote(credentialCacheSeconds)}>
         {revoke.isError && <Notice tone="error">{errorMessage(revoke.error)}</Notice>}
         <LiveStatus className="mt-2 text-green-800">{revoke.isSuccess ? t.revoked(revoke.data.prefix) : ""}</LiveStatus>
-        {keys.data.length === 0 ? (
-          <p className="mt-2 text-slate-700">{t.empty}</p>
-        ) : (
-          <ScrollRegion label={text.common.table(t.listHeading)}>
-            <table className="w-full min-w-[36rem] text-left text-sm">
-              <thead>
-                <tr className="border-b border-slate-300 text-slate-700">
-                  <th scope="col" className="py-2 pr-3 font-semibold">{t.columns.name}</th>
-                  <th scope="col" className="py-2 pr-3 font-semibold">{t.columns.prefix}</th>
-                  <th scope="col" className="py-2 pr-3 font-semibold">{t.columns.created}</th>
-                  <th scope="col" className="py-2 pr-3 font-semibold">{t.columns.lastUsed}</th>
-                  <th scope="col" className="py-2 font-semibold">{t.columns.status}</th>
-                </tr>
-              </thead>
-              <tbody>
-                {keys.data.map((key) => (
-                  <tr key={key.id} className="border-b border-slate-200">
-                    <td className="py-2 pr-3">{key.name}</td>
-                    <td className="py-2 pr-3">
-                      <code className="font-mono">{key.prefix}…</code>
-                    </td>
-                    <td className="py-2 pr-3">{formatDate(key.created_at)}</td>
-                    <td className="py-2 pr-3">{formatDate(key.last_used_at)}</td>
-                    <td className="py-2">
-                      {key.revoked_at ? (
-                        <span className="text-slate-700">{t.revokedAt(formatDate(key.revoked_at))}</span>
-                      ) : (
-                        <Button
-                          variant="secondary"
-                          className="min-h-10 px-3 py-1.5 text-sm"
-                          aria-label={t.revoke(`${key.name} (${key.prefix}…)`)}
-                          disabled={revoke.isPending}
-                          onClick={() => revoke.mutate(key)}
-                        >
-                          {t.revokeShort}
-                        </Button>
-                      )}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </ScrollRegion>
-        )}
+        <DataTable
+          label={t.listHeading}
+          rows={keys.data}
+          rowKey={(key) => key.id}
+          empty={t.empty}
+          columns={[
+            { header: t.columns.name, cell: (key) => key.name },
+            { header: t.columns.prefix, cell: (key) => <code className="font-mono">{key.prefix}…</code> },
+            { header: t.columns.created, cell: (key) => formatDate(key.created_at) },
+            { header: t.columns.lastUsed, cell: (key) => formatDate(key.last_used_at) },
+            {
+              header: t.columns.status,
+              cell: (key) =>
+                key.revoked_at ? (
+                  <span className="text-slate-700">{t.revokedAt(formatDate(key.revoked_at))}</span>
+                ) : (
+                  <Button
+                    variant="secondary"
+                    className="min-h-10 px-3 py-1.5 text-sm"
+                    aria-label={t.revoke(`${key.name} (${key.prefix}…)`)}
+                    disabled={revoke.isPending}
+                    onClick={() => revoke.mutate(key)}
+                  >
+                    {t.revokeShort}
+                  </Button>
+                ),
+            },
+          ]}
+        />
       </Section>
     </div>
   );

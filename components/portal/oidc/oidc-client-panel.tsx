@@ -10,6 +10,7 @@ import { LiveStatus, Notice } from "@/components/ui/notice";
 import { Section } from "@/components/ui/section";
 import { KNOWN_SCOPES } from "@/lib/tenancy/scopes";
 import { errorMessage, fieldErrors, portalFetch, queryKeys, text } from "../api";
+import { useServerSnapshot } from "../server-snapshot";
 import { SecretsOnce } from "../apps/secrets-once";
 
 const t = text.oidc;
@@ -34,6 +35,7 @@ export function OidcClientPanel({ initial }: { initial: OidcSettings }) {
   const queryClient = useQueryClient();
   const router = useRouter();
   const key = queryKeys.oidc(appId);
+  useServerSnapshot(key, initial);
   const settings = useQuery({
     queryKey: key,
     queryFn: () => portalFetch<OidcSettings>("GET", `/api/portal/apps/${appId}/oidc`),

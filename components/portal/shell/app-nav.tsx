@@ -1,9 +1,9 @@
 import { messagesFor, DEFAULT_LOCALE } from "@/lib/i18n";
-import { NavLink, NavPlaceholder } from "./nav-link";
+import { NavLink } from "./nav-link";
 
 const t = messagesFor(DEFAULT_LOCALE).portal;
 
-/** The sections of one app: built ones are links, the next ones have their place. */
+/** The sections of one app. */
 export function AppNav({ appId, appName }: { appId: string; appName: string }) {
   const base = `/dashboard/apps/${appId}`;
   return (
@@ -20,11 +20,18 @@ export function AppNav({ appId, appName }: { appId: string; appName: string }) {
         <li>
           <NavLink href={`${base}/oidc`}>{t.appNav.oidc}</NavLink>
         </li>
-        {[t.appNav.workflows, t.appNav.webhooks, t.appNav.sessions, t.appNav.reviewQueue].map((label) => (
-          <li key={label}>
-            <NavPlaceholder label={label} note={t.shell.comingSoon} />
-          </li>
-        ))}
+        <li>
+          <NavLink href={`${base}/workflows`}>{t.appNav.workflows}</NavLink>
+        </li>
+        <li>
+          <NavLink href={`${base}/webhooks`}>{t.appNav.webhooks}</NavLink>
+        </li>
+        <li>
+          <NavLink href={`${base}/sessions`}>{t.appNav.sessions}</NavLink>
+        </li>
+        <li>
+          <NavLink href={`${base}/review`}>{t.appNav.reviewQueue}</NavLink>
+        </li>
       </ul>
     </nav>
   );

@@ -4,11 +4,13 @@ import { useInfiniteQuery } from "@tanstack/react-query";
 import { useEffect } from "react";
 import { Button } from "@/components/ui/button";
 import { Notice } from "@/components/ui/notice";
-import { ScrollRegion } from "@/components/ui/scroll-region";
 import { Section } from "@/components/ui/section";
 import type { LedgerCause, PresentedLedgerEntry } from "@/lib/billing/list-ledger";
 import { WALLET_PAGE_PATH, type TopUpReturn } from "@/lib/portal/public-constants";
-import { errorMessage, formatDate, formatMoney, portalFetch, queryKeys, text } from "../api";
+import { formatDate, formatMoney, portalFetch, queryKeys, text } from "../api";
+import { useServerSnapshot } from "../server-snapshot";
+import { LoadMore } from "../load-more";
+import { DataTable } from "../data-table";
 import { TopUpForm, type TopUpBounds } from "./top-up-form";
 
 const t = text.wallet;
@@ -59,6 +61,7 @@ export function WalletPanel({
   topUp: TopUpBounds | null;
   topUpReturn: TopUpReturn | null;
 }) {
+  useServerSnapshot(queryKeys.wallet, { pages: [firstPage], pageParams: [null] });
   const ledger = useInfiniteQuery({
     queryKey: queryKeys.wallet,
     queryFn: ({ pageParam }) => portalFetch<LedgerPage>("GET", `/api/portal/wallet${pageParam ? `?cursor=${encodeURIComponent(pageParam)}` : ""}`),
@@ -90,38 +93,25 @@ export function WalletPanel({
         )}
       </Section>
       <Section title={t.ledgerHeading} id="ledger">
-        {entries.length === 0 ? (
-          <p className="mt-2 text-slate-700">{t.empty}</p>
-        ) : (
-          <ScrollRegion label={text.common.table(t.ledgerHeading)}>
-            <table className="w-full min-w-[36rem] text-left text-sm">
-              <thead>
-                <tr className="border-b border-slate-300 text-slate-700">
-                  <th scope="col" className="py-2 pr-3 font-semibold">{t.columns.date}</th>
-                  <th scope="col" className="py-2 pr-3 font-semibold">{t.columns.cause}</th>
-                  <th scope="col" className="py-2 pr-3 text-right font-semibold">{t.columns.amount}</th>
-                  <th scope="col" className="py-2 text-right font-semibold">{t.columns.balance}</th>
-                </tr>
-              </thead>
-              <tbody>
-                {entries.map((e) => (
-                  <tr key={e.id} className="border-b border-slate-200">
-                    <td className="py-2 pr-3 whitespace-nowrap">{formatDate(e.created_at)}</td>
-                    <td className="py-2 pr-3">{causeText(e.cause)}</td>
-                    <td className={`py-2 pr-3 text-right whitespace-nowrap ${e.amount < 0 ? "text-red-800" : "text-green-800"}`}>{formatMoney(e.amount, head.currency)}</td>
-                    <td className="py-2 text-right whitespace-nowrap">{formatMoney(e.balance_after, head.currency)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </ScrollRegion>
-        )}
-        {ledger.isFetchNextPageError && <Notice tone="error">{errorMessage(ledger.error)}</Notice>}
-        {ledger.hasNextPage && (
-          <Button variant="secondary" className="mt-4" disabled={ledger.isFetchingNextPage} onClick={() => void ledger.fetchNextPage()}>
-            {ledger.isFetchingNextPage ? text.common.loading : text.common.loadMore}
-          </Button>
-        )}
+        <DataTable
+          label={t.ledgerHeading}
+          rows={entries}
+          rowKey={(e) => e.id}
+          empty={t.empty}
+          columns={[
+            { header: t.columns.date, nowrap: true, cell: (e) => formatDate(e.created_at) },
+            { header: t.columns.cause, cell: (e) => causeText(e.cause) },
+            {
+              header: t.columns.amount,
+              align: "right",
+              nowrap: true,
+              cellClassName: (e) => (e.amount < 0 ? "text-red-800" : "text-green-800"),
+              cell: (e) => formatMoney(e.amount, head.currency),
+            },
+            { header: t.columns.balance, align: "right", nowrap: true, cell: (e) => formatMoney(e.balance_after, head.currency) },
+          ]}
+        />
+        <LoadMore query={ledger} />
       </Section>
     </div>
   );

@@ -14,6 +14,8 @@ export type FlowStep = {
   type: string;
   status: string;
   attempts: number;
+  /** Done already from the person's verified profile (Reusable Verification). */
+  reused?: boolean;
   input?: Record<string, unknown> | null;
   derived?: boolean;
 };

@@ -27,7 +27,7 @@ export function StartPage({
 }) {
   const t = useMessages();
   const app = flow.app.name;
-  const needs = [...new Set(steps.map((s) => s.type))]
+  const needs = [...new Set(steps.filter((s) => !s.reused).map((s) => s.type))]
     .map((type) => (t.start.needs as Record<string, string>)[type])
     .filter((need): need is string => Boolean(need));
   const checks = flow.steps.map((s) => t.start.checks[s.type] ?? t.start.checks.other!);
@@ -59,7 +59,10 @@ export function StartPage({
             <span aria-hidden="true" className="mt-0.5 font-bold text-blue-700">
               ✓
             </span>
-            <span>{text}</span>
+            <span>
+              {text}
+              {flow.steps[i]!.reused && <span className="block text-sm text-emerald-800">{t.start.reused}</span>}
+            </span>
           </li>
         ))}
       </ul>

@@ -42,7 +42,8 @@ export function toWebResponse(rendered: Rendered): Response {
     if (Array.isArray(v)) for (const one of v) headers.append(k, one);
     else headers.set(k, v);
   }
-  return new Response(rendered.body, { status: rendered.status, headers });
+  const body = rendered.body === null || typeof rendered.body === "string" ? rendered.body : new Uint8Array(rendered.body);
+  return new Response(body, { status: rendered.status, headers });
 }
 
 async function resolveParams(ctx: NextRouteContext | undefined): Promise<Record<string, string>> {

@@ -127,6 +127,11 @@ function idempotencyScope(auth: AuthKind, app: App | null, session: Session | nu
   return null;
 }
 
+/** What an Idempotency-Key replays: the JSON text (the replay answers JSON; byte replies are GETs, never claimed). */
+function storedBody(rendered: Rendered): string {
+  return typeof rendered.body === "string" ? rendered.body : "";
+}
+
 /** A rendered reply with the request's id (and any extra headers). */
 export function withHeaders(rendered: Rendered, requestId: string, extra: HeaderValues = {}): Rendered {
   return { ...rendered, headers: { ...rendered.headers, ...extra, [REQUEST_ID_HEADER]: requestId } };
@@ -209,7 +214,7 @@ export function defineRoute<
       handlerStarted = true;
       const result = await handler({ req, requestId, params, app, actor: caller?.actor ?? null, session, developer, body, upload, query } as RouteContext<A, B, Q>);
       const rendered = renderReply(result instanceof Reply ? result : Reply.data(result));
-      if (claimId) await completeIdempotencyKey(claimId, rendered.status, rendered.body ?? "");
+      if (claimId) await completeIdempotencyKey(claimId, rendered.status, storedBody(rendered));
       return withHeaders(rendered, requestId, rateHeaders);
     } catch (err) {
       const error = err instanceof ApiError ? err : unexpected(err, raw, requestId);
@@ -218,7 +223,7 @@ export function defineRoute<
         // A handler's own 4xx is the request's answer and is replayed; a 5xx
         // is not stored, so a retry with the same key runs again.
         const store = handlerStarted && err instanceof ApiError && err.status < 500;
-        await (store ? completeIdempotencyKey(claimId, rendered.status, rendered.body ?? "") : releaseIdempotencyKey(claimId)).catch((e) =>
+        await (store ? completeIdempotencyKey(claimId, rendered.status, storedBody(rendered)) : releaseIdempotencyKey(claimId)).catch((e) =>
           logger.error("idempotency bookkeeping failed", { requestId, ...describeError(e) }),
         );
       }

@@ -3,10 +3,11 @@ import { successBody } from "../envelope";
 /**
  * What a handler answers, whatever the surface: the spec's success envelope
  * (`data`), top-level JSON (OAuth token responses, userinfo, JWKS,
- * discovery), a browser redirect, an HTML page, or nothing (204). The core
+ * discovery), a browser redirect, an HTML page, bytes (an image), or
+ * nothing (204). The core
  * renders every kind the same way on every server (lib/http/core/pipeline.ts).
  */
-export type ReplyKind = "data" | "json" | "redirect" | "html" | "empty";
+export type ReplyKind = "data" | "json" | "redirect" | "html" | "bytes" | "empty";
 export type HeaderValues = Record<string, string | string[]>;
 
 export class Reply {
@@ -36,13 +37,18 @@ export class Reply {
     return new Reply("html", status, headers, body);
   }
 
+  /** A file's bytes with its type (e.g. a kept review image); never cached unless the caller says otherwise. */
+  static bytes(body: Uint8Array, contentType: string, headers: HeaderValues = {}) {
+    return new Reply("bytes", 200, { "Content-Type": contentType, ...headers }, body);
+  }
+
   static empty(status = 204, headers: HeaderValues = {}) {
     return new Reply("empty", status, headers, null);
   }
 }
 
 /** A rendered response: what any server adapter writes. */
-export type Rendered = { status: number; headers: HeaderValues; body: string | null };
+export type Rendered = { status: number; headers: HeaderValues; body: string | Uint8Array | null };
 
 const JSON_TYPE = "application/json; charset=utf-8";
 const NO_STORE = { "Cache-Control": "no-store" };
@@ -76,6 +82,12 @@ export function renderReply(reply: Reply): Rendered {
       return { status: reply.status, headers: { ...NO_STORE, ...reply.headers }, body: null };
     case "html":
       return { status: reply.status, headers: { ...PAGE_HEADERS, ...reply.headers }, body: reply.payload as string };
+    case "bytes":
+      return {
+        status: reply.status,
+        headers: { ...NO_STORE, Pragma: "no-cache", "X-Content-Type-Options": "nosniff", ...reply.headers },
+        body: reply.payload as Uint8Array,
+      };
     case "empty":
       return { status: reply.status, headers: { ...reply.headers }, body: null };
   }

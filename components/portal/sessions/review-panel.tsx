@@ -1,0 +1,119 @@
+"use client";
+
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { Button } from "@/components/ui/button";
+import { Notice } from "@/components/ui/notice";
+import type { ReviewItem } from "@/lib/sessions/review-view";
+import { errorMessage, portalFetch, queryKeys, text } from "../api";
+import { checkName, formatScore, reasonText } from "./labels";
+import type { PresentedSession } from "./sessions-list";
+import { StatusBadge } from "./status-badge";
+
+const t = text.review;
+
+/** A kept image, fetched from the portal's no-store route (never next/image: nothing may be cached). */
+function KeptImage({ appId, sessionId, kind }: { appId: string; sessionId: string; kind: string }) {
+  const what = t.images[kind] ?? kind;
+  return (
+    <figure className="rounded-lg border border-slate-200 bg-slate-50 p-2">
+      {/* eslint-disable-next-line @next/next/no-img-element */}
+      <img
+        src={`/api/portal/apps/${appId}/sessions/${sessionId}/images/${kind}`}
+        alt={t.imageAlt(what, sessionId)}
+        className="mx-auto h-auto max-h-72 w-full object-contain"
+        referrerPolicy="no-referrer"
+      />
+      <figcaption className="mt-1 text-sm font-medium text-slate-800">{what}</figcaption>
+    </figure>
+  );
+}
+
+/**
+ * What a reviewer needs to decide one IN_REVIEW session, side by side: the
+ * kept images, the engine's reasons and every check's score; then Approve
+ * or Decline (PATCH .../status: the API's rule and 409s, audited with the
+ * developer's email). Approve is disabled, with why, when the three face
+ * checks have not all passed. After a decision (or a 409: someone else
+ * decided) the app's session queries are refetched, so the queue and the
+ * session page show what is now true.
+ */
+export function ReviewPanel({
+  appId,
+  item,
+  headingLevel,
+  onDecided,
+}: {
+  appId: string;
+  item: Pick<ReviewItem, "reasons" | "images" | "checks" | "can_approve"> & { session: { session_id: string } };
+  headingLevel: "h3" | "h4";
+  onDecided?: (session: PresentedSession) => void;
+}) {
+  const id = item.session.session_id;
+  const H = headingLevel;
+  const queryClient = useQueryClient();
+  const decide = useMutation({
+    mutationFn: (status: "APPROVED" | "DECLINED") => portalFetch<PresentedSession>("PATCH", `/api/portal/apps/${appId}/sessions/${id}/status`, { status }),
+    onSuccess: (session) => onDecided?.(session),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: queryKeys.sessions(appId) }),
+  });
+  const approveNoteId = `approve-note-${id}`;
+  return (
+    <div className="grid gap-4 lg:grid-cols-2">
+      <div>
+        <H className="font-semibold text-slate-900">{t.imagesHeading}</H>
+        {item.images.length ? (
+          <div className="mt-2 grid gap-2 sm:grid-cols-2">
+            {item.images.map((kind) => (
+              <KeptImage key={kind} appId={appId} sessionId={id} kind={kind} />
+            ))}
+          </div>
+        ) : (
+          <p className="mt-2 text-slate-700">{t.noImages}</p>
+        )}
+      </div>
+      <div>
+        <H className="font-semibold text-slate-900">{t.reasonsHeading}</H>
+        <ul className="mt-2 list-disc space-y-1 pl-5 text-slate-800">
+          {item.reasons.length ? (
+            item.reasons.map((r) => (
+              <li key={r.check}>
+                <span className="font-medium">{checkName(r.check)}</span>: {reasonText(r)}
+              </li>
+            ))
+          ) : (
+            <li>{t.reasonUnknown}</li>
+          )}
+        </ul>
+        <H className="mt-4 font-semibold text-slate-900">{t.checksHeading}</H>
+        <ul className="mt-2 space-y-1">
+          {item.checks.map((c) => (
+            <li key={c.type} className="flex flex-wrap items-center gap-2 text-slate-800">
+              <span className="font-medium">{checkName(c.type)}</span>
+              <StatusBadge status={c.status} kind="check" />
+              {"score" in c && typeof c.score === "number" && <span>{formatScore(c.score)}</span>}
+            </li>
+          ))}
+        </ul>
+        {decide.isError && <Notice tone="error">{errorMessage(decide.error)}</Notice>}
+        <div className="mt-4 flex flex-col gap-3 sm:flex-row">
+          <Button
+            aria-label={t.approveSession(id)}
+            aria-describedby={item.can_approve ? undefined : approveNoteId}
+            disabled={!item.can_approve || decide.isPending}
+            onClick={() => decide.mutate("APPROVED")}
+          >
+            {decide.isPending && decide.variables === "APPROVED" ? t.deciding : t.approve}
+          </Button>
+          <Button variant="secondary" aria-label={t.declineSession(id)} disabled={decide.isPending} onClick={() => decide.mutate("DECLINED")}>
+            {decide.isPending && decide.variables === "DECLINED" ? t.deciding : t.decline}
+          </Button>
+        </div>
+        {!item.can_approve && (
+          <p id={approveNoteId} className="mt-2 text-sm text-slate-700">
+            {t.approveUnavailable}
+          </p>
+        )}
+      </div>
+    </div>
+  );
+}

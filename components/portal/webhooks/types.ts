@@ -1,0 +1,5 @@
+import type { PresentedDelivery, PresentedWebhookEndpoint } from "@/lib/webhooks/deliveries";
+
+export type { PresentedDelivery, PresentedWebhookEndpoint };
+export type DeliveryPage = { deliveries: PresentedDelivery[]; next_cursor: string | null };
+export type RegisteredWebhook = { webhook_id: string; url: string; secret: string; approved: boolean; active: boolean };

@@ -1,0 +1,110 @@
+import { z } from "zod";
+import type { App, Session } from "@/generated/prisma/client";
+import { now } from "@/lib/clock";
+import { db } from "@/lib/db/client";
+import { ApiError } from "@/lib/http/api-error";
+import { ageBands, readProfile, type Judged, type Profile } from "./profile";
+import { projectPseudonym } from "./pseudonym";
+
+/**
+ * Reading a reusable identity back (spec 2.4, 4.3): proofs, never the legal
+ * name, the date of birth or the document. An app reads only the accounts
+ * that shared proofs with it through an approved session of its own, until
+ * the person revokes it (README "Reusable identity").
+ */
+export const IdentityQuery = z.object({
+  svc_id: z.string().trim().min(1).max(200).optional(),
+  legacy_id: z.string().trim().min(1).max(200).optional(),
+  vendor_data: z.string().min(1).max(1000).optional(),
+});
+
+/** Whether the account shares its proofs with the app now (shared through a session of its own, not revoked). */
+export async function sharesWithApp(accountId: string, appId: string): Promise<boolean> {
+  const prisma = await db();
+  const share = await prisma.accountShare.findUnique({ where: { accountId_appId: { accountId, appId } }, select: { revokedAt: true } });
+  return Boolean(share && !share.revokedAt);
+}
+
+/** Licences as spec 2.4 lists them; an expired licence is never served. */
+function presentLicences(licences: Judged<"licence">[]) {
+  return licences
+    .filter((l) => l.state !== "expired")
+    .map((l) => ({
+      license_type: l.content.license_type,
+      status: l.content.status,
+      registry_status: l.content.registry_status,
+      license_number: l.content.license_number,
+      state: l.content.state,
+      issuing_authority: l.content.issuing_authority,
+      expires_on: l.content.expires_on,
+    }));
+}
+
+/** Active: at least one proof not expired. */
+function isActive(profile: Profile): boolean {
+  return [profile.document, profile.face, ...profile.licences].some((p) => p && p.state !== "expired");
+}
+
+async function accountOfVendorData(appId: string, vendorData: string): Promise<string | null> {
+  const prisma = await db();
+  const session = await prisma.session.findFirst({
+    where: { appId, vendorData, accountId: { not: null } },
+    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+    select: { accountId: true },
+  });
+  return session?.accountId ?? null;
+}
+
+const notFound = () => new ApiError("not_found", { message: "No active identity with that id has been shared with this project" });
+
+/** GET /api/v2/identity. */
+export async function readIdentity(app: App, query: z.infer<typeof IdentityQuery>) {
+  if (query.svc_id && query.legacy_id && query.svc_id !== query.legacy_id) {
+    throw new ApiError("invalid_request", {
+      message: "svc_id and legacy_id name the same id; give one, or the same value",
+      data: { errors: { legacy_id: ["Differs from svc_id"] } },
+    });
+  }
+  const svcId = query.svc_id ?? query.legacy_id;
+  if (!svcId && !query.vendor_data) throw new ApiError("missing_parameter");
+  const byVendorData = query.vendor_data ? await accountOfVendorData(app.id, query.vendor_data) : null;
+  if (query.vendor_data && !byVendorData) throw notFound();
+  if (svcId && byVendorData && svcId !== byVendorData) throw notFound();
+  const accountId = (svcId ?? byVendorData)!;
+  if (!(await sharesWithApp(accountId, app.id))) throw notFound();
+  const at = now();
+  const profile = await readProfile(accountId, at);
+  if (!isActive(profile)) throw notFound();
+  return {
+    identity: {
+      svc_id: accountId,
+      pseudonym: projectPseudonym(app.id, accountId),
+      age_bands: ageBands(profile.document, at),
+      licenses: presentLicences(profile.licences),
+      verified_at: profile.verifiedAt?.toISOString() ?? null,
+      stale: profile.stale,
+    },
+  };
+}
+
+/**
+ * The decision's `identity` (spec 2.2) for a session bound to an account:
+ * filled once the session is APPROVED (the person shared their proofs with
+ * this app through it) and while that share stands; the name as verified,
+ * licences with their state. Null for unbound sessions and otherwise.
+ */
+export async function decisionIdentity(session: Pick<Session, "accountId" | "appId" | "status">) {
+  if (!session.accountId || session.status !== "APPROVED") return null;
+  if (!(await sharesWithApp(session.accountId, session.appId))) return null;
+  const at = now();
+  const profile = await readProfile(session.accountId, at);
+  return {
+    svc_id: session.accountId,
+    full_name: profile.document && profile.document.state !== "expired" ? profile.document.content.full_name : null,
+    licenses: profile.licences
+      .filter((l) => l.state !== "expired")
+      .map((l) => ({ license_type: l.content.license_type, license_state: l.content.state, status: l.content.status, expire_date: l.content.expires_on })),
+    verified_at: profile.verifiedAt?.toISOString() ?? null,
+    stale: profile.stale,
+  };
+}

@@ -1,0 +1,92 @@
+import type { Session } from "@/generated/prisma/client";
+import { db } from "@/lib/db/client";
+import { canApproveManually, type CheckOutcome } from "@/lib/decisions/decide";
+import type { CheckView } from "./load-session";
+import { presentDecision, presentSession } from "./present";
+
+/**
+ * What a reviewer (and the portal's session page) sees of a session: its
+ * summary, every check of its workflow with score, data, error and when it
+ * was recorded, why the decision engine sent it to review, which kept
+ * images can be opened, and whether a manual approval is possible (the
+ * spec 3.1 rule itself, canApproveManually; the decision still goes through
+ * reviewSession, which applies it again).
+ */
+
+/** The kept images a reviewer may open (README "Image retention"): the document's sides and the best liveness frame. */
+export const REVIEW_IMAGE_KINDS = ["document_front", "document_back", "selfie"] as const;
+export type ReviewImageKind = (typeof REVIEW_IMAGE_KINDS)[number];
+
+export function isReviewImageKind(kind: string): kind is ReviewImageKind {
+  return (REVIEW_IMAGE_KINDS as readonly string[]).includes(kind);
+}
+
+/** A borderline check: the engine's reason is its error when it gave one, else its score against its threshold (face match). */
+export type ReviewReason = {
+  check: string;
+  code: string | null;
+  message: string | null;
+  score: number | null;
+  data: Record<string, unknown>;
+};
+
+type PresentedCheck = ReturnType<typeof presentDecision>["checks"][number];
+
+export function reviewReasons(checks: readonly PresentedCheck[]): ReviewReason[] {
+  return checks
+    .filter((c) => c.status === "review")
+    .map((c) => {
+      const error = c.error as { code?: unknown; message?: unknown } | null;
+      return {
+        check: c.type,
+        code: typeof error?.code === "string" ? error.code : null,
+        message: typeof error?.message === "string" ? error.message : null,
+        score: "score" in c && typeof c.score === "number" ? c.score : null,
+        data: c.data,
+      };
+    });
+}
+
+type CheckRow = CheckView & { sessionId: string; updatedAt: Date; attempts: number };
+
+export type ReviewItem = Awaited<ReturnType<typeof reviewItems>>[number];
+
+/** The review view of each session (in the given order), with two queries for all of them: check results and kept image kinds. */
+export async function reviewItems(sessions: readonly Session[]) {
+  const ids = sessions.map((s) => s.id);
+  const reviewIds = sessions.filter((s) => s.status === "IN_REVIEW").map((s) => s.id);
+  const prisma = await db();
+  const [checkRows, imageRows] = await Promise.all([
+    ids.length
+      ? prisma.checkResult.findMany({
+          where: { sessionId: { in: ids } },
+          select: { sessionId: true, type: true, status: true, score: true, data: true, error: true, updatedAt: true, attempts: true },
+        })
+      : [],
+    // Images are offered only while a decision may need them: IN_REVIEW.
+    reviewIds.length
+      ? prisma.sessionArtifact.findMany({
+          where: { sessionId: { in: reviewIds }, kind: { in: [...REVIEW_IMAGE_KINDS] } },
+          select: { sessionId: true, kind: true },
+        })
+      : [],
+  ]);
+  return sessions.map((session) => {
+    const rows = (checkRows as CheckRow[]).filter((r) => r.sessionId === session.id);
+    const decision = presentDecision(session, rows);
+    const byType = new Map(rows.map((r) => [r.type, r]));
+    const kept = new Set(imageRows.filter((r) => r.sessionId === session.id).map((r) => r.kind));
+    return {
+      session: presentSession(session),
+      decision: decision.decision,
+      checks: decision.checks.map((c) => ({
+        ...c,
+        recorded_at: byType.get(c.type)?.updatedAt.toISOString() ?? null,
+        attempts: byType.get(c.type)?.attempts ?? 0,
+      })),
+      reasons: reviewReasons(decision.checks),
+      images: REVIEW_IMAGE_KINDS.filter((kind) => kept.has(kind)),
+      can_approve: session.status === "IN_REVIEW" && canApproveManually(rows as CheckOutcome[]),
+    };
+  });
+}

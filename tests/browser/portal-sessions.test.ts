@@ -1,0 +1,139 @@
+import fs from "node:fs";
+import path from "node:path";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { en } from "@/lib/i18n/en";
+import { createSession, createWorkflow, shared } from "../support/api";
+import { useServerDatabase } from "../support/domain";
+import { signUpDeveloper, type PortalDeveloper } from "../support/portal";
+import { keptImages, reviewResults, seedSession } from "../support/review-sessions";
+import { ARTIFACTS, chromiumMissing, launchChromium, expectPortalAccessible, signedInContext } from "./browser";
+
+/**
+ * Sessions and the review queue in Debian's Chromium, as a developer uses
+ * them: filter the sessions list (the filter lands in the address and the
+ * server renders it), open a session, open the review queue, see the kept
+ * images beside the scores and the engine's reason, approve one session (it
+ * leaves the queue; its page shows the audit entry with the developer's
+ * email) and decline another. The developer signs up over HTTP and the
+ * sessions are made over the API and the domain layer; every view is
+ * screenshotted at phone and desktop size and axe-checked.
+ */
+useServerDatabase();
+
+const t = en.portal;
+let browser: Browser;
+let page: Page;
+let dev: PortalDeveloper;
+let appId = "";
+const ids: Record<"open" | "approved" | "approvable" | "faceReview", string> = { open: "", approved: "", approvable: "", faceReview: "" };
+
+// Each view is axe-checked at two sizes: several seconds apiece on a busy machine.
+const suiteName = chromiumMissing ? `portal sessions (SKIPPED: ${chromiumMissing})` : "portal sessions and review queue in Chromium";
+
+const h1 = (name: string | RegExp) => page.getByRole("heading", { level: 1, name });
+const sessionRows = () => page.getByRole("region", { name: t.common.table(t.sessions.listHeading) }).locator("tbody tr");
+
+describe.skipIf(chromiumMissing !== null)(suiteName, () => {
+  beforeAll(async () => {
+    fs.mkdirSync(path.join(ARTIFACTS, "screenshots", "portal"), { recursive: true });
+    [dev, browser] = await Promise.all([signUpDeveloper(), launchChromium("none")]);
+    const app = await dev.call("POST", "/api/portal/apps", { json: { name: "Review shop", environment: "test" } });
+    appId = app.body.data.app_id;
+    const tenant = { apiKey: app.body.data.api_key as string };
+    const [workflow, images] = await Promise.all([createWorkflow(tenant, ["id_verification", "liveness", "face_match", "age"]), keptImages()]);
+    ids.open = (await createSession(tenant, { workflow_id: workflow, vendor_data: "order-1" })).session_id;
+    ids.approved = await seedSession(tenant, workflow, {
+      vendorData: "order-2",
+      results: { id_verification: "passed", liveness: "passed", face_match: "passed", age: "passed" },
+    });
+    ids.approvable = await seedSession(tenant, workflow, { vendorData: "review-a", results: reviewResults(true), images });
+    ids.faceReview = await seedSession(tenant, workflow, { vendorData: "review-b", results: reviewResults(false), images });
+
+    const context = await signedInContext(browser, dev, shared().url);
+    page = await context.newPage();
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  it("filters the sessions list (shareable address, server-rendered) and opens a session", async () => {
+    await page.goto(`/dashboard/apps/${appId}`);
+    await page.getByRole("link", { name: t.appNav.sessions }).click();
+    await h1(t.sessions.title).waitFor();
+    await expect.poll(() => sessionRows().count()).toBe(4);
+    // Newest first.
+    expect(await sessionRows().first().getByRole("cell").nth(2).textContent()).toBe("review-b");
+    await expectPortalAccessible(page, "sessions-list");
+
+    await page.getByLabel(t.sessions.status).selectOption("IN_REVIEW");
+    await page.getByRole("button", { name: t.sessions.apply }).click();
+    await page.waitForURL(/status=IN_REVIEW/);
+    await expect.poll(() => sessionRows().count()).toBe(2);
+    await page.getByLabel(t.sessions.vendorData).fill("review-a");
+    await page.getByRole("button", { name: t.sessions.apply }).click();
+    await page.waitForURL(/vendor_data=review-a/);
+    await expect.poll(() => sessionRows().count()).toBe(1);
+    // The address alone gives the same list, rendered by the server.
+    const shareable = page.url();
+    await page.goto(shareable);
+    expect(await sessionRows().count()).toBe(1);
+    expect(await page.getByLabel(t.sessions.vendorData).inputValue()).toBe("review-a");
+    await expectPortalAccessible(page, "sessions-filtered");
+
+    await page.getByRole("link", { name: t.sessions.open(ids.approvable) }).click();
+    await h1(t.sessions.open(ids.approvable)).waitFor();
+    await page.getByRole("cell", { name: t.sessions.checkNames.face_match }).waitFor();
+    await page.getByRole("heading", { name: t.review.panelHeading }).waitFor();
+    await page.getByText(t.sessions.auditEmpty).waitFor();
+    await expectPortalAccessible(page, "session-in-review");
+
+    await page.goto(`/dashboard/apps/${appId}/sessions`);
+    await page.getByRole("link", { name: t.sessions.open(ids.approved) }).click();
+    await h1(t.sessions.open(ids.approved)).waitFor();
+    expect(await page.getByRole("button", { name: t.review.approve }).count()).toBe(0);
+    await expectPortalAccessible(page, "session-approved-by-engine");
+  }, 150_000);
+
+  it("reviews in the queue: sees the images and the reason, approves one, declines another", async () => {
+    await page.getByRole("link", { name: t.appNav.reviewQueue }).click();
+    await h1(t.review.title).waitFor();
+    const cards = page.locator("article");
+    await expect.poll(() => cards.count()).toBe(2);
+    // Oldest first.
+    expect(await cards.first().getByRole("heading", { level: 2 }).textContent()).toBe(t.sessions.open(ids.approvable));
+    for (const kind of ["document_front", "document_back", "selfie"]) {
+      const img = page.getByRole("img", { name: t.review.imageAlt(t.review.images[kind]!, ids.approvable) });
+      await expect.poll(() => img.evaluate((el: HTMLImageElement) => el.complete && el.naturalWidth > 0)).toBe(true);
+    }
+    const faceCard = cards.filter({ has: page.getByRole("heading", { name: t.sessions.open(ids.faceReview) }) });
+    await faceCard.getByText(t.review.reasonFaceMatch("0.58", "0.61")).waitFor();
+    expect(await faceCard.getByRole("button", { name: t.review.approveSession(ids.faceReview) }).isDisabled()).toBe(true);
+    await faceCard.getByText(t.review.approveUnavailable).waitFor();
+    await expectPortalAccessible(page, "review-queue");
+
+    await page.getByRole("button", { name: t.review.approveSession(ids.approvable) }).click();
+    await page.getByText(t.review.decided(ids.approvable, t.sessions.statuses.APPROVED!)).waitFor();
+    await expect.poll(() => cards.count()).toBe(1);
+    await page.getByRole("button", { name: t.review.declineSession(ids.faceReview) }).click();
+    await page.getByText(t.review.decided(ids.faceReview, t.sessions.statuses.DECLINED!)).waitFor();
+    await page.getByText(t.review.empty).waitFor();
+    await expectPortalAccessible(page, "review-queue-empty");
+
+    // The approved session's page: its status, and the audit entry with the developer's email.
+    await page.goto(`/dashboard/apps/${appId}/sessions/${ids.approvable}`);
+    await h1(t.sessions.open(ids.approvable)).waitFor();
+    const audit = page.getByRole("region", { name: t.common.table(t.sessions.auditHeading) });
+    await audit.getByRole("cell", { name: dev.email }).waitFor();
+    await audit.getByRole("cell", { name: t.sessions.manualDecision(t.sessions.statuses.IN_REVIEW!, t.sessions.statuses.APPROVED!) }).waitFor();
+    expect(await page.getByRole("img").count()).toBe(0);
+    await expectPortalAccessible(page, "session-approved-audit");
+
+    // The declined one, through the filtered list.
+    await page.goto(`/dashboard/apps/${appId}/sessions?status=DECLINED`);
+    await expect.poll(() => sessionRows().count()).toBe(1);
+    await page.getByRole("link", { name: t.sessions.open(ids.faceReview) }).click();
+    await page.getByRole("region", { name: t.common.table(t.sessions.auditHeading) }).getByRole("cell", { name: dev.email }).waitFor();
+  }, 150_000);
+});

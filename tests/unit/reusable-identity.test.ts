@@ -1,0 +1,62 @@
+import { beforeAll, describe, expect, it } from "vitest";
+
+/** Rules of Reusable Verification that depend on the clock: when a proof may be reused, and how a result is labelled. */
+beforeAll(() => {
+  process.env.ENCRYPTION_KEY ??= "11".repeat(32);
+});
+
+const day = 86_400_000;
+
+describe("proofState", () => {
+  it("a proof is valid until its document expires and for 365 days after its verification, then expired or stale", async () => {
+    const { proofState } = await import("@/lib/identity/profile");
+    const { endOfDay } = await import("@/lib/identity/proofs");
+    const verifiedAt = new Date("2026-01-10T12:00:00Z");
+    const proof = { verifiedAt, validUntil: endOfDay("2027-06-30") };
+    expect(proofState(proof, new Date("2026-06-01T00:00:00Z"))).toBe("valid");
+    expect(proofState(proof, new Date(verifiedAt.getTime() + 365 * day))).toBe("valid");
+    expect(proofState(proof, new Date(verifiedAt.getTime() + 365 * day + 1))).toBe("stale");
+    expect(proofState(proof, new Date("2027-06-30T23:59:59.998Z"))).toBe("stale");
+    expect(proofState(proof, new Date("2027-06-30T23:59:59.999Z"))).toBe("expired"); // expiry wins over staleness
+    expect(proofState({ verifiedAt, validUntil: endOfDay("2026-02-01") }, new Date("2026-02-02T00:00:00Z"))).toBe("expired");
+    expect(proofState({ verifiedAt, validUntil: null }, new Date("2026-12-31T00:00:00Z"))).toBe("valid"); // the enrolled face: until replaced
+  });
+});
+
+describe("resultOrigin", () => {
+  it("fresh, reused or mixed from the checks that ran", async () => {
+    const { resultOrigin } = await import("@/lib/sessions/present");
+    const reused = { status: "passed", data: { reused: true } };
+    const fresh = { status: "passed", data: { live_score: 0.9 } };
+    const skipped = { status: "not_performed", data: {} };
+    expect(resultOrigin([fresh, skipped])).toBe("fresh");
+    expect(resultOrigin([])).toBe("fresh");
+    expect(resultOrigin([reused, skipped])).toBe("reused");
+    expect(resultOrigin([reused, fresh])).toBe("mixed");
+  });
+});
+
+describe("projectPseudonym", () => {
+  it("is stable for a project and different across projects", async () => {
+    const { projectPseudonym } = await import("@/lib/identity/pseudonym");
+    expect(projectPseudonym("app-1", "acct")).toBe(projectPseudonym("app-1", "acct"));
+    expect(projectPseudonym("app-1", "acct")).not.toBe(projectPseudonym("app-2", "acct"));
+    expect(projectPseudonym("app-1", "acct")).toMatch(/^psn_[A-Za-z0-9_-]{22}$/);
+  });
+});
+
+describe("licenceFromCheck", () => {
+  it("reads a credential check's licence, and nothing without a type", async () => {
+    const { licenceFromCheck } = await import("@/lib/identity/proofs");
+    expect(licenceFromCheck({ match: true, license: { type: "MD", number: "A-1", status: "active", expires_at: "2099-12-31T00:00:00Z", state: "CA" } })).toEqual({
+      license_type: "MD",
+      license_number: "A-1",
+      state: "CA",
+      issuing_authority: null,
+      status: "active",
+      registry_status: "active",
+      expires_on: "2099-12-31",
+    });
+    expect(licenceFromCheck({ match: true, license: {} })).toBeNull();
+  });
+});
