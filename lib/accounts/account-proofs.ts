@@ -1,4 +1,5 @@
 import { now } from "@/lib/clock";
+import { isLicenceValid } from "@/lib/identity/predicates";
 import { isIdVerified, readProfile, type ProofState } from "@/lib/identity/profile";
 
 /**
@@ -15,6 +16,8 @@ export type LicenceProof = {
   verifiedAt: string | null;
   /** Judged now (lib/identity/profile.ts proofState). */
   state: ProofState;
+  /** A valid proof the registry did not call lapsed (lib/identity/predicates.ts isLicenceValid). */
+  valid: boolean;
 };
 
 export type AccountProofs = {
@@ -38,6 +41,7 @@ export async function readAccountProofs(accountId: string): Promise<AccountProof
       issuer: l.content.issuing_authority,
       verifiedAt: l.verifiedAt.toISOString(),
       state: l.state,
+      valid: isLicenceValid(l),
     })),
   };
 }

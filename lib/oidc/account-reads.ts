@@ -1,4 +1,7 @@
 import { readAccountProofs } from "@/lib/accounts/account-proofs";
+import { now } from "@/lib/clock";
+import { identityPredicates } from "@/lib/identity/predicates";
+import { readProfile } from "@/lib/identity/profile";
 import { requireAccessToken } from "./access-token";
 import type { OidcRequest } from "./http";
 
@@ -8,7 +11,12 @@ import type { OidcRequest } from "./http";
  * address).
  */
 
-/** GET /api/auth/oidc/userinfo: top-level claims; needs `openid` and `profile`. */
+/**
+ * GET /api/auth/oidc/userinfo: top-level claims; needs `openid` and
+ * `profile`. With `zkp` it adds the predicates (lib/identity/predicates.ts:
+ * `age_over_18`, `age_over_21`, `licence_valid` where known), never the
+ * date of birth.
+ */
 export async function readUserinfo(req: OidcRequest) {
   const t = await requireAccessToken(req, ["profile"], { withIdVerified: true });
   const claims: Record<string, unknown> = {
@@ -21,6 +29,7 @@ export async function readUserinfo(req: OidcRequest) {
   // OIDC Core 5.3.2: a claim without a value is left out, not null.
   if (t.name) claims.name = t.name;
   claims.id_verified = t.idVerified === true;
+  if (t.scopes.includes("zkp")) Object.assign(claims, identityPredicates(await readProfile(t.accountId, now()), now()));
   return claims;
 }
 
@@ -45,8 +54,7 @@ export async function readVerifications(req: OidcRequest) {
       id_verified: proofs.idVerified,
       licenses: proofs.licences.map((l) => ({
         license_type: l.type,
-        // A valid proof (not expired, not stale) the registry did not call lapsed.
-        verified: l.state === "valid" && !/expired|revoked|suspended|inactive|lapsed/i.test(l.status ?? ""),
+        verified: l.valid,
         verified_from: l.verifiedAt,
         expire_at: l.expiresOn ? `${l.expiresOn}T23:59:59.999Z` : null,
       })),

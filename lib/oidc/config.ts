@@ -38,6 +38,7 @@ export function endpoints() {
     endSession: `${base}/api/auth/oidc/logout`,
     licenses: `${base}/api/auth/oidc/licenses`,
     verifications: `${base}/api/auth/oidc/verifications`,
+    credential: `${base}/api/auth/oidc/credential`,
     discovery: `${base}/.well-known/openid-configuration`,
   };
 }

@@ -17,6 +17,10 @@ export const SUPPORTED_CLAIMS = [
   "email_verified",
   "name",
   "id_verified",
+  // With the zkp scope (lib/identity/predicates.ts).
+  "age_over_18",
+  "age_over_21",
+  "licence_valid",
 ] as const;
 
 /** GET /.well-known/openid-configuration (and /api/.well-known/...): OpenID Connect Discovery 1.0. */
@@ -48,5 +52,7 @@ export function discoveryDocument() {
     // Account reads beyond userinfo (spec 4.5).
     licenses_endpoint: e.licenses,
     verifications_endpoint: e.verifications,
+    // The zkp predicates as an SD-JWT VC (README "Proofs, not data").
+    credential_endpoint: e.credential,
   };
 }

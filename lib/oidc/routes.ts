@@ -6,6 +6,7 @@ import { endpoints } from "./config";
 import { discoveryDocument } from "./discovery";
 import { html, json, oidcJsonRoute, oidcPageRoute, readParams, redirect } from "./http";
 import { publishedJwks } from "./keys";
+import { issuePredicateCredential } from "./predicate-credential";
 import { logout } from "./logout";
 import { renderMessagePage } from "./message-page";
 import { STRINGS } from "./strings";
@@ -34,6 +35,7 @@ export const tokenRoute = oidcJsonRoute(async (req) => handleTokenRequest(req));
 export const userinfoRoute = oidcJsonRoute(async (req) => json(await readUserinfo(req)));
 export const licencesRoute = oidcJsonRoute(async (req) => json(successBody(await readLicences(req))));
 export const verificationsRoute = oidcJsonRoute(async (req) => json(successBody(await readVerifications(req))));
+export const credentialRoute = oidcJsonRoute(async (req) => json(successBody(await issuePredicateCredential(req)), 200, { "Cache-Control": "no-store" }));
 
 export const logoutRoute = oidcPageRoute(async (req) => {
   const outcome = await logout(await readParams(req, req.method === "POST" ? "both" : "query"));

@@ -7,6 +7,8 @@ import * as jose from "jose";
 import { chromium } from "playwright-core";
 import * as oauth from "oauth4webapi";
 import * as client from "openid-client";
+import { digest as sdDigest } from "@sd-jwt/crypto-nodejs";
+import { SDJwtVcInstance } from "@sd-jwt/sd-jwt-vc";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { api, bearer as sessionBearer, checkOf, createSession, createTenant, createWorkflow, keyHeader, postSession, shared, type Tenant } from "../support/api";
 import { fixture, imageForm } from "../support/images";
@@ -192,6 +194,7 @@ describe("discovery and keys", () => {
       userinfo_endpoint: `${op.url}/api/auth/oidc/userinfo`,
       jwks_uri: `${op.url}/api/auth/oidc/jwks.json`,
       end_session_endpoint: `${op.url}/api/auth/oidc/logout`,
+      credential_endpoint: `${op.url}/api/auth/oidc/credential`,
       scopes_supported: ["openid", "profile", "verifications", "zkp", "doctor_license"],
       response_types_supported: ["code"],
       grant_types_supported: ["authorization_code", "refresh_token"],
@@ -781,7 +784,7 @@ describe("reusable identity (verify once, reuse), for a production app", () => {
   beforeAll(async () => {
     t = await createTenant(shared().env, "production");
     await cli(["app:redirect-uri", "--app", t.appId, "--uri", PROD_REDIRECT], shared().env);
-    await cli(["app:scopes", "--app", t.appId, "--scopes", "openid profile verifications"], shared().env);
+    await cli(["app:scopes", "--app", t.appId, "--scopes", "openid profile verifications zkp"], shared().env);
     prodConfig = await client.discovery(new URL(op.url), t.clientId, t.clientSecret, undefined, { execute: [client.allowInsecureRequests] });
     kyc = await createWorkflow(t, ["id_verification", "liveness", "face_match"], { settings: turns });
     reusing = await createWorkflow(t, ["id_verification", "liveness", "face_match", "age"], { settings: { ...turns, age: { minimum_age: 21 } } });
@@ -798,11 +801,32 @@ describe("reusable identity (verify once, reuse), for a production app", () => {
   }
   const finish = (token: string) => api("POST", "/api/v2/flow/finish", { headers: sessionBearer(token) });
   const decisionOf = async (id: string, tenant = t) => (await api("GET", `/api/v2/session/${id}/decision`, { headers: keyHeader(tenant) })).body.data;
+  const issuerUrl = () => prodConfig.serverMetadata().issuer;
+  const jwksUrl = () => new URL(prodConfig.serverMetadata().jwks_uri!);
+  const credentialOf = (token: string, body: Record<string, unknown> = {}) =>
+    api("POST", "/api/auth/oidc/credential", { base: op.url, headers: { authorization: `Bearer ${token}` }, json: body });
+  /** A wallet: its key proof for the credential endpoint, and presentations signed with its key (key binding). */
+  async function holderWallet() {
+    const { privateKey, publicKey } = await jose.generateKeyPair("ES256");
+    const jwk = await jose.exportJWK(publicKey);
+    const keyProof = (audience = issuerUrl(), iat = Math.floor(Date.now() / 1000)) =>
+      new jose.SignJWT({}).setProtectedHeader({ alg: "ES256", typ: "openid4vci-proof+jwt", jwk }).setAudience(audience).setIssuedAt(iat).sign(privateKey);
+    const sdJwt = new SDJwtVcInstance({
+      hasher: sdDigest,
+      kbSignAlg: "ES256",
+      kbSigner: async (data) => Buffer.from(await crypto.subtle.sign({ name: "ECDSA", hash: "SHA-256" }, privateKey, new TextEncoder().encode(data))).toString("base64url"),
+    });
+    const present = (credential: string, disclose: Record<string, boolean>, kb?: { aud: string; nonce: string }) =>
+      sdJwt.present(credential, disclose, kb ? { kb: { payload: { ...kb, iat: Math.floor(Date.now() / 1000) } } } : undefined);
+    return { keyProof, present };
+  }
+  const verifier = { aud: "https://verifier.example", nonce: "n-0S6_WzA2Mj" };
   const charged = async (id: string) =>
     (await sql(shared().env, "SELECT reference FROM ledger_entries WHERE reference LIKE $1 ORDER BY reference", [`check:${id}:%`])).map((r: { reference: string }) => r.reference.split(":")[2]);
 
   it("an approved bound session saves proofs; the next one skips the document, matches the enrolled face, and is charged less", async () => {
-    const tokens = await exchange(await authorize({ cfg: prodConfig, redirectUri: PROD_REDIRECT }), prodConfig);
+    const signIn = await authorize({ cfg: prodConfig, redirectUri: PROD_REDIRECT });
+    const tokens = await exchange(signIn, prodConfig);
     const svcId = tokens.claims()!.sub;
     const first = await createSession(t, { workflow_id: kyc, svc_access_token: tokens.access_token, vendor_data: `reuse-${svcId}` });
     expect(checkOf(await postDocument(first.session_token, "a"), "id_verification").status).toBe("passed");
@@ -874,6 +898,27 @@ describe("reusable identity (verify once, reuse), for a production app", () => {
     const other = await createTenant();
     expect((await read(`svc_id=${svcId}`, other)).status).toBe(404);
 
+    // The zkp scope: predicates, never the date of birth; as claims and as an SD-JWT VC the app hands on.
+    const zkp = await exchange(await authorize({ cfg: prodConfig, redirectUri: PROD_REDIRECT, email: signIn.email, scope: "openid profile zkp" }), prodConfig);
+    const info = await bearer("/api/auth/oidc/userinfo", zkp.access_token);
+    expect(info.body).toMatchObject({ sub: svcId, id_verified: true, age_over_18: true, age_over_21: true });
+    expect(info.body).not.toHaveProperty("licence_valid"); // no licence proven: unknown, not false
+    const wallet = await holderWallet();
+    const issued = await credentialOf(zkp.access_token, { proof: await wallet.keyProof() });
+    expect(issued.status).toBe(200);
+    expect(issued.body.data).toMatchObject({ format: "dc+sd-jwt", claims: ["id_verified", "age_over_18", "age_over_21"], holder_bound: true });
+    for (const res of [info, issued]) expect(res.text).not.toMatch(RAW);
+    // The holder discloses only age_over_18 to a verifier, bound to that verifier's nonce.
+    const presentation = await wallet.present(issued.body.data.credential, { age_over_18: true }, verifier);
+    expect(presentation.split("~")).toHaveLength(3); // issuer JWT, one disclosure, key binding
+    const { verifyPredicatePresentation } = await import("@/lib/oidc/verify-predicate-presentation");
+    const check = { issuer: issuerUrl(), jwks: jwksUrl(), audience: verifier.aud, nonce: verifier.nonce };
+    expect(await verifyPredicatePresentation(presentation, check)).toMatchObject({ predicates: { age_over_18: true }, holderBound: true });
+    await expect(verifyPredicatePresentation(presentation, { ...check, nonce: "another-verifiers-nonce" })).rejects.toThrow(/nonce/i);
+    await expect(verifyPredicatePresentation(presentation, { ...check, audience: "https://elsewhere.example" })).rejects.toThrow(/audience/i);
+    const copied = await wallet.present(issued.body.data.credential, { age_over_18: true }); // without the holder's key binding
+    await expect(verifyPredicatePresentation(copied, check)).rejects.toThrow();
+
     // The person revokes this app: the read is 404, the decision loses its identity, the refresh token stops working.
     const { deleteAccount, listSharedApps, revokeAppAccess } = await import("@/lib/identity/account-lifecycle");
     expect((await listSharedApps(svcId)).map((a) => [a.app_id, a.revoked_at])).toEqual([[t.appId, null]]);
@@ -887,6 +932,47 @@ describe("reusable identity (verify once, reuse), for a production app", () => {
     expect(await sql(shared().env, "SELECT kind FROM account_proofs WHERE account_id = $1", [svcId])).toEqual([]);
     expect(await decisionOf(second.session_id)).toMatchObject({ status: "APPROVED", svc_id: null, origin: "mixed", identity: null });
     expect(await deleteAccount(svcId)).toBe(false);
+  });
+
+  it("zkp credential: nothing proven answers id_verified false and no age; a refused scope, key proof or tampered presentation", async () => {
+    const tokens = await exchange(await authorize({ cfg: prodConfig, redirectUri: PROD_REDIRECT, scope: "openid profile zkp" }), prodConfig);
+    const info = await bearer("/api/auth/oidc/userinfo", tokens.access_token);
+    expect(info.body.id_verified).toBe(false);
+    expect(info.body).not.toHaveProperty("age_over_18");
+    const bare = await credentialOf(tokens.access_token);
+    expect(bare.status).toBe(200);
+    expect(bare.headers.get("cache-control")).toBe("no-store");
+    expect(bare.body.data).toMatchObject({ claims: ["id_verified"], holder_bound: false, vct: "urn:svc:vct:identity-predicates:1" });
+    const [issuerJwt] = bare.body.data.credential.split("~");
+    expect(jose.decodeProtectedHeader(issuerJwt)).toMatchObject({ typ: "dc+sd-jwt", alg: "RS256", kid: expect.any(String) });
+    const payload = jose.decodeJwt(issuerJwt);
+    expect(payload._sd).toHaveLength(4); // decoys: the count does not tell what the person has proven
+    expect(payload).not.toHaveProperty("sub");
+    const { verifyPredicatePresentation } = await import("@/lib/oidc/verify-predicate-presentation");
+    const check = { issuer: issuerUrl(), jwks: jwksUrl() };
+    expect(await verifyPredicatePresentation(bare.body.data.credential, check)).toMatchObject({ predicates: { id_verified: false }, holderBound: false });
+
+    // Tampering: a disclosure rewritten to true, another issuer, an expired credential.
+    const [jwt, disclosure] = bare.body.data.credential.split("~") as [string, string];
+    const [salt, name] = JSON.parse(Buffer.from(disclosure, "base64url").toString()) as [string, string, boolean];
+    const forged = `${jwt}~${Buffer.from(JSON.stringify([salt, name, true])).toString("base64url")}~`;
+    const forgedResult = await verifyPredicatePresentation(forged, check).catch((err: Error) => err);
+    expect(forgedResult instanceof Error ? "refused" : forgedResult.predicates.id_verified).not.toBe(true);
+    await expect(verifyPredicatePresentation(bare.body.data.credential, { ...check, issuer: "https://other-issuer.example" })).rejects.toThrow(/issuer/i);
+    await expect(verifyPredicatePresentation(bare.body.data.credential, { ...check, at: new Date(Date.now() + 25 * 3600_000) })).rejects.toThrow(/expired/i);
+
+    // Refusals: no token, no zkp scope, key proofs that prove nothing.
+    expect((await credentialOf("at_nope")).status).toBe(401);
+    const noZkp = await exchange(await authorize({ cfg: prodConfig, redirectUri: PROD_REDIRECT, scope: "openid profile" }), prodConfig);
+    const refused = await credentialOf(noZkp.access_token);
+    expect(refused.status).toBe(403);
+    expect(refused.body.error.code).toBe("insufficient_scope");
+    const wallet = await holderWallet();
+    for (const proof of ["not-a-jwt", await wallet.keyProof("https://another-issuer.example"), await wallet.keyProof(issuerUrl(), Math.floor(Date.now() / 1000) - 3600)]) {
+      const res = await credentialOf(tokens.access_token, { proof });
+      expect(res.status).toBe(400);
+      expect(res.body.error.code).toBe("invalid_request");
+    }
   });
 
   it("another person's face against the enrolled face fails face match; no reuse without an enrolled face", async () => {

@@ -1,0 +1,4 @@
+import { routeMethods } from "@/lib/http/api-route";
+import { credentialRoute } from "@/lib/oidc/routes";
+
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routeMethods({ POST: credentialRoute });
