@@ -1,6 +1,7 @@
 import type { InteractionView } from "@/lib/oidc/interaction";
 import { STRINGS } from "@/lib/oidc/strings";
 import { OidcCard } from "./card";
+import { FaceScan } from "./face-scan";
 import { ActionForm, INPUT, Notice, SubmitButton } from "./ui";
 
 type Live = Exclude<InteractionView, { step: "gone" }>;
@@ -56,33 +57,35 @@ export function EmailStep({ view, message }: { view: Live; message: Message }) {
       {view.mail === "disabled" ? (
         <Notice tone="error">{s.mailNotConfigured}</Notice>
       ) : (
-        <>
-          <p className="mt-4 text-slate-700">{s.intro}</p>
-          {view.mail === "console" && <Notice tone="info">{s.devConsole}</Notice>}
-          <ActionForm id={view.id} action="email" csrf={view.csrf} className="mt-6">
-            <label htmlFor="email" className="block font-semibold text-slate-900">
-              {s.label}
-            </label>
-            <input
-              id="email"
-              name="email"
-              type="email"
-              inputMode="email"
-              autoComplete="email"
-              required
-              maxLength={254}
-              defaultValue={view.email ?? ""}
-              autoFocus
-              aria-invalid={error || undefined}
-              aria-describedby={error ? "form-message" : undefined}
-              className={INPUT}
-            />
-            <div className="mt-6">
-              <SubmitButton>{s.submit}</SubmitButton>
-            </div>
-          </ActionForm>
-        </>
+        <p className="mt-4 text-slate-700">{s.intro}</p>
       )}
+      {view.mail === "console" && <Notice tone="info">{s.devConsole}</Notice>}
+      <ActionForm id={view.id} action="email" csrf={view.csrf} className="mt-6">
+        <label htmlFor="email" className="block font-semibold text-slate-900">
+          {s.label}
+        </label>
+        <input
+          id="email"
+          name="email"
+          type="email"
+          inputMode="email"
+          autoComplete="email"
+          required
+          maxLength={254}
+          defaultValue={view.email ?? ""}
+          autoFocus
+          aria-invalid={error || undefined}
+          aria-describedby={error ? "form-message" : undefined}
+          className={INPUT}
+        />
+        {/* Enter submits the first button: the code when mail works, else the face. */}
+        <div className="mt-6 flex flex-col gap-3 sm:flex-row">
+          {view.mail !== "disabled" && <SubmitButton>{s.submit}</SubmitButton>}
+          <SubmitButton variant={view.mail === "disabled" ? "primary" : "secondary"} name="method" value="face">
+            {view.mail === "disabled" ? s.faceOnly : s.face}
+          </SubmitButton>
+        </div>
+      </ActionForm>
       <Cancel view={view} />
     </OidcCard>
   );
@@ -132,8 +135,45 @@ export function CodeStep({ view, message }: { view: Live; message: Message }) {
             {s.resend}
           </SubmitButton>
         </ActionForm>
+        <ActionForm id={view.id} action="email" csrf={view.csrf}>
+          <SubmitButton variant="link" name="method" value="face">
+            {STRINGS.email.face}
+          </SubmitButton>
+        </ActionForm>
         <ActionForm id={view.id} action="restart" csrf={view.csrf}>
           <SubmitButton variant="link">{s.otherEmail}</SubmitButton>
+        </ActionForm>
+      </div>
+      <Cancel view={view} />
+    </OidcCard>
+  );
+}
+
+/** The face step: the camera scan needs the page's script; the emailed code is the way without it. */
+export function FaceStep({ view, message }: { view: Live; message: Message }) {
+  const s = STRINGS.face;
+  return (
+    <OidcCard app={view.app}>
+      <h1 className="text-2xl font-semibold text-slate-900">{s.heading}</h1>
+      <p className="mt-2 text-slate-700">{s.intro(view.email ?? "")}</p>
+      {message && (
+        <Notice tone={message.tone} id="form-message">
+          {message.text}
+        </Notice>
+      )}
+      <p className="mt-4 text-slate-700">{s.how}</p>
+      <p className="mt-2 text-slate-700">{s.onlyIfVerified}</p>
+      <FaceScan id={view.id} csrf={view.csrf} attemptsLeft={view.attemptsLeft ?? 0} />
+      <div className="mt-6 flex flex-col items-start gap-1">
+        {view.mail !== "disabled" && (
+          <ActionForm id={view.id} action="email" csrf={view.csrf}>
+            <SubmitButton variant="link" name="resend" value="1">
+              {s.useCode}
+            </SubmitButton>
+          </ActionForm>
+        )}
+        <ActionForm id={view.id} action="restart" csrf={view.csrf}>
+          <SubmitButton variant="link">{STRINGS.code.otherEmail}</SubmitButton>
         </ActionForm>
       </div>
       <Cancel view={view} />

@@ -72,7 +72,7 @@ export async function sendLoginCode(input: {
         expiresAt: new Date(at.getTime() + LOGIN_CODE.ttlSeconds * 1000),
       },
     }),
-    prisma.oidcInteraction.update({ where: { id: input.interactionId }, data: { pendingEmail: input.email } }),
+    prisma.oidcInteraction.update({ where: { id: input.interactionId }, data: { pendingEmail: input.email, pendingMethod: "code" } }),
   ]);
   try {
     const sent = await sendMail({

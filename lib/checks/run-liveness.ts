@@ -1,13 +1,9 @@
 import type { Session } from "@/generated/prisma/client";
-import { faceTemplate, MIN_FACE_SCORE } from "@/lib/faces/single-face";
-import { ApiError } from "@/lib/http/api-error";
 import type { Upload } from "@/lib/http/read-upload";
-import { inspectImage } from "@/lib/images/inspect-image";
-import { assertBurstAllowed, BURST_FRAMES, consumeChallenge } from "@/lib/liveness/challenges";
-import { saveArtifact, saveJsonArtifact, sha256Hex } from "@/lib/sessions/artifacts";
+import { assertBurstAllowed, consumeChallenge } from "@/lib/liveness/challenges";
+import { burstFrames, judgeBurst } from "@/lib/liveness/judge-burst";
+import { saveArtifact, saveJsonArtifact } from "@/lib/sessions/artifacts";
 import { recordCheckResult } from "@/lib/sessions/record-check";
-import { analyseFaces, VisionUnavailableError, type FaceAnalysis } from "@/lib/vision/pool";
-import { livenessVerdict } from "./liveness-verdict";
 import { runFaceMatchIfReady } from "./run-face-match";
 import { runFaceUniqueness } from "./run-face-uniqueness";
 
@@ -23,46 +19,11 @@ import { runFaceUniqueness } from "./run-face-uniqueness";
  * verdict is recorded (billed once per session) and the best frame becomes
  * the selfie for face match and (once live) face uniqueness.
  */
-export const FRAME_FIELDS = ["frames", "frames[]", "frame"];
-
 export async function submitLivenessBurst(session: Session, upload: Upload) {
   await assertBurstAllowed(session);
-  const frames = upload.files.filter((f) => FRAME_FIELDS.includes(f.field) || /^frame_?\d+$/.test(f.field));
-  if (frames.length === 0) {
-    throw new ApiError("frames_required", { message: `Send the burst as ${BURST_FRAMES.min} to ${BURST_FRAMES.max} image files in the field "frames"` });
-  }
-  if (frames.length < BURST_FRAMES.min) {
-    throw new ApiError("invalid_frames", { message: `${frames.length} frame(s) sent; live verification needs at least ${BURST_FRAMES.min}`, data: { frames: frames.length } });
-  }
-  if (frames.length > BURST_FRAMES.max) {
-    throw new ApiError("too_many_frames", { message: `${frames.length} frames sent; at most ${BURST_FRAMES.max} are accepted`, data: { frames: frames.length } });
-  }
+  const frames = burstFrames(upload);
   const actions = await consumeChallenge(session, upload.fields.challenge_id);
-  await Promise.all(frames.map((f, i) => inspectImage(f.bytes, `frames[${i}]`)));
-
-  const started = performance.now();
-  let analyses: FaceAnalysis[];
-  try {
-    analyses = await Promise.all(frames.map((f) => analyseFaces(f.bytes)));
-  } catch (err) {
-    if (err instanceof VisionUnavailableError) {
-      throw new ApiError("liveness_unavailable", { message: "The face engine could not check these frames now; try again" });
-    }
-    throw err;
-  }
-  const allFaces = analyses.flatMap((a) => a.faces);
-  if (allFaces.length === 0) {
-    throw new ApiError("no_face", { message: "No face in any frame: keep your face inside the oval and try again" });
-  }
-  if (!allFaces.some((f) => f.score >= MIN_FACE_SCORE && f.embedding)) {
-    throw new ApiError("face_rescan_required", { message: "Your face was not clear in any frame: face the camera in good light and try again" });
-  }
-
-  const verdict = livenessVerdict(actions, analyses);
-  const hashes = frames.map((f) => sha256Hex(f.bytes));
-  const model = analyses[0]!.model;
-  const bestIndex = verdict.data.best_frame;
-  const best = bestIndex === null || verdict.data.best_face === null ? null : analyses[bestIndex]?.faces[verdict.data.best_face];
+  const { verdict, hashes, model, analyseMs, analyses, best } = await judgeBurst(frames, actions);
   await recordCheckResult({
     sessionId: session.id,
     type: "liveness",
@@ -73,15 +34,15 @@ export async function submitLivenessBurst(session: Session, upload: Upload) {
     evidence: {
       frames_sha256: hashes,
       model,
-      timings_ms: { analyse: Math.round(performance.now() - started), per_frame: analyses.map((a) => a.ms) },
+      timings_ms: { analyse: analyseMs, per_frame: analyses.map((a) => a.ms) },
       measurements: verdict.data,
     },
   });
 
   const checks: unknown[] = [{ type: "liveness", status: verdict.status, score: verdict.live_score, data: { live_score: verdict.live_score }, error: verdict.error }];
-  if (best?.embedding && bestIndex !== null) {
-    const selfie = faceTemplate(best, model, hashes[bestIndex]!);
-    await saveArtifact(session.id, "selfie", frames[bestIndex]!.bytes, frames[bestIndex]!.type || "image/jpeg");
+  if (best) {
+    const selfie = best.template;
+    await saveArtifact(session.id, "selfie", frames[best.index]!.bytes, frames[best.index]!.type || "image/jpeg");
     await saveJsonArtifact(session.id, "selfie_template", selfie);
     const faceMatch = await runFaceMatchIfReady(session);
     if (faceMatch) checks.push(faceMatch);

@@ -110,6 +110,12 @@ const EnvSchema = z.object({
   SWEEP_INTERVAL_SECONDS: z.coerce.number().int().min(1).default(30),
   /** Days after which a reusable identity's proof is stale: never reused, `stale: true` when read (README "Reusable identity"). */
   IDENTITY_STALE_DAYS: z.coerce.number().int().min(1).max(3650).default(365),
+  /** The head movements face sign-in asks for, comma separated (README "Face sign-in"). */
+  FACE_SIGN_IN_ACTIONS: z
+    .string()
+    .regex(/^\s*(turn_left|turn_right|blink)(\s*,\s*(turn_left|turn_right|blink))+\s*$/, "two or more of turn_left, turn_right, blink, comma separated")
+    .refine((v) => new Set(v.split(",").map((a) => a.trim())).size >= 2, "at least two different actions (the order must be unpredictable)")
+    .default("turn_left,turn_right,blink"),
   /** Seconds before each delivery attempt, comma separated (README "Webhooks"). */
   WEBHOOK_RETRY_SCHEDULE: z
     .string()

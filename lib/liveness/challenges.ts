@@ -25,7 +25,7 @@ import type { LivenessAction } from "@/lib/workflows/settings";
 export const CHALLENGE_TTL_SECONDS = 60;
 export const BURST_FRAMES = { min: 3, max: 8 } as const;
 
-const INSTRUCTIONS: Record<LivenessAction, string> = {
+export const INSTRUCTIONS: Record<LivenessAction, string> = {
   turn_left: "Turn your head to your left, then back to the centre",
   turn_right: "Turn your head to your right, then back to the centre",
   blink: "Blink slowly",

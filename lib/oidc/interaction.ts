@@ -10,12 +10,14 @@ import { UUID_PATTERN } from "@/lib/http/validation";
 import { issuer, splitScope } from "./config";
 import { createGrantWithCode } from "./grants/create-grant";
 import { withQuery } from "./http";
+import { faceSignInTriesLeft } from "@/lib/identity/face-sign-in";
 import { clearInteractionCookie, csrfToken, csrfValid, interactionPath } from "./interaction-cookie";
 
 /**
  * The sign-in request between authorize and the redirect back: the login
- * step (email, then the one-time code) and the consent step (login only:
- * spec 5 rule 6). Everything here checks the browser binding first.
+ * step (email, then the one-time code or a face scan: lib/oidc/
+ * interaction-face.ts) and the consent step (login only: spec 5 rule 6).
+ * Everything here checks the browser binding first.
  */
 type Bound = { interaction: OidcInteraction; app: App };
 
@@ -33,7 +35,7 @@ export async function loadBoundInteraction(id: string, cookieValue: string | und
 export type InteractionView =
   | { step: "gone" }
   | {
-      step: "email" | "code" | "consent";
+      step: "email" | "code" | "face" | "consent";
       id: string;
       csrf: string;
       app: { name: string; logo: string | null; environment: string };
@@ -60,6 +62,9 @@ export async function interactionView(id: string, cookieValue: string | undefine
     const account = await prisma.account.findUnique({ where: { id: interaction.accountId } });
     return { step: "consent", ...common, email: account?.email ?? null, attemptsLeft: null };
   }
+  if (interaction.pendingEmail && interaction.pendingMethod === "face") {
+    return { step: "face", ...common, email: interaction.pendingEmail, attemptsLeft: await faceSignInTriesLeft(id) };
+  }
   if (interaction.pendingEmail) {
     const code = await currentCodeState(id);
     return { step: "code", ...common, email: interaction.pendingEmail, attemptsLeft: code?.attemptsLeft ?? null };
@@ -70,7 +75,7 @@ export async function interactionView(id: string, cookieValue: string | undefine
 /** What a form post leads to: back to the page (with a message code) or out to the app. */
 export type ActionResult = { location: string; setCookie?: string };
 
-const page = (id: string, message?: string) =>
+export const page = (id: string, message?: string) =>
   `${issuer()}${interactionPath(id)}${message ? `?m=${encodeURIComponent(message)}` : ""}`;
 
 export type FormInput = { id: string; cookie: string | undefined; form: Map<string, string>; ip: string | null };
@@ -83,15 +88,24 @@ async function bind(input: FormInput): Promise<Bound | ActionResult> {
 }
 const isResult = (v: Bound | ActionResult): v is ActionResult => "location" in v;
 
-/** POST .../email: send a code to the address (or again, with `resend`). */
+/**
+ * POST .../email: send a code to the address (or again, with `resend`);
+ * with `method=face`, no code: the face step for that address (also from
+ * the code step, for the address the code went to).
+ */
 export async function submitEmail(input: FormInput): Promise<ActionResult> {
   const bound = await bind(input);
   if (isResult(bound)) return bound;
   const { interaction, app } = bound;
   if (interaction.accountId) return { location: page(input.id) };
-  const raw = input.form.get("resend") ? interaction.pendingEmail : input.form.get("email");
+  const raw = input.form.get("resend") ? interaction.pendingEmail : (input.form.get("email") ?? interaction.pendingEmail);
   const parsed = EmailSchema.safeParse(raw ?? "");
   if (!parsed.success || parsed.data.length > 254) return { location: page(input.id, "email_invalid") };
+  if (input.form.get("method") === "face") {
+    const prisma = await db();
+    await prisma.oidcInteraction.update({ where: { id: interaction.id }, data: { pendingEmail: parsed.data, pendingMethod: "face" } });
+    return { location: page(input.id) };
+  }
   const outcome = await sendLoginCode({ interactionId: interaction.id, email: parsed.data, appName: app.name, ip: input.ip });
   if (outcome === "sent" || outcome === "logged") {
     return { location: page(input.id, input.form.get("resend") ? "code_sent" : undefined) };
@@ -105,7 +119,7 @@ export async function restartLogin(input: FormInput): Promise<ActionResult> {
   if (isResult(bound)) return bound;
   if (!bound.interaction.accountId) {
     const prisma = await db();
-    await prisma.oidcInteraction.update({ where: { id: input.id }, data: { pendingEmail: null } });
+    await prisma.oidcInteraction.update({ where: { id: input.id }, data: { pendingEmail: null, pendingMethod: "code" } });
   }
   return { location: page(input.id) };
 }

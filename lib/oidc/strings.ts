@@ -37,6 +37,8 @@ export const STRINGS = {
     cancel: "Cancel and go back to the app",
     mailNotConfigured:
       "Sign-in by email is not available: this installation has no mail server configured (SMTP). Ask its administrator to set it up.",
+    face: "Sign in with my face instead",
+    faceOnly: "Sign in with my face",
     devConsole:
       "Development mode without a mail server: the code is written to the server console instead of being emailed.",
   },
@@ -49,6 +51,21 @@ export const STRINGS = {
     submit: "Sign in",
     resend: "Send a new code",
     otherEmail: "Use a different email address",
+  },
+  face: {
+    title: "Sign in with your face",
+    heading: "Sign in with your face",
+    intro: (email: string) => `Signing in as ${email}.`,
+    how: "Look at the camera and follow the instructions for about 10 seconds. We check that you are a live person and that you are the person who verified this account.",
+    onlyIfVerified: "This works if you verified your identity with us before, with a selfie video. Otherwise, use an emailed code.",
+    triesLeft: (n: number) => (n === 1 ? "You have 1 try left." : `You have ${n} tries left.`),
+    start: "Start the camera",
+    tryAgain: "Try again",
+    checking: "Checking your face… This can take a few seconds.",
+    signedIn: "It is you. Signing you in…",
+    noTries: "No face scans are left for this sign-in. Use an emailed code instead.",
+    failed: "Something went wrong. Try again, or use an emailed code.",
+    useCode: "Email me a code instead",
   },
   consent: {
     title: "Allow sign-in",

@@ -41,7 +41,8 @@ let config: client.Configuration;
 beforeAll(async () => {
   smtp = await startSmtp();
   [op, t] = await Promise.all([
-    startServer({ ...shared().env, SMTP_HOST: smtp.host, SMTP_PORT: String(smtp.port), TRUST_PROXY: "1", CREDENTIAL_CACHE_MS: "0" }),
+    // Face sign-in asks for head turns only here: the test person (fixtures/faces) cannot blink.
+    startServer({ ...shared().env, SMTP_HOST: smtp.host, SMTP_PORT: String(smtp.port), TRUST_PROXY: "1", CREDENTIAL_CACHE_MS: "0", FACE_SIGN_IN_ACTIONS: "turn_left,turn_right" }),
     createTenant(),
   ]);
   // Domain-level calls in this process (signing an expired hint) must name the same issuer.
@@ -676,17 +677,32 @@ describe("login and consent pages", () => {
     expect(again.headers.get("location")).toBe(b.page);
   });
 
-  it("the shared production server, without SMTP, says mail is not configured", async () => {
+  it("the shared production server, without SMTP, says mail is not configured and offers face sign-in only", async () => {
     const u = new URL(await url());
     const res = await get(`${shared().url}/api/auth/oidc/authorize${u.search}`, { ip: randomIp() });
     const page = res.headers.get("location")!;
     expect(page.startsWith(shared().url)).toBe(true);
     const cookie = res.headers.get("set-cookie")!.split(";")[0]!;
-    const html = await (await get(page, { ip: "1", cookie })).text();
+    const browser = { ip: "1", cookie };
+    const html = await (await get(page, browser)).text();
     expect(text(html)).toContain("no mail server configured");
-    expect(html).not.toMatch(/name="email"/);
-    const sent = await post(`${page}/email`, { ip: "1", cookie }, { csrf: csrfOf(html), email: newEmail() });
+    expect(text(html)).not.toContain("Send code");
+    expect(html).toMatch(/<button[^>]*value="face"[^>]*name="method"[^>]*>Sign in with my face</);
+    const sent = await post(`${page}/email`, browser, { csrf: csrfOf(html), email: newEmail() });
     expect(sent.headers.get("location")).toBe(`${page}?m=mail_not_configured`);
+    const face = await post(`${page}/email`, browser, { csrf: csrfOf(html), email: newEmail(), method: "face" });
+    expect(face.headers.get("location")).toBe(page);
+    const facePage = await (await get(page, browser)).text();
+    expect(text(facePage)).toContain("Sign in with your face");
+    expect(text(facePage)).not.toContain("Email me a code instead");
+    // The production default asks for any of the three movements, two per scan, never the same twice in a row.
+    const challenge = await fetch(`${page}/face/challenge`, { method: "POST", headers: { cookie, "x-csrf-token": csrfOf(facePage) } });
+    expect(challenge.status).toBe(201);
+    const { actions, frames } = ((await challenge.json()) as any).data;
+    expect(actions).toHaveLength(2);
+    expect(["turn_left", "turn_right", "blink"]).toEqual(expect.arrayContaining(actions));
+    expect(actions[0]).not.toBe(actions[1]);
+    expect(frames).toEqual({ min: 3, max: 8, recommended: 5 });
   });
 });
 
@@ -973,6 +989,102 @@ describe("reusable identity (verify once, reuse), for a production app", () => {
       expect(res.status).toBe(400);
       expect(res.body.error.code).toBe("invalid_request");
     }
+  });
+
+  describe("face sign-in on the login screen", () => {
+    const framesOf = (dir: string) => [1, 2, 3, 4, 5].map((i) => fixture("faces", dir, `${i}.jpg`));
+    /** A new account whose enrolled face is the portrait of `who`'s licence (as an approved session saves it). */
+    async function enrolled(who: "a" | "b") {
+      const signIn = await authorize({ cfg: prodConfig, redirectUri: PROD_REDIRECT });
+      const tokens = await exchange(signIn, prodConfig);
+      const s = await createSession(t, { workflow_id: kyc, svc_access_token: tokens.access_token });
+      expect(checkOf(await postDocument(s.session_token, who), "id_verification").status).toBe("passed");
+      const { loadJsonArtifact } = await import("@/lib/sessions/artifacts");
+      const { sealJson } = await import("@/lib/crypto/encryption");
+      const portrait = await loadJsonArtifact(s.session_id, "portrait_template");
+      await sql(shared().env, "INSERT INTO account_proofs (id, account_id, kind, key, verified_at, sealed, updated_at) VALUES (gen_random_uuid()::text, $1, 'face', '', now(), $2, now())", [tokens.claims()!.sub, Buffer.from(sealJson(portrait))]);
+      return { email: signIn.email, svcId: tokens.claims()!.sub };
+    }
+    /** A browser at the sign-in page that chose "Sign in with my face" for `email`. */
+    async function faceLogin(email: string) {
+      const verifier = client.randomPKCECodeVerifier();
+      const state = client.randomState();
+      const url = client.buildAuthorizationUrl(prodConfig, {
+        redirect_uri: PROD_REDIRECT, scope: "openid", state, code_challenge: await client.calculatePKCECodeChallenge(verifier), code_challenge_method: "S256",
+      });
+      const b = await startLogin(url);
+      const chosen = await post(`${b.page}/email`, b, { csrf: csrfOf(b.html), email, method: "face" });
+      expect(chosen.headers.get("location")).toBe(b.page);
+      const html = await (await get(b.page, b)).text();
+      expect(text(html)).toContain("Sign in with your face");
+      const csrf = csrfOf(html);
+      const headers = { cookie: b.cookie, "x-forwarded-for": b.ip };
+      const json = async (res: Response) => ({ status: res.status, headers: res.headers, body: (await res.json()) as any });
+      const challenge = async (token = csrf) =>
+        json(await fetch(`${b.page}/face/challenge`, { method: "POST", headers: { ...headers, "x-csrf-token": token } }));
+      const burst = async (challengeId: string, frames: Buffer[]) =>
+        json(await fetch(`${b.page}/face`, { method: "POST", headers, body: imageForm({ frames }, { csrf, challenge_id: challengeId }) }));
+      /** Person A performs the challenge's turns. */
+      const liveA = async () => {
+        const c = await challenge();
+        expect(c.status).toBe(201);
+        return burst(c.body.data.challenge_id, framesOf(PERFORMS[c.body.data.actions.join()]!));
+      };
+      return { b, csrf, verifier, state, challenge, burst, liveA };
+    }
+
+    it("the enrolled person signs in with a live face and the app gets their account", async () => {
+      const a = await enrolled("a");
+      const login = await faceLogin(a.email);
+      const signedIn = await login.liveA();
+      expect(signedIn.status).toBe(200);
+      expect(signedIn.body.data).toEqual({ signed_in: true, location: login.b.page });
+      const consent = await (await get(login.b.page, login.b)).text();
+      expect(text(consent)).toContain(`You are signed in as ${a.email}`);
+      const done = await post(`${login.b.page}/consent`, login.b, { csrf: csrfOf(consent), decision: "allow" });
+      const tokens = await client.authorizationCodeGrant(prodConfig, new URL(done.headers.get("location")!), { pkceCodeVerifier: login.verifier, expectedState: login.state });
+      expect(tokens.claims()!.sub).toBe(a.svcId);
+      // The request is used up: its face endpoints are gone with it.
+      expect((await login.challenge()).status).toBe(410);
+    });
+
+    it("another face, a still picture or an unknown address fail alike; three scans per sign-in; five failed scans lock face sign-in, not the code", async () => {
+      const b = await enrolled("b");
+      const first = await faceLogin(b.email);
+      expect((await first.challenge("forged")).status).toBe(403);
+      const notB = await first.liveA();
+      expect(notB.status).toBe(403);
+      expect(notB.body).toMatchObject({ success: false, error: { code: "face_not_matched" }, data: { reason: "not_matched", attempts_left: 2 } });
+      for (const still of ["b-still", "a-still"]) {
+        const c = await first.challenge();
+        const res = await first.burst(c.body.data.challenge_id, framesOf(still));
+        expect(res.status).toBe(403);
+        expect(res.body.data.reason).toBe("not_live");
+      }
+      const fourth = await first.challenge();
+      expect(fourth.status).toBe(429);
+      expect(fourth.body.error.code).toBe("too_many_attempts");
+
+      const second = await faceLogin(b.email);
+      expect((await second.burst("00000000-0000-4000-8000-000000000000", framesOf("a-still"))).body.error.code).toBe("invalid_challenge");
+      expect((await second.liveA()).status).toBe(403); // the fourth failed scan
+      const fifth = await second.liveA();
+      expect(fifth.status).toBe(429);
+      expect(fifth.body.error.code).toBe("too_many_attempts");
+      const locked = await (await faceLogin(b.email)).challenge();
+      expect(locked.status).toBe(423);
+      expect(locked.body).toMatchObject({ error: { code: "verification_soft_locked" }, data: { locked_until: expect.any(String) } });
+      expect(Number(locked.headers.get("retry-after"))).toBeGreaterThan(800);
+      // The emailed code still signs the person in.
+      const byCode = await exchange(await authorize({ cfg: prodConfig, redirectUri: PROD_REDIRECT, email: b.email, scope: "openid" }), prodConfig);
+      expect(byCode.claims()!.sub).toBe(b.svcId);
+
+      // An address without an account gets the same challenge and the same refusal.
+      const nobody = await faceLogin(newEmail());
+      const unknown = await nobody.liveA();
+      expect(unknown.status).toBe(403);
+      expect(unknown.body).toMatchObject({ error: { code: "face_not_matched" }, data: { reason: "not_matched" } });
+    });
   });
 
   it("another person's face against the enrolled face fails face match; no reuse without an enrolled face", async () => {

@@ -183,7 +183,7 @@ export function LivenessStep({ step, api, onDone, handoff, newTabUrl }: StepProp
 
       {showCamera && (
         <div className="mt-4">
-          <BurstInstructions phase={view} />
+          <BurstInstructions challenge={view.kind === "running" ? view.challenge : null} moment={view.kind === "running" ? view.moment : null} />
           <div className="mt-3">
             <CameraPreview ref={video} stream={stream} mirrored>
               <OvalGuide label={t.liveness.ovalLabel} />
@@ -279,13 +279,12 @@ export function LivenessStep({ step, api, onDone, handoff, newTabUrl }: StepProp
  * text changes, so screen readers announce each new instruction (assertive)
  * and the seconds left (polite).
  */
-function BurstInstructions({ phase }: { phase: Phase }) {
+export function BurstInstructions({ challenge, moment }: { challenge: Pick<Challenge, "actions" | "instructions"> | null; moment: BurstMoment | null }) {
   const t = useMessages();
   let context = "";
   let cue = t.liveness.getReady;
   let seconds = "";
-  if (phase.kind === "running" && phase.moment) {
-    const { challenge, moment } = phase;
+  if (challenge && moment) {
     if (moment.phase === "ready") {
       seconds = t.liveness.secondsLeft(moment.secondsLeft);
     } else if (moment.phase === "action") {

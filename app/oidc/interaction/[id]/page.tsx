@@ -1,14 +1,14 @@
 import type { Metadata } from "next";
 import { cookies, headers } from "next/headers";
 import { cache } from "react";
-import { CodeStep, ConsentStep, EmailStep, GoneStep, messageFor } from "@/components/oidc/steps";
+import { CodeStep, ConsentStep, EmailStep, FaceStep, GoneStep, messageFor } from "@/components/oidc/steps";
 import { INTERACTION_COOKIE } from "@/lib/oidc/interaction-cookie";
 import { interactionView } from "@/lib/oidc/interaction";
 import { STRINGS } from "@/lib/oidc/strings";
 
 /**
  * The sign-in page of an authorization request: email, then the one-time
- * code, then consent (login only). Shown only to the browser that started
+ * code or a face scan, then consent (login only). Shown only to the browser that started
  * the request (its cookie); never inside a frame.
  */
 export const dynamic = "force-dynamic";
@@ -21,7 +21,7 @@ const load = cache(async (id: string) => {
   return { framed: false as const, view: await interactionView(id, (await cookies()).get(INTERACTION_COOKIE)?.value) };
 });
 
-const TITLES = { email: STRINGS.email.title, code: STRINGS.code.title, consent: STRINGS.consent.title, gone: STRINGS.interactionGone.title };
+const TITLES = { email: STRINGS.email.title, code: STRINGS.code.title, face: STRINGS.face.title, consent: STRINGS.consent.title, gone: STRINGS.interactionGone.title };
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
   const loaded = await load((await params).id);
@@ -38,5 +38,6 @@ export default async function InteractionPage({ params, searchParams }: Props) {
   const message = messageFor(typeof m === "string" ? m : undefined, view);
   if (view.step === "email") return <EmailStep view={view} message={message} />;
   if (view.step === "code") return <CodeStep view={view} message={message} />;
+  if (view.step === "face") return <FaceStep view={view} message={message} />;
   return <ConsentStep view={view} message={message} />;
 }

@@ -1,0 +1,57 @@
+import { now } from "@/lib/clock";
+import { db } from "@/lib/db/client";
+import { apiRoute, reply } from "@/lib/http/api-route";
+import { ApiError } from "@/lib/http/api-error";
+import type { RequestView } from "@/lib/http/core/request";
+import { issueFaceSignInChallenge, judgeFaceSignIn } from "@/lib/identity/face-sign-in";
+import { BURST_FRAMES } from "@/lib/liveness/challenges";
+import { issuer } from "./config";
+import { page, loadBoundInteraction } from "./interaction";
+import { csrfValid, readInteractionCookie } from "./interaction-cookie";
+import { startOidcMaintenance } from "./maintenance";
+
+/**
+ * The face step of the sign-in page (lib/identity/face-sign-in.ts), called
+ * by the page's script: JSON in the spec envelope. Like the page's forms,
+ * only the browser that started the request (its cookie), from this origin,
+ * with the page's CSRF token (header `X-CSRF-Token` or field `csrf`), and
+ * only on the face step.
+ */
+const FRAMED = new Set(["iframe", "frame", "embed", "object", "fencedframe"]);
+
+async function faceStep(req: RequestView, id: string, csrf: string | null | undefined) {
+  if (FRAMED.has(req.headers.get("sec-fetch-dest") ?? "")) {
+    throw new ApiError("forbidden", { message: "The sign-in pages cannot be used inside a frame" });
+  }
+  const origin = req.headers.get("origin");
+  if (origin && origin !== new URL(issuer()).origin) throw new ApiError("forbidden", { message: "Cross-origin requests are not accepted" });
+  const cookie = readInteractionCookie(req.headers.get("cookie"));
+  const bound = await loadBoundInteraction(id, cookie);
+  if (!bound || !cookie) throw new ApiError("expired", { message: "This sign-in request is over or belongs to another browser; start again from the app" });
+  if (!csrfValid(cookie, csrf)) throw new ApiError("forbidden", { message: "Missing or wrong CSRF token: reload the page" });
+  const { interaction } = bound;
+  if (interaction.accountId || !interaction.pendingEmail || interaction.pendingMethod !== "face") {
+    throw new ApiError("invalid_request", { message: "Choose “Sign in with my face” on the sign-in page first" });
+  }
+  return { interactionId: interaction.id, email: interaction.pendingEmail };
+}
+
+/** POST /oidc/interaction/{id}/face/challenge: 201 with the challenge (actions, frames, tries left). */
+export const faceChallengeRoute = apiRoute({ auth: "none", rawBody: true, bodyLimit: 4096 }, async ({ req, params }) => {
+  startOidcMaintenance();
+  const step = await faceStep(req, params.id ?? "", req.headers.get("x-csrf-token"));
+  return reply(await issueFaceSignInChallenge(step.interactionId, step.email), 201, { "Cache-Control": "no-store" });
+});
+
+/** POST /oidc/interaction/{id}/face: the burst (`frames`, `challenge_id`); signed in: `{ location }` of the consent step. */
+export const faceBurstRoute = apiRoute({ auth: "none", upload: { maxFiles: BURST_FRAMES.max } }, async ({ req, params, upload }) => {
+  startOidcMaintenance();
+  const step = await faceStep(req, params.id ?? "", req.headers.get("x-csrf-token") ?? upload?.fields.csrf);
+  const { accountId } = await judgeFaceSignIn(step.interactionId, step.email, upload!);
+  const prisma = await db();
+  await prisma.oidcInteraction.update({
+    where: { id: step.interactionId },
+    data: { accountId, authTime: now(), pendingEmail: null, pendingMethod: "code" },
+  });
+  return reply({ signed_in: true, location: page(step.interactionId) }, 200, { "Cache-Control": "no-store" });
+});
