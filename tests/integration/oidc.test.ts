@@ -17,6 +17,9 @@ import { sql } from "../support/database";
 import { useServerDatabase } from "../support/domain";
 import { startServer, type RunningServer } from "../support/server";
 import { startSmtp, type TestSmtp } from "../support/smtp";
+import { chromiumMissing, launchChromium } from "../browser/browser";
+import { personInFrontOfCamera, personLog } from "../browser/camera-person";
+import { writeStillCamera } from "../fixtures/camera/generate-camera";
 
 /**
  * The OpenID Connect provider driven the way a relying party drives it:
@@ -1047,6 +1050,65 @@ describe("reusable identity (verify once, reuse), for a production app", () => {
       // The request is used up: its face endpoints are gone with it.
       expect((await login.challenge()).status).toBe(410);
     });
+
+    it.skipIf(Boolean(chromiumMissing))("in Chromium with the camera: A signs in by following the instructions; B's face in front of A's account fails", async () => {
+      const a = await enrolled("a");
+      const os = await import("node:os");
+      const path = await import("node:path");
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), "svc-face-sign-in-"));
+      const browser = await launchChromium(await writeStillCamera(path.join(dir, "b-still.y4m")));
+      // The relying party's callback: a real listener (a redirected navigation is not seen by page.route).
+      let callback: URL | undefined;
+      const rp = http.createServer((req, res) => {
+        if (req.url!.startsWith("/cb?")) callback = new URL(req.url!, redirectUri);
+        res.writeHead(200, { "content-type": "text/html" }).end("<!doctype html><html lang=en><title>RP</title><p>ok</p>");
+      });
+      await new Promise<void>((resolve) => rp.listen(0, "127.0.0.1", resolve));
+      const redirectUri = `http://127.0.0.1:${(rp.address() as AddressInfo).port}/cb`;
+      await cli(["app:redirect-uri", "--app", t.appId, "--uri", redirectUri], shared().env);
+      const signInPage = async (person: "a" | "camera") => {
+        const context = await browser.newContext({ permissions: ["camera"], extraHTTPHeaders: { "x-forwarded-for": randomIp() }, locale: "en-GB" });
+        const page = await context.newPage();
+        if (person === "a") await personInFrontOfCamera(page, { performs: "as_asked" });
+        const verifier = client.randomPKCECodeVerifier();
+        const state = client.randomState();
+        await page.goto(
+          client.buildAuthorizationUrl(prodConfig, {
+            redirect_uri: redirectUri, scope: "openid", state, code_challenge: await client.calculatePKCECodeChallenge(verifier), code_challenge_method: "S256",
+          }).href,
+        );
+        await page.getByLabel("Email address").fill(a.email);
+        await page.getByRole("button", { name: "Sign in with my face instead" }).click();
+        await page.getByRole("heading", { level: 1, name: "Sign in with your face" }).waitFor();
+        return { page, verifier, state };
+      };
+      try {
+        const asA = await signInPage("a");
+        const axe = await new AxeBuilder({ page: asA.page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
+        expect(axe.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => v.id)).toEqual([]);
+        await asA.page.getByText("You have 3 tries left.").waitFor();
+        await asA.page.getByRole("button", { name: "Start the camera" }).click();
+        await asA.page.getByRole("button", { name: "Allow" }).waitFor({ timeout: 60_000 }).catch(async (err) => {
+          console.error("face sign-in surprise; the person did:", JSON.stringify(await personLog(asA.page)), await asA.page.getByTestId("face-scan").textContent());
+          throw err;
+        });
+        await asA.page.getByRole("button", { name: "Allow" }).click();
+        await asA.page.waitForURL((u) => u.href.startsWith(`${redirectUri}?`), { timeout: 20_000 });
+        const tokens = await client.authorizationCodeGrant(prodConfig, callback!, { pkceCodeVerifier: asA.verifier, expectedState: asA.state });
+        expect(tokens.claims()!.sub).toBe(a.svcId);
+
+        // Chromium's own camera plays person B, who never moves: not live, and not A.
+        const asB = await signInPage("camera");
+        await asB.page.getByRole("button", { name: "Start the camera" }).click();
+        await asB.page.getByRole("alert").getByText("We could not confirm").waitFor({ timeout: 60_000 });
+        await asB.page.getByText("You have 2 tries left.").waitFor();
+        await asB.page.getByRole("button", { name: "Try again" }).waitFor();
+      } finally {
+        await browser.close();
+        await new Promise<void>((resolve) => rp.close(() => resolve()));
+        fs.rmSync(dir, { recursive: true, force: true });
+      }
+    }, 150_000);
 
     it("another face, a still picture or an unknown address fail alike; three scans per sign-in; five failed scans lock face sign-in, not the code", async () => {
       const b = await enrolled("b");
