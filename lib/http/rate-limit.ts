@@ -40,7 +40,7 @@ export function rateLimitBucketFor(pathname: string): RateLimitBucket | null {
   if (pathname === "/api/v2" || pathname.startsWith("/api/v2/")) return "v2";
   if (pathname === "/api/sdk" || pathname.startsWith("/api/sdk/")) return "sdk";
   if (pathname.startsWith("/api/portal/")) return "portal";
-  if (pathname === "/api/auth/oidc/authorize" || pathname === "/api/auth/oidc/logout" || pathname.startsWith("/oidc/interaction/")) {
+  if (pathname === "/api/auth/oidc/authorize" || pathname === "/api/auth/oidc/logout" || pathname.startsWith("/oidc/interaction/") || pathname.startsWith("/account/")) {
     return "auth";
   }
   return null;

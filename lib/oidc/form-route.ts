@@ -1,11 +1,8 @@
-import { ApiError } from "@/lib/http/api-error";
 import { clientIp } from "@/lib/http/client-ip";
-import { issuer } from "./config";
+import { assertOwnPagePost } from "./browser-guard";
 import { oidcPageRoute, readParams, redirect } from "./http";
 import type { ActionResult, FormInput } from "./interaction";
 import { readInteractionCookie } from "./interaction-cookie";
-
-const FRAMED = new Set(["iframe", "frame", "embed", "object", "fencedframe"]);
 
 /**
  * A form post of the sign-in pages (plain HTML forms: they work without
@@ -15,13 +12,7 @@ const FRAMED = new Set(["iframe", "frame", "embed", "object", "fencedframe"]);
  */
 export function interactionFormRoute(action: (input: FormInput) => Promise<ActionResult>) {
   return oidcPageRoute(async (req, { params }) => {
-    if (FRAMED.has(req.headers.get("sec-fetch-dest") ?? "")) {
-      throw new ApiError("forbidden", { message: "The sign-in pages cannot be used inside a frame" });
-    }
-    const origin = req.headers.get("origin");
-    if (origin && origin !== "null" && origin !== new URL(issuer()).origin) {
-      throw new ApiError("forbidden", { message: "Cross-origin form posts are not accepted" });
-    }
+    assertOwnPagePost(req);
     const form = await readParams(req, "body");
     const result = await action({
       id: params.id ?? "",

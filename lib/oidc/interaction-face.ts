@@ -5,7 +5,7 @@ import { ApiError } from "@/lib/http/api-error";
 import type { RequestView } from "@/lib/http/core/request";
 import { issueFaceSignInChallenge, judgeFaceSignIn } from "@/lib/identity/face-sign-in";
 import { BURST_FRAMES } from "@/lib/liveness/challenges";
-import { issuer } from "./config";
+import { assertOwnPagePost } from "./browser-guard";
 import { page, loadBoundInteraction } from "./interaction";
 import { csrfValid, readInteractionCookie } from "./interaction-cookie";
 import { startOidcMaintenance } from "./maintenance";
@@ -17,14 +17,8 @@ import { startOidcMaintenance } from "./maintenance";
  * with the page's CSRF token (header `X-CSRF-Token` or field `csrf`), and
  * only on the face step.
  */
-const FRAMED = new Set(["iframe", "frame", "embed", "object", "fencedframe"]);
-
 async function faceStep(req: RequestView, id: string, csrf: string | null | undefined) {
-  if (FRAMED.has(req.headers.get("sec-fetch-dest") ?? "")) {
-    throw new ApiError("forbidden", { message: "The sign-in pages cannot be used inside a frame" });
-  }
-  const origin = req.headers.get("origin");
-  if (origin && origin !== new URL(issuer()).origin) throw new ApiError("forbidden", { message: "Cross-origin requests are not accepted" });
+  assertOwnPagePost(req);
   const cookie = readInteractionCookie(req.headers.get("cookie"));
   const bound = await loadBoundInteraction(id, cookie);
   if (!bound || !cookie) throw new ApiError("expired", { message: "This sign-in request is over or belongs to another browser; start again from the app" });

@@ -994,6 +994,92 @@ describe("reusable identity (verify once, reuse), for a production app", () => {
     }
   });
 
+  it.skipIf(Boolean(chromiumMissing))("the account page in Chromium: sign in by email code, see what was proven, revoke an app, delete the account", async () => {
+    const signIn = await authorize({ cfg: prodConfig, redirectUri: PROD_REDIRECT });
+    const tokens = await exchange(signIn, prodConfig);
+    const svcId = tokens.claims()!.sub;
+    const s = await createSession(t, { workflow_id: kyc, svc_access_token: tokens.access_token });
+    expect(checkOf(await postDocument(s.session_token, "a"), "id_verification").status).toBe("passed");
+    expect(checkOf(await postBurst(s.session_token), "face_match").status).toBe("passed");
+    expect((await finish(s.session_token)).body.data.status).toBe("APPROVED");
+    const [{ name: appName }] = await sql(shared().env, "SELECT name FROM apps WHERE id = $1", [t.appId]);
+
+    const browser = await launchChromium("none");
+    try {
+      const context = await browser.newContext({ extraHTTPHeaders: { "x-forwarded-for": randomIp() }, locale: "en-GB" });
+      const page = await context.newPage();
+      await page.goto(`${op.url}/account`);
+      await page.getByRole("link", { name: "Sign in" }).click();
+      // The service's own sign-in page, for its first-party "Your account" client.
+      await page.getByText("to continue to Your account").waitFor();
+      await page.getByLabel("Email address").fill(signIn.email);
+      await page.getByRole("button", { name: "Send code" }).click();
+      await page.getByLabel("6-digit code").fill(await readCode(signIn.email));
+      await page.getByRole("button", { name: "Sign in", exact: true }).click();
+      await page.getByRole("button", { name: "Allow" }).click();
+      await page.getByText(`Signed in as ${signIn.email}.`).waitFor();
+      expect(new URL(page.url()).pathname).toBe("/account");
+      const proofs = await page.getByTestId("proofs").textContent();
+      expect(proofs).toContain("Identity document: driving licence");
+      expect(proofs).toContain("Enrolled face, from your selfie video");
+      expect(proofs).toContain("Age: over 18");
+      expect(await page.content()).not.toMatch(RAW);
+      await page.screenshot({ path: "test-artifacts/screenshots/account-page.png", fullPage: true });
+      const axe = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
+      expect(axe.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => v.id)).toEqual([]);
+      // The sign-in left no grant behind: the page keeps no token.
+      expect(await sql(shared().env, "SELECT count(*)::int AS n FROM oidc_grants g JOIN apps a ON a.id = g.app_id WHERE a.client_id = 'svc_account_page' AND g.account_id = $1 AND g.revoked_at IS NULL", [svcId])).toEqual([{ n: 0 }]);
+
+      const identity = () => api("GET", `/api/v2/identity?svc_id=${svcId}`, { headers: keyHeader(t) });
+      expect((await identity()).status).toBe(200);
+      await page.getByRole("button", { name: `Revoke access for ${appName}` }).click();
+      await page.getByText("Access revoked. That app can no longer read your identity.").waitFor();
+      await page.getByText(/^Access revoked on /).waitFor();
+      expect((await identity()).status).toBe(404);
+      await expect(client.refreshTokenGrant(prodConfig, tokens.refresh_token!)).rejects.toThrow();
+
+      // Deleting needs DELETE typed: without it the browser's own check stops the form; the server checks too.
+      await page.getByLabel("Type DELETE to confirm").fill("DELETE");
+      await page.getByRole("button", { name: "Delete my account" }).click();
+      await page.getByText("Your account is deleted. You are signed out.").waitFor();
+      await page.getByRole("link", { name: "Sign in" }).waitFor();
+      expect(await sql(shared().env, "SELECT id FROM accounts WHERE id = $1", [svcId])).toEqual([]);
+      expect(await sql(shared().env, "SELECT kind FROM account_proofs WHERE account_id = $1", [svcId])).toEqual([]);
+      expect(await decisionOf(s.session_id)).toMatchObject({ status: "APPROVED", svc_id: null });
+    } finally {
+      await browser.close();
+    }
+  }, 120_000);
+
+  it("the account page refuses a forged cookie, a post without its CSRF token, a callback with the wrong state, and DELETE not typed", async () => {
+    const page = (path: string, init: RequestInit = {}) => fetch(`${op.url}${path}`, { redirect: "manual", ...init, headers: { "x-forwarded-for": randomIp(), ...init.headers } });
+    const form = (body: Record<string, string>, cookie?: string) => ({
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded", ...(cookie ? { cookie } : {}) },
+      body: new URLSearchParams(body).toString(),
+    });
+    expect(text(await (await page("/account", { headers: { cookie: "svc_account=forged" } })).text())).toContain("Sign in");
+    expect((await page("/account/delete", form({ confirm: "DELETE" }))).headers.get("location")).toBe(`${op.url}/account?m=signed_out`);
+    // A real signed-in cookie, as the callback sets it.
+    const { accountSessionCookie } = await import("@/lib/identity/account-page/account-cookies");
+    const account = await exchange(await authorize({ cfg: prodConfig, redirectUri: PROD_REDIRECT, scope: "openid" }), prodConfig);
+    const cookie = accountSessionCookie(account.claims()!.sub).split(";")[0]!;
+    const signedIn = await (await page("/account", { headers: { cookie } })).text();
+    expect(text(signedIn)).toContain("Signed in as");
+    const csrf = signedIn.match(/name="csrf" value="([^"]+)"/)![1]!;
+    expect((await page("/account/delete", form({ confirm: "DELETE" }, cookie))).headers.get("location")).toBe(`${op.url}/account?m=csrf`);
+    expect((await page("/account/delete", form({ csrf, confirm: "yes" }, cookie))).headers.get("location")).toBe(`${op.url}/account?m=confirm_delete`);
+    expect((await page("/account/revoke", form({ csrf, app_id: t.appId }, cookie))).headers.get("location")).toBe(`${op.url}/account?m=not_found`);
+    expect((await page("/account/delete", { ...form({ csrf, confirm: "DELETE" }, cookie), headers: { ...form({}, cookie).headers, origin: "https://evil.example" } })).status).toBe(403);
+    expect(await sql(shared().env, "SELECT id FROM accounts WHERE id = $1", [account.claims()!.sub])).toHaveLength(1);
+    // The sign-in's state must come back unchanged, from the browser that started it.
+    const start = await page("/account/sign-in");
+    expect(start.headers.get("location")).toMatch(new RegExp(`^${op.url}/api/auth/oidc/authorize\\?client_id=svc_account_page&`));
+    const wrongState = await page("/account/callback?code=ac_x&state=other&iss=" + encodeURIComponent(op.url), { headers: { cookie: start.headers.get("set-cookie")!.split(";")[0]! } });
+    expect(wrongState.headers.get("location")).toBe(`${op.url}/account?m=sign_in_failed`);
+    expect(wrongState.headers.get("set-cookie")).toMatch(/svc_account_sign_in=;.*Max-Age=0/);
+  });
+
   describe("face sign-in on the login screen", () => {
     const framesOf = (dir: string) => [1, 2, 3, 4, 5].map((i) => fixture("faces", dir, `${i}.jpg`));
     /** A new account whose enrolled face is the portrait of `who`'s licence (as an approved session saves it). */
@@ -1087,6 +1173,7 @@ describe("reusable identity (verify once, reuse), for a production app", () => {
         const axe = await new AxeBuilder({ page: asA.page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
         expect(axe.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => v.id)).toEqual([]);
         await asA.page.getByText("You have 3 tries left.").waitFor();
+        await asA.page.screenshot({ path: "test-artifacts/screenshots/face-sign-in.png", fullPage: true });
         await asA.page.getByRole("button", { name: "Start the camera" }).click();
         await asA.page.getByRole("button", { name: "Allow" }).waitFor({ timeout: 60_000 }).catch(async (err) => {
           console.error("face sign-in surprise; the person did:", JSON.stringify(await personLog(asA.page)), await asA.page.getByTestId("face-scan").textContent());

@@ -1,0 +1,166 @@
+import { OidcCard } from "@/components/oidc/card";
+import { INPUT, Notice, SubmitButton } from "@/components/oidc/ui";
+import type { ProofState } from "@/lib/identity/profile";
+import { ACCOUNT_STRINGS as S } from "@/lib/identity/account-page/account-strings";
+import type { AccountView } from "@/lib/identity/account-page/account-view";
+
+/**
+ * The account page's views: server components, plain HTML forms (they work
+ * without JavaScript), each with the page's CSRF token.
+ */
+type Message = { tone: "success" | "error" | "info"; text: string } | null;
+type SignedIn = Extract<AccountView, { signedIn: true }>;
+
+function PostForm({ action, csrf, children, className = "" }: { action: string; csrf: string; children: React.ReactNode; className?: string }) {
+  return (
+    <form method="post" action={`/account/${action}`} className={className}>
+      <input type="hidden" name="csrf" value={csrf} />
+      {children}
+    </form>
+  );
+}
+
+const STATE_STYLE: Record<ProofState, string> = {
+  valid: "border-green-700 text-green-900",
+  stale: "border-amber-700 text-amber-900",
+  expired: "border-red-700 text-red-900",
+};
+
+function State({ state }: { state: ProofState }) {
+  return <span className={`ml-2 inline-block rounded border px-2 py-0.5 text-sm font-semibold ${STATE_STYLE[state]}`}>{S.proven.states[state]}</span>;
+}
+
+export function AccountSignIn({ message }: { message: Message }) {
+  return (
+    <OidcCard>
+      <h1 className="text-2xl font-semibold text-slate-900">{S.heading}</h1>
+      {message && <Notice tone={message.tone}>{message.text}</Notice>}
+      <p className="mt-4 text-slate-700">{S.intro}</p>
+      <p className="mt-2 text-slate-700">{S.signInNote}</p>
+      <a
+        href="/account/sign-in"
+        className="mt-6 inline-flex min-h-12 w-full items-center justify-center rounded-lg bg-blue-700 px-5 py-3 text-base font-semibold text-white hover:bg-blue-800 focus-visible:outline focus-visible:outline-3 focus-visible:outline-offset-2 focus-visible:outline-blue-700 sm:w-auto"
+      >
+        {S.signIn}
+      </a>
+    </OidcCard>
+  );
+}
+
+export function AccountDetails({ view, message }: { view: SignedIn; message: Message }) {
+  const nothing = !view.document && !view.face && view.licences.length === 0;
+  return (
+    <OidcCard>
+      <h1 className="text-2xl font-semibold text-slate-900">{S.heading}</h1>
+      <div className="mt-2 flex flex-wrap items-center justify-between gap-2">
+        <p className="text-slate-700">{S.signedInAs(view.email)}</p>
+        <PostForm action="sign-out" csrf={view.csrf}>
+          <SubmitButton variant="link">{S.signOut}</SubmitButton>
+        </PostForm>
+      </div>
+      {message && <Notice tone={message.tone}>{message.text}</Notice>}
+
+      <section aria-labelledby="proven" className="mt-8">
+        <h2 id="proven" className="text-lg font-semibold text-slate-900">
+          {S.proven.heading}
+        </h2>
+        {nothing ? (
+          <p className="mt-2 text-slate-700">{S.proven.none}</p>
+        ) : (
+          <ul className="mt-3 space-y-3" data-testid="proofs">
+            {view.document && (
+              <li>
+                <p className="font-semibold text-slate-900">
+                  {S.proven.document(view.document.documentType, view.document.issuingCountry)}
+                  <State state={view.document.state} />
+                </p>
+                <p className="text-sm text-slate-700">
+                  {S.proven.verifiedOn(view.document.verifiedAt)}
+                  {view.document.validUntil ? `, ${S.proven.validUntil(view.document.validUntil)}` : ""}
+                </p>
+                {view.ageOver18 !== undefined && <p className="text-sm text-slate-700">{S.proven.age(view.ageOver18)}</p>}
+              </li>
+            )}
+            {view.face && (
+              <li>
+                <p className="font-semibold text-slate-900">
+                  {S.proven.face}
+                  <State state={view.face.state} />
+                </p>
+                <p className="text-sm text-slate-700">{S.proven.verifiedOn(view.face.verifiedAt)}</p>
+                <p className="text-sm text-slate-700">{S.proven.faceUse}</p>
+              </li>
+            )}
+            {view.licences.map((l) => (
+              <li key={`${l.type}-${l.verifiedAt.toISOString()}`}>
+                <p className="font-semibold text-slate-900">
+                  {S.proven.licence(l.type)}
+                  <State state={l.state} />
+                </p>
+                <p className="text-sm text-slate-700">
+                  {S.proven.verifiedOn(l.verifiedAt)}
+                  {l.expiresOn ? `, ${S.proven.validUntil(l.expiresOn)}` : ""}
+                </p>
+              </li>
+            ))}
+          </ul>
+        )}
+        <p className="mt-3 text-sm text-slate-700">{S.proven.privacy}</p>
+      </section>
+
+      <section aria-labelledby="apps" className="mt-8">
+        <h2 id="apps" className="text-lg font-semibold text-slate-900">
+          {S.apps.heading}
+        </h2>
+        {view.apps.length === 0 ? (
+          <p className="mt-2 text-slate-700">{S.apps.none}</p>
+        ) : (
+          <ul className="mt-3 divide-y divide-slate-200" data-testid="shared-apps">
+            {view.apps.map((app) => (
+              <li key={app.app_id} className="py-3">
+                <p className="font-semibold text-slate-900">{app.name}</p>
+                <p className="text-sm text-slate-700">
+                  {S.apps.firstShared(app.first_shared_at)}, {S.apps.lastShared(app.last_shared_at)}
+                </p>
+                {app.revoked_at ? (
+                  <p className="text-sm font-semibold text-slate-900">{S.apps.revokedOn(app.revoked_at)}</p>
+                ) : (
+                  <PostForm action="revoke" csrf={view.csrf} className="mt-2">
+                    <input type="hidden" name="app_id" value={app.app_id} />
+                    <button
+                      type="submit"
+                      aria-label={S.apps.revoke(app.name)}
+                      className="inline-flex min-h-11 items-center rounded-lg border border-slate-500 bg-white px-4 py-2 font-semibold text-slate-900 hover:bg-slate-100 focus-visible:outline focus-visible:outline-3 focus-visible:outline-offset-2 focus-visible:outline-blue-700"
+                    >
+                      {S.apps.revokeShort}
+                    </button>
+                  </PostForm>
+                )}
+              </li>
+            ))}
+          </ul>
+        )}
+        <p className="mt-2 text-sm text-slate-700">{S.apps.revokeNote}</p>
+      </section>
+
+      <section aria-labelledby="delete" className="mt-8 border-t border-slate-200 pt-6">
+        <h2 id="delete" className="text-lg font-semibold text-slate-900">
+          {S.delete.heading}
+        </h2>
+        <p className="mt-2 text-slate-700">{S.delete.what}</p>
+        <PostForm action="delete" csrf={view.csrf} className="mt-4">
+          <label htmlFor="confirm" className="block font-semibold text-slate-900">
+            {S.delete.label}
+          </label>
+          <input id="confirm" name="confirm" type="text" autoComplete="off" required pattern="[Dd][Ee][Ll][Ee][Tt][Ee]" className={INPUT} />
+          <button
+            type="submit"
+            className="mt-4 inline-flex min-h-12 w-full items-center justify-center rounded-lg bg-red-800 px-5 py-3 text-base font-semibold text-white hover:bg-red-900 focus-visible:outline focus-visible:outline-3 focus-visible:outline-offset-2 focus-visible:outline-blue-700 sm:w-auto"
+          >
+            {S.delete.submit}
+          </button>
+        </PostForm>
+      </section>
+    </OidcCard>
+  );
+}

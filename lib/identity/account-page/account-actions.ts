@@ -1,0 +1,34 @@
+import { db } from "@/lib/db/client";
+import { deleteAccount, revokeAppAccess } from "@/lib/identity/account-lifecycle";
+import { ACCOUNT_COOKIE, accountCsrfValid, clearCookie, readCookie, signedInAccount } from "./account-cookies";
+import { accountPageUrl, type Redirect } from "./account-sign-in";
+
+/**
+ * The account page's form posts (sign out, revoke an app, delete the
+ * account): each needs the signed-in cookie and the page's CSRF token, and
+ * sends the browser back to the page with a message.
+ */
+export type AccountAction = "sign_out" | "revoke" | "delete";
+
+export async function runAccountAction(action: AccountAction, form: Map<string, string>, cookieHeader: string | null): Promise<Redirect> {
+  const cookie = readCookie(cookieHeader, ACCOUNT_COOKIE);
+  const accountId = signedInAccount(cookie);
+  if (!accountId) return { location: accountPageUrl("signed_out"), cookies: [clearCookie(ACCOUNT_COOKIE)] };
+  if (!accountCsrfValid(cookie, form.get("csrf"))) return { location: accountPageUrl("csrf"), cookies: [] };
+  if (action === "sign_out") return { location: accountPageUrl("signed_out"), cookies: [clearCookie(ACCOUNT_COOKIE)] };
+  if (action === "revoke") {
+    const appId = form.get("app_id") ?? "";
+    const revoked = appId !== "" && (await revokeAppAccess(accountId, appId));
+    return { location: accountPageUrl(revoked ? "revoked" : "not_found"), cookies: [] };
+  }
+  // Deleting needs the person to type DELETE: a stray click never deletes an identity.
+  if ((form.get("confirm") ?? "").trim().toUpperCase() !== "DELETE") return { location: accountPageUrl("confirm_delete"), cookies: [] };
+  await deleteAccount(accountId);
+  return { location: accountPageUrl("deleted"), cookies: [clearCookie(ACCOUNT_COOKIE)] };
+}
+
+/** The signed-in account's email (null when the cookie's account no longer exists). */
+export async function accountEmail(accountId: string): Promise<string | null> {
+  const prisma = await db();
+  return (await prisma.account.findUnique({ where: { id: accountId }, select: { email: true } }))?.email ?? null;
+}

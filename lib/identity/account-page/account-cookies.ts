@@ -1,0 +1,75 @@
+import { createHmac } from "node:crypto";
+import { now } from "@/lib/clock";
+import { openJson, sealJson } from "@/lib/crypto/encryption";
+import { derivedKey } from "@/lib/crypto/encryption-key";
+import { constantTimeEqual } from "@/lib/crypto/secrets";
+import { issuer } from "@/lib/oidc/config";
+
+/**
+ * The account page's two cookies, both sealed with ENCRYPTION_KEY (AES-256-GCM:
+ * nobody can read or forge them), HttpOnly, SameSite=Lax, scoped to
+ * /account, Secure when the issuer is https:
+ * - `svc_account`: who is signed in, for 30 minutes (a page that can delete
+ *   the account asks again after that);
+ * - `svc_account_sign_in`: the PKCE verifier and state of a sign-in under
+ *   way, for the sign-in request's 30 minutes.
+ * The page's forms carry a CSRF token: an HMAC of the account cookie.
+ */
+export const ACCOUNT_COOKIE = "svc_account";
+export const SIGN_IN_COOKIE = "svc_account_sign_in";
+export const ACCOUNT_SESSION_SECONDS = 30 * 60;
+const SIGN_IN_SECONDS = 30 * 60;
+
+type AccountSession = { account_id: string; expires_at: number };
+type SignInState = { verifier: string; state: string; expires_at: number };
+
+function cookie(name: string, value: string, maxAge: number): string {
+  return [`${name}=${value}`, "Path=/account", `Max-Age=${maxAge}`, "HttpOnly", "SameSite=Lax", ...(issuer().startsWith("https:") ? ["Secure"] : [])].join("; ");
+}
+
+const seal = (value: unknown) => Buffer.from(sealJson(value)).toString("base64url");
+
+function open<T extends { expires_at: number }>(value: string | undefined): T | null {
+  if (!value) return null;
+  try {
+    const opened = openJson<T>(Buffer.from(value, "base64url"));
+    return opened.expires_at > now().getTime() ? opened : null;
+  } catch {
+    return null;
+  }
+}
+
+export function readCookie(header: string | null, name: string): string | undefined {
+  for (const part of (header ?? "").split(";")) {
+    const eq = part.indexOf("=");
+    if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim() || undefined;
+  }
+  return undefined;
+}
+
+export function accountSessionCookie(accountId: string): string {
+  return cookie(ACCOUNT_COOKIE, seal({ account_id: accountId, expires_at: now().getTime() + ACCOUNT_SESSION_SECONDS * 1000 }), ACCOUNT_SESSION_SECONDS);
+}
+
+/** The signed-in account id, or null (no cookie, forged, expired). */
+export function signedInAccount(value: string | undefined): string | null {
+  return open<AccountSession>(value)?.account_id ?? null;
+}
+
+export function signInStateCookie(verifier: string, state: string): string {
+  return cookie(SIGN_IN_COOKIE, seal({ verifier, state, expires_at: now().getTime() + SIGN_IN_SECONDS * 1000 }), SIGN_IN_SECONDS);
+}
+
+export function readSignInState(value: string | undefined): SignInState | null {
+  return open<SignInState>(value);
+}
+
+export const clearCookie = (name: string) => cookie(name, "", 0);
+
+export function accountCsrf(accountCookie: string): string {
+  return createHmac("sha256", derivedKey("svc account page csrf")).update(accountCookie).digest("base64url");
+}
+
+export function accountCsrfValid(accountCookie: string | undefined, token: string | undefined): boolean {
+  return Boolean(accountCookie && token && constantTimeEqual(accountCsrf(accountCookie), token));
+}

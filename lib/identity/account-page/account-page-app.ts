@@ -1,0 +1,44 @@
+import type { App } from "@/generated/prisma/client";
+import { hashSecret, randomToken } from "@/lib/crypto/secrets";
+import { db } from "@/lib/db/client";
+import { issuer } from "@/lib/oidc/config";
+
+/**
+ * The account page (/account) signs people in through this service's own
+ * OpenID Connect provider, as a first-party client: the same sign-in page,
+ * email code or face, with every limit and protection it has. The client
+ * is a system app ("Your account") of a system organization, made on first
+ * use; no developer belongs to that organization, so no portal shows it. Its
+ * code is redeemed in process (lib/identity/account-page/sign-in.ts), so its
+ * client secret is random and never kept in clear: nobody can use it from
+ * outside. Its one redirect URI follows PUBLIC_BASE_URL.
+ */
+export const ACCOUNT_PAGE_CLIENT_ID = "svc_account_page";
+const SYSTEM_ORGANIZATION_ID = "00000000-0000-4000-8000-00000000a11c";
+
+export const accountCallbackUri = () => `${issuer()}/account/callback`;
+
+export async function accountPageApp(): Promise<App> {
+  const prisma = await db();
+  const redirectUri = accountCallbackUri();
+  const existing = await prisma.app.findUnique({ where: { clientId: ACCOUNT_PAGE_CLIENT_ID } });
+  if (existing && existing.redirectUris.length === 1 && existing.redirectUris[0] === redirectUri) return existing;
+  await prisma.organization.upsert({
+    where: { id: SYSTEM_ORGANIZATION_ID },
+    create: { id: SYSTEM_ORGANIZATION_ID, name: "Identity Verification (system)" },
+    update: {},
+  });
+  return prisma.app.upsert({
+    where: { clientId: ACCOUNT_PAGE_CLIENT_ID },
+    create: {
+      organizationId: SYSTEM_ORGANIZATION_ID,
+      name: "Your account",
+      environment: "production",
+      clientId: ACCOUNT_PAGE_CLIENT_ID,
+      clientSecretHash: hashSecret(randomToken("cs_live_", 32)),
+      redirectUris: [redirectUri],
+      scopes: ["openid"],
+    },
+    update: { redirectUris: [redirectUri], isActive: true },
+  });
+}
