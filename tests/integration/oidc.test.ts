@@ -994,6 +994,40 @@ describe("reusable identity (verify once, reuse), for a production app", () => {
     }
   });
 
+  it("an expired or a stale document proof is never reused nor served as verified", async () => {
+    const tokens = await exchange(await authorize({ cfg: prodConfig, redirectUri: PROD_REDIRECT, scope: "openid profile verifications zkp" }), prodConfig);
+    const svcId = tokens.claims()!.sub;
+    const docOnly = await createWorkflow(t, ["id_verification"]);
+    const first = await createSession(t, { workflow_id: docOnly, svc_access_token: tokens.access_token });
+    expect(checkOf(await postDocument(first.session_token, "b"), "id_verification").status).toBe("passed");
+    expect((await finish(first.session_token)).body.data.status).toBe("APPROVED");
+    const documentStep = async () => {
+      const s = await createSession(t, { workflow_id: docOnly, svc_access_token: tokens.access_token });
+      const f = await api("GET", "/api/v2/flow", { headers: sessionBearer(s.session_token) });
+      return f.body.data.steps.find((x: { type: string }) => x.type === "id_verification");
+    };
+    const verified = async () => (await bearer("/api/auth/oidc/verifications", tokens.access_token)).body.data.verifications.id_verified;
+    const identity = () => api("GET", `/api/v2/identity?svc_id=${svcId}`, { headers: keyHeader(t) });
+    expect(await documentStep()).toMatchObject({ status: "passed", reused: true });
+    expect(await verified()).toBe(true);
+
+    // Time passes (the stored dates are moved back, as a clock moved forward would see them).
+    await sql(shared().env, "UPDATE account_proofs SET valid_until = now() - interval '1 day' WHERE account_id = $1 AND kind = 'document'", [svcId]);
+    expect(await documentStep()).toMatchObject({ status: "pending", reused: false });
+    expect(await verified()).toBe(false);
+    expect((await identity()).status).toBe(404); // nothing left that is not expired
+
+    await sql(shared().env, "UPDATE account_proofs SET valid_until = now() + interval '1 year', verified_at = now() - interval '366 days' WHERE account_id = $1 AND kind = 'document'", [svcId]);
+    expect(await documentStep()).toMatchObject({ status: "pending", reused: false });
+    expect(await verified()).toBe(false);
+    const stale = await identity();
+    expect(stale.status).toBe(200);
+    expect(stale.body.data.identity).toMatchObject({ stale: true });
+    const info = await bearer("/api/auth/oidc/userinfo", tokens.access_token);
+    expect(info.body).toMatchObject({ id_verified: false });
+    expect(info.body).not.toHaveProperty("age_over_18");
+  });
+
   it.skipIf(Boolean(chromiumMissing))("the account page in Chromium: sign in by email code, see what was proven, revoke an app, delete the account", async () => {
     const signIn = await authorize({ cfg: prodConfig, redirectUri: PROD_REDIRECT });
     const tokens = await exchange(signIn, prodConfig);
