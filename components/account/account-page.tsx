@@ -30,6 +30,23 @@ function State({ state }: { state: ProofState }) {
   return <span className={`ml-2 inline-block rounded border px-2 py-0.5 text-sm font-semibold ${STATE_STYLE[state]}`}>{S.proven.states[state]}</span>;
 }
 
+/** One thing proven: what, its state now, and when. */
+function Proven({ title, state, lines }: { title: string; state: ProofState; lines: Array<string | null> }) {
+  return (
+    <li>
+      <p className="font-semibold text-slate-900">
+        {title}
+        <State state={state} />
+      </p>
+      {lines.filter(Boolean).map((line) => (
+        <p key={line} className="text-sm text-slate-700">
+          {line}
+        </p>
+      ))}
+    </li>
+  );
+}
+
 export function AccountSignIn({ message }: { message: Message }) {
   return (
     <OidcCard>
@@ -69,39 +86,23 @@ export function AccountDetails({ view, message }: { view: SignedIn; message: Mes
         ) : (
           <ul className="mt-3 space-y-3" data-testid="proofs">
             {view.document && (
-              <li>
-                <p className="font-semibold text-slate-900">
-                  {S.proven.document(view.document.documentType, view.document.issuingCountry)}
-                  <State state={view.document.state} />
-                </p>
-                <p className="text-sm text-slate-700">
-                  {S.proven.verifiedOn(view.document.verifiedAt)}
-                  {view.document.validUntil ? `, ${S.proven.validUntil(view.document.validUntil)}` : ""}
-                </p>
-                {view.ageOver18 !== undefined && <p className="text-sm text-slate-700">{S.proven.age(view.ageOver18)}</p>}
-              </li>
+              <Proven
+                title={S.proven.document(view.document.documentType, view.document.issuingCountry)}
+                state={view.document.state}
+                lines={[
+                  `${S.proven.verifiedOn(view.document.verifiedAt)}${view.document.validUntil ? `, ${S.proven.validUntil(view.document.validUntil)}` : ""}`,
+                  view.ageOver18 === undefined ? null : S.proven.age(view.ageOver18),
+                ]}
+              />
             )}
-            {view.face && (
-              <li>
-                <p className="font-semibold text-slate-900">
-                  {S.proven.face}
-                  <State state={view.face.state} />
-                </p>
-                <p className="text-sm text-slate-700">{S.proven.verifiedOn(view.face.verifiedAt)}</p>
-                <p className="text-sm text-slate-700">{S.proven.faceUse}</p>
-              </li>
-            )}
+            {view.face && <Proven title={S.proven.face} state={view.face.state} lines={[S.proven.verifiedOn(view.face.verifiedAt), S.proven.faceUse]} />}
             {view.licences.map((l) => (
-              <li key={`${l.type}-${l.verifiedAt.toISOString()}`}>
-                <p className="font-semibold text-slate-900">
-                  {S.proven.licence(l.type)}
-                  <State state={l.state} />
-                </p>
-                <p className="text-sm text-slate-700">
-                  {S.proven.verifiedOn(l.verifiedAt)}
-                  {l.expiresOn ? `, ${S.proven.validUntil(l.expiresOn)}` : ""}
-                </p>
-              </li>
+              <Proven
+                key={`${l.type}-${l.verifiedAt.toISOString()}`}
+                title={S.proven.licence(l.type)}
+                state={l.state}
+                lines={[`${S.proven.verifiedOn(l.verifiedAt)}${l.expiresOn ? `, ${S.proven.validUntil(l.expiresOn)}` : ""}`]}
+              />
             ))}
           </ul>
         )}

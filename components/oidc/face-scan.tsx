@@ -1,11 +1,12 @@
 "use client";
 
-import { useEffect, useRef, useState } from "react";
+import { useState } from "react";
 import { CameraPreview, OvalGuide } from "@/components/verify/camera/camera-preview";
 import { CameraProblemNotice } from "@/components/verify/camera/camera-problem-notice";
 import { CameraError, type CameraProblem } from "@/components/verify/camera/camera-problems";
 import { whenPlaying } from "@/components/verify/camera/capture-frame";
-import { openCamera, stopCamera } from "@/components/verify/camera/open-camera";
+import { openCamera } from "@/components/verify/camera/open-camera";
+import { useCameraStream } from "@/components/verify/camera/use-camera-stream";
 import { planBurst, type BurstMoment } from "@/components/verify/liveness/burst-schedule";
 import { BurstInstructions } from "@/components/verify/liveness/liveness-step";
 import { BurstAborted, runBurst } from "@/components/verify/liveness/run-burst";
@@ -57,24 +58,10 @@ export function FaceScan({ id, csrf, attemptsLeft: initialTries }: { id: string;
   const s = STRINGS.face;
   const [tries, setTries] = useState(initialTries);
   const [phase, setPhase] = useState<Phase>(initialTries > 0 ? { kind: "idle" } : { kind: "over", message: s.noTries });
-  const [stream, setStream] = useState<MediaStream | null>(null);
-  const video = useRef<HTMLVideoElement | null>(null);
-  const streamRef = useRef<MediaStream | null>(null);
-  const abort = useRef<AbortController | null>(null);
+  const camera = useCameraStream();
+  const { stream, video, abort } = camera;
+  const releaseCamera = camera.release;
   const base = `/oidc/interaction/${encodeURIComponent(id)}/face`;
-
-  const releaseCamera = () => {
-    stopCamera(streamRef.current);
-    streamRef.current = null;
-    setStream(null);
-  };
-  useEffect(
-    () => () => {
-      abort.current?.abort();
-      stopCamera(streamRef.current);
-    },
-    [],
-  );
 
   const refused = (error: { code: string; message: string } | undefined, left: number) => {
     setTries(left);
@@ -94,11 +81,10 @@ export function FaceScan({ id, csrf, attemptsLeft: initialTries }: { id: string;
     } catch (err) {
       return setPhase({ kind: "camera_problem", problem: err instanceof CameraError ? err.problem : "unknown" });
     }
-    streamRef.current = media;
+    camera.show(media);
     const el = video.current;
     if (!el) return releaseCamera();
     const playing = whenPlaying(el, controller.signal);
-    setStream(media);
 
     const issued = await call<Challenge>(`${base}/challenge`, { method: "POST", headers: { "X-CSRF-Token": csrf } });
     if (!issued.success) {

@@ -53,6 +53,9 @@ async function accountByEmail(email: string): Promise<Account | null> {
   return prisma.account.findUnique({ where: { email: email.trim().toLowerCase() } });
 }
 
+/** 410 `expired`: the sign-in request ended (completed, or expired and forgotten) while this call ran. */
+export const signInOver = () => new ApiError("expired", { message: "This sign-in request is over or belongs to another browser; start again from the app" });
+
 /** 423 while face sign-in is locked for the account. */
 function assertNotLocked(account: Account | null, at: Date) {
   const until = account?.faceSignInLockedUntil;
@@ -85,7 +88,8 @@ export async function issueFaceSignInChallenge(interactionId: string, email: str
   const prisma = await db();
   const { challenge, issued } = await prisma.$transaction(async (tx) => {
     // One at a time per sign-in request, so two requests cannot both take the last try.
-    await tx.$queryRawUnsafe("SELECT id FROM oidc_interactions WHERE id = $1 FOR UPDATE", interactionId);
+    const open = await tx.$queryRawUnsafe<unknown[]>("SELECT id FROM oidc_interactions WHERE id = $1 AND completed_at IS NULL FOR UPDATE", interactionId);
+    if (open.length === 0) throw signInOver();
     const before = await tx.faceSignInChallenge.count({ where: { interactionId } });
     if (before >= FACE_SIGN_IN.triesPerSignIn) {
       throw new ApiError("too_many_attempts", {

@@ -3,7 +3,7 @@ import { db } from "@/lib/db/client";
 import { apiRoute, reply } from "@/lib/http/api-route";
 import { ApiError } from "@/lib/http/api-error";
 import type { RequestView } from "@/lib/http/core/request";
-import { issueFaceSignInChallenge, judgeFaceSignIn } from "@/lib/identity/face-sign-in";
+import { issueFaceSignInChallenge, judgeFaceSignIn, signInOver } from "@/lib/identity/face-sign-in";
 import { BURST_FRAMES } from "@/lib/liveness/challenges";
 import { assertOwnPagePost } from "./browser-guard";
 import { page, loadBoundInteraction } from "./interaction";
@@ -21,7 +21,7 @@ async function faceStep(req: RequestView, id: string, csrf: string | null | unde
   assertOwnPagePost(req);
   const cookie = readInteractionCookie(req.headers.get("cookie"));
   const bound = await loadBoundInteraction(id, cookie);
-  if (!bound || !cookie) throw new ApiError("expired", { message: "This sign-in request is over or belongs to another browser; start again from the app" });
+  if (!bound || !cookie) throw signInOver();
   if (!csrfValid(cookie, csrf)) throw new ApiError("forbidden", { message: "Missing or wrong CSRF token: reload the page" });
   const { interaction } = bound;
   if (interaction.accountId || !interaction.pendingEmail || interaction.pendingMethod !== "face") {
@@ -43,9 +43,10 @@ export const faceBurstRoute = apiRoute({ auth: "none", upload: { maxFiles: BURST
   const step = await faceStep(req, params.id ?? "", req.headers.get("x-csrf-token") ?? upload?.fields.csrf);
   const { accountId } = await judgeFaceSignIn(step.interactionId, step.email, upload!);
   const prisma = await db();
-  await prisma.oidcInteraction.update({
-    where: { id: step.interactionId },
+  const signedIn = await prisma.oidcInteraction.updateMany({
+    where: { id: step.interactionId, completedAt: null },
     data: { accountId, authTime: now(), pendingEmail: null, pendingMethod: "code" },
   });
+  if (signedIn.count === 0) throw signInOver();
   return reply({ signed_in: true, location: page(step.interactionId) }, 200, { "Cache-Control": "no-store" });
 });

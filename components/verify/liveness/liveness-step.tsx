@@ -1,6 +1,6 @@
 "use client";
 
-import { useEffect, useRef, useState } from "react";
+import { useState } from "react";
 import { FlowApiError, isSessionProblem } from "../api/flow-api";
 import type { Challenge, LivenessInput } from "../api/types";
 import { CameraPreview, OvalGuide } from "../camera/camera-preview";
@@ -8,6 +8,7 @@ import { CameraProblemNotice } from "../camera/camera-problem-notice";
 import { CameraError, type CameraProblem } from "../camera/camera-problems";
 import { whenPlaying } from "../camera/capture-frame";
 import { openCamera, stopCamera } from "../camera/open-camera";
+import { useCameraStream } from "../camera/use-camera-stream";
 import { genericErrorMessage } from "../flow/api-error-message";
 import type { StepProps } from "../flow/step-props";
 import { useMessages } from "../i18n";
@@ -45,25 +46,10 @@ export function LivenessStep({ step, api, onDone, handoff, newTabUrl }: StepProp
   /** Tries left: from the flow (challenges issued so far), then from each challenge's `attempts_left`. */
   const [attemptsLeft, setAttemptsLeft] = useState(() => Math.max(0, input.max_attempts - step.attempts));
   const [phase, setPhase] = useState<Phase>({ kind: "intro" });
-  const [stream, setStream] = useState<MediaStream | null>(null);
-  const video = useRef<HTMLVideoElement | null>(null);
-  const abort = useRef<AbortController | null>(null);
-  const streamRef = useRef<MediaStream | null>(null);
-
-  const releaseCamera = () => {
-    stopCamera(streamRef.current);
-    streamRef.current = null;
-    setStream(null);
-  };
-
   // Leaving the step (or the page) stops the burst and the camera.
-  useEffect(
-    () => () => {
-      abort.current?.abort();
-      stopCamera(streamRef.current);
-    },
-    [],
-  );
+  const camera = useCameraStream();
+  const { stream, video, abort } = camera;
+  const releaseCamera = camera.release;
 
   /** A failure after the challenge was issued: retried while tries are left, else the step is over. */
   const failWith = (kind: "failed" | "retry", reason: string, left: number) =>
@@ -84,11 +70,10 @@ export function LivenessStep({ step, api, onDone, handoff, newTabUrl }: StepProp
       return setPhase({ kind: "camera_problem", problem: err instanceof CameraError ? err.problem : "unknown" });
     }
     if (controller.signal.aborted) return stopCamera(media);
-    streamRef.current = media;
+    camera.show(media);
     const el = video.current;
     if (!el) return releaseCamera();
     const playing = whenPlaying(el, controller.signal);
-    setStream(media);
 
     let challenge: Challenge;
     try {

@@ -1,0 +1,185 @@
+import { randomBytes } from "node:crypto";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import * as client from "openid-client";
+import { afterAll, beforeAll, expect } from "vitest";
+import { api, shared } from "./api";
+import { startServer, type RunningServer } from "./server";
+import { startSmtp, type TestSmtp } from "./smtp";
+
+/**
+ * The OpenID Connect provider driven the way a relying party and a browser
+ * without JavaScript drive it (cookies, forms, 303s), for the OIDC test
+ * files. `useOidcProvider()` starts, for the calling file, a production
+ * server of its own on the shared database (SMTP to a local catcher, so the
+ * one-time codes are read from mail; TRUST_PROXY, so each simulated browser
+ * has its own client IP; face sign-in asking for head turns only, because
+ * the test person of fixtures/faces cannot blink).
+ */
+let running: { op: RunningServer; smtp: TestSmtp } | null = null;
+const defaults: { config?: client.Configuration; redirectUri: string } = { redirectUri: "http://localhost:8080/callback" };
+
+export function provider(): { op: RunningServer; smtp: TestSmtp } {
+  if (!running) throw new Error("useOidcProvider() first");
+  return running;
+}
+
+export function useOidcProvider() {
+  beforeAll(async () => {
+    const smtp = await startSmtp();
+    const op = await startServer({
+      ...shared().env,
+      SMTP_HOST: smtp.host,
+      SMTP_PORT: String(smtp.port),
+      TRUST_PROXY: "1",
+      CREDENTIAL_CACHE_MS: "0",
+      FACE_SIGN_IN_ACTIONS: "turn_left,turn_right",
+    });
+    running = { op, smtp };
+    // Domain-level calls in this process (signing an expired hint, sealing a cookie) must name the same issuer.
+    process.env.PUBLIC_BASE_URL = op.url;
+  });
+  afterAll(async () => {
+    await running?.op.stop();
+    await running?.smtp.stop();
+    running = null;
+  });
+}
+
+/** The client `authorize` and `exchange` use when not given one. */
+export function useDefaultClient(config: client.Configuration, redirectUri: string) {
+  defaults.config = config;
+  defaults.redirectUri = redirectUri;
+}
+
+/** A relying party's callback: a real listener (a redirected navigation is not seen by page.route); `callback` is the last one received. */
+export async function startCallbackListener() {
+  const listener = {
+    redirectUri: "",
+    callback: undefined as URL | undefined,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+  const server = http.createServer((req, res) => {
+    if (req.url!.startsWith("/cb?")) listener.callback = new URL(req.url!, listener.redirectUri);
+    res.writeHead(200, { "content-type": "text/html" }).end("<!doctype html><html lang=en><title>RP</title><p>ok</p>");
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  listener.redirectUri = `http://127.0.0.1:${(server.address() as AddressInfo).port}/cb`;
+  return listener;
+}
+
+let emailCounter = 0;
+export const newEmail = () => `person${Date.now()}${emailCounter++}@example.com`;
+export const randomIp = () => `10.${randomBytes(1)[0]}.${randomBytes(1)[0]}.${randomBytes(1)[0]! % 250 + 1}`;
+
+export type Browser = { ip: string; cookie: string; page: string };
+
+export async function get(url: string, b: Pick<Browser, "ip"> & { cookie?: string }) {
+  return fetch(url, { redirect: "manual", headers: { "x-forwarded-for": b.ip, ...(b.cookie ? { cookie: b.cookie } : {}) } });
+}
+
+export async function post(url: string, b: Pick<Browser, "ip"> & { cookie?: string }, form: Record<string, string>) {
+  return fetch(url, {
+    method: "POST",
+    redirect: "manual",
+    headers: {
+      "content-type": "application/x-www-form-urlencoded",
+      "x-forwarded-for": b.ip,
+      ...(b.cookie ? { cookie: b.cookie } : {}),
+    },
+    body: new URLSearchParams(form).toString(),
+  });
+}
+
+export const csrfOf = (html: string) => html.match(/name="csrf" value="([^"]+)"/)?.[1] ?? "";
+export const text = (html: string) => html.replace(/<script[\s\S]*?<\/script>/g, "").replace(/<[^>]+>/g, " ").replace(/\s+/g, " ");
+
+/** Starts an authorization in a fresh "browser": follows authorize to the sign-in page. */
+export async function startLogin(authorizationUrl: URL): Promise<Browser & { html: string }> {
+  const ip = randomIp();
+  const res = await get(authorizationUrl.href, { ip });
+  expect(res.status).toBe(303);
+  const page = res.headers.get("location")!;
+  expect(page).toMatch(new RegExp(`^${provider().op.url}/oidc/interaction/[0-9a-f-]{36}$`));
+  const setCookie = res.headers.get("set-cookie")!;
+  expect(setCookie).toMatch(/HttpOnly/i);
+  expect(setCookie).toMatch(/SameSite=Lax/i);
+  expect(setCookie).toContain(`Path=${new URL(page).pathname}`);
+  const cookie = setCookie.split(";")[0]!;
+  const html = await (await get(page, { ip, cookie })).text();
+  return { ip, cookie, page, html };
+}
+
+export async function readCode(email: string): Promise<string> {
+  const mail = await provider().smtp.next(email);
+  const code = mail.raw.match(/^Subject: (\d{6}) is your sign-in code/m)?.[1];
+  expect(code, mail.raw).toBeTruthy();
+  return code!;
+}
+
+/** Email -> code -> the consent page. */
+export async function login(b: Browser & { html: string }, email: string): Promise<string> {
+  const csrf = csrfOf(b.html);
+  const sent = await post(`${b.page}/email`, b, { csrf, email });
+  expect(sent.status).toBe(303);
+  expect(sent.headers.get("location")).toBe(b.page);
+  const code = await readCode(email);
+  const signedIn = await post(`${b.page}/code`, b, { csrf, code });
+  expect(signedIn.headers.get("location")).toBe(b.page);
+  return (await get(b.page, b)).text();
+}
+
+export type Flow = { callback: URL; verifier: string; state: string; nonce: string; email: string };
+
+/** A whole authorization: the RP's URL (PKCE, state, nonce), sign-in, consent; returns the callback URL. */
+export async function authorize(
+  options: { scope?: string; email?: string; decision?: "allow" | "deny"; redirectUri?: string; cfg?: client.Configuration } = {},
+): Promise<Flow> {
+  const verifier = client.randomPKCECodeVerifier();
+  const state = client.randomState();
+  const nonce = client.randomNonce();
+  const email = options.email ?? newEmail();
+  const url = client.buildAuthorizationUrl(options.cfg ?? defaults.config!, {
+    redirect_uri: options.redirectUri ?? defaults.redirectUri,
+    scope: options.scope ?? "openid profile verifications",
+    code_challenge: await client.calculatePKCECodeChallenge(verifier),
+    code_challenge_method: "S256",
+    state,
+    nonce,
+  });
+  const b = await startLogin(url);
+  const consent = await login(b, email);
+  expect(text(consent)).toContain(`You are signed in as ${email}`);
+  const done = await post(`${b.page}/consent`, b, { csrf: csrfOf(consent), decision: options.decision ?? "allow" });
+  expect(done.status).toBe(303);
+  expect(done.headers.get("set-cookie")).toMatch(/Max-Age=0/);
+  return { callback: new URL(done.headers.get("location")!), verifier, state, nonce, email };
+}
+
+export async function exchange(flow: Flow, cfg = defaults.config!) {
+  return client.authorizationCodeGrant(cfg, flow.callback, {
+    pkceCodeVerifier: flow.verifier,
+    expectedState: flow.state,
+    expectedNonce: flow.nonce,
+    idTokenExpected: true,
+  });
+}
+
+/** A raw token request, as the spec shows it (JSON) or as standard clients send it (form). */
+export async function tokenRequest(body: Record<string, string>, options: { json?: boolean; headers?: Record<string, string> } = {}) {
+  const res = await fetch(`${provider().op.url}/api/auth/oidc/token`, {
+    method: "POST",
+    headers: {
+      "content-type": options.json ? "application/json" : "application/x-www-form-urlencoded",
+      ...options.headers,
+    },
+    body: options.json ? JSON.stringify(body) : new URLSearchParams(body).toString(),
+  });
+  return { status: res.status, headers: res.headers, body: (await res.json()) as any };
+}
+
+export const bearer = (path: string, token: string) => api("GET", path, { base: provider().op.url, headers: { authorization: `Bearer ${token}` } });
+
+export function expectEnvelope(body: any, code: string) {
+  expect(body).toEqual({ success: false, data: expect.anything(), error: { code, message: expect.any(String) } });
+}
