@@ -8,6 +8,15 @@ const nextConfig = {
   // Loaded by Node at run time, never bundled: PGlite ships WASM and data
   // files, pg/ioredis have optional native paths.
   serverExternalPackages: ["@electric-sql/pglite", "wabt", "pg", "ioredis", "rate-limiter-flexible", "piscina", "sharp"],
+  // The sign-in pages and the account page are never shown inside another
+  // page (clickjacking), also in browsers that send no Sec-Fetch-Dest.
+  async headers() {
+    const noFrames = [
+      { key: "X-Frame-Options", value: "DENY" },
+      { key: "Content-Security-Policy", value: "frame-ancestors 'none'" },
+    ];
+    return ["/account", "/account/:path*", "/oidc/interaction/:path*"].map((source) => ({ source, headers: noFrames }));
+  },
 };
 
 export default nextConfig;

@@ -112,10 +112,9 @@ export function FaceScan({ id, csrf, attemptsLeft: initialTries }: { id: string;
     releaseCamera();
     setPhase({ kind: "sending" });
     const form = new FormData();
-    form.append("csrf", csrf);
     form.append("challenge_id", challenge.challenge_id);
     frames.forEach((frame, i) => form.append("frames", frame, `frame-${i + 1}.jpg`));
-    const judged = await call<{ location: string }>(base, { method: "POST", body: form });
+    const judged = await call<{ location: string }>(base, { method: "POST", headers: { "X-CSRF-Token": csrf }, body: form });
     if (judged.success) {
       setPhase({ kind: "signed_in" });
       window.location.assign(judged.data.location);

@@ -9,6 +9,7 @@ import { UUID_PATTERN } from "@/lib/http/validation";
 import { BURST_FRAMES, CHALLENGE_TTL_SECONDS, INSTRUCTIONS, pickActions } from "@/lib/liveness/challenges";
 import { burstFrames, judgeBurst } from "@/lib/liveness/judge-burst";
 import { FEATURE_SETTINGS, type LivenessAction } from "@/lib/workflows/settings";
+import { assertNotLocked, lockIfLimitReached, releaseScan, reserveScan, scanSucceeded, throttleKey } from "./face-sign-in-throttle";
 import { readProfile } from "./profile";
 
 /**
@@ -20,11 +21,12 @@ import { readProfile } from "./profile";
  *
  * LIMITS. Each challenge issued is one of the sign-in request's tries
  * (three). Failed scans (not live, or not the enrolled face) count on the
- * account across sign-in requests: the fifth in a row answers 429
- * `too_many_attempts` and locks face sign-in for 15 minutes, during which
- * it answers 423 `verification_soft_locked` (the emailed code still works).
- * A success resets the count. A picture too unclear to judge (`no_face`,
- * `face_rescan_required`) uses the try but is not a failed scan.
+ * address across sign-in requests (./face-sign-in-throttle.ts): the fifth
+ * in a row answers 429 `too_many_attempts` and locks face sign-in for 15
+ * minutes, during which it answers 423 `verification_soft_locked` (the
+ * emailed code still works). A success resets the count. A picture too
+ * unclear to judge (`no_face`, `face_rescan_required`) uses the try but is
+ * not a failed scan.
  *
  * PRIVACY. An address without an account, or an account without a valid
  * enrolled face, gets a challenge and a judged burst like any other and
@@ -35,8 +37,6 @@ export const FACE_SIGN_IN = {
   actionsPerChallenge: 2,
   recommendedFrames: 5,
   triesPerSignIn: 3,
-  failuresBeforeLock: 5,
-  lockSeconds: 15 * 60,
 } as const;
 
 /** 1:1 against the enrolled face: the face-match default threshold, nothing borderline passes. */
@@ -56,19 +56,6 @@ async function accountByEmail(email: string): Promise<Account | null> {
 /** 410 `expired`: the sign-in request ended (completed, or expired and forgotten) while this call ran. */
 export const signInOver = () => new ApiError("expired", { message: "This sign-in request is over or belongs to another browser; start again from the app" });
 
-/** 423 while face sign-in is locked for the account. */
-function assertNotLocked(account: Account | null, at: Date) {
-  const until = account?.faceSignInLockedUntil;
-  if (until && until > at) {
-    const seconds = Math.ceil((until.getTime() - at.getTime()) / 1000);
-    throw new ApiError("verification_soft_locked", {
-      message: `Too many failed face scans: face sign-in is locked for ${Math.ceil(seconds / 60)} more minute(s); sign in with an emailed code instead`,
-      data: { locked_until: until.toISOString() },
-      headers: { "Retry-After": String(seconds) },
-    });
-  }
-}
-
 export type FaceSignInChallenge = {
   challenge_id: string;
   actions: LivenessAction[];
@@ -82,7 +69,7 @@ export type FaceSignInChallenge = {
 /** A challenge for the sign-in request `interactionId` as `email`: 423 when locked, 429 once its tries are used. */
 export async function issueFaceSignInChallenge(interactionId: string, email: string): Promise<FaceSignInChallenge> {
   const at = now();
-  assertNotLocked(await accountByEmail(email), at);
+  await assertNotLocked(throttleKey(email), at);
   const actions = pickActions(signInActions(), FACE_SIGN_IN.actionsPerChallenge);
   const expiresAt = new Date(at.getTime() + CHALLENGE_TTL_SECONDS * 1000);
   const prisma = await db();
@@ -144,21 +131,9 @@ async function usableEnrolledFace(account: Account | null, at: Date): Promise<Fa
   return profile.face?.state === "valid" ? profile.face.content : null;
 }
 
-/** A failed scan on the account; the one that reaches the limit locks face sign-in (429). */
-async function countFailure(account: Account | null, at: Date, reason: "not_live" | "not_matched", triesLeft: number): Promise<never> {
-  if (account) {
-    const prisma = await db();
-    const counted = await prisma.account.update({ where: { id: account.id }, data: { faceSignInFailures: { increment: 1 } }, select: { faceSignInFailures: true } });
-    if (counted.faceSignInFailures >= FACE_SIGN_IN.failuresBeforeLock) {
-      const until = new Date(at.getTime() + FACE_SIGN_IN.lockSeconds * 1000);
-      await prisma.account.update({ where: { id: account.id }, data: { faceSignInFailures: 0, faceSignInLockedUntil: until } });
-      throw new ApiError("too_many_attempts", {
-        message: `Too many failed face scans: face sign-in is locked for ${FACE_SIGN_IN.lockSeconds / 60} minutes; sign in with an emailed code instead`,
-        data: { locked_until: until.toISOString() },
-        headers: { "Retry-After": String(FACE_SIGN_IN.lockSeconds) },
-      });
-    }
-  }
+/** A failed scan (already counted): 429 and the lock when it reached the limit, else 403 `face_not_matched`. */
+async function failedScan(key: string, failures: number, at: Date, reason: "not_live" | "not_matched", triesLeft: number): Promise<never> {
+  await lockIfLimitReached(key, failures, at);
   throw new ApiError("face_not_matched", {
     message:
       reason === "not_live"
@@ -177,15 +152,23 @@ export async function judgeFaceSignIn(interactionId: string, email: string, uplo
   const frames = burstFrames(upload);
   const actions = await consumeSignInChallenge(interactionId, upload.fields.challenge_id);
   const at = now();
-  const account = await accountByEmail(email);
-  assertNotLocked(account, at);
-  const judged = await judgeBurst(frames, actions);
+  const key = throttleKey(email);
+  const failures = await reserveScan(key, at);
+  let judged: Awaited<ReturnType<typeof judgeBurst>>;
+  try {
+    judged = await judgeBurst(frames, actions);
+  } catch (err) {
+    await releaseScan(key); // a picture that could not be judged is not a failed scan
+    throw err;
+  }
   const triesLeft = await faceSignInTriesLeft(interactionId);
-  if (judged.verdict.status !== "passed" || !judged.best) return countFailure(account, at, "not_live", triesLeft);
+  if (judged.verdict.status !== "passed" || !judged.best) return failedScan(key, failures, at, "not_live", triesLeft);
+  const account = await accountByEmail(email);
   const enrolled = await usableEnrolledFace(account, at);
   const similarity = enrolled ? roundScore(templateSimilarity(enrolled, judged.best.template)) : 0;
-  if (!account || !enrolled || similarity < faceSignInThreshold()) return countFailure(account, at, "not_matched", triesLeft);
+  if (!account || !enrolled || similarity < faceSignInThreshold()) return failedScan(key, failures, at, "not_matched", triesLeft);
+  await scanSucceeded(key, at);
   const prisma = await db();
-  await prisma.account.update({ where: { id: account.id }, data: { faceSignInFailures: 0, faceSignInLockedUntil: null, lastLoginAt: at } });
+  await prisma.account.update({ where: { id: account.id }, data: { lastLoginAt: at } });
   return { accountId: account.id, similarity };
 }

@@ -1,5 +1,6 @@
 import { env } from "@/lib/config/env";
 import { KNOWN_SCOPES } from "@/lib/tenancy/schemas";
+import { CREDENTIAL_TTL_SECONDS } from "./predicate-credential-format";
 
 /**
  * The provider's fixed rules (spec 3.3, 5 rule 7, 8). Lifetimes in seconds.
@@ -17,8 +18,11 @@ export const OIDC_TTL = {
   interaction: 30 * 60,
 } as const;
 
-/** A retired signing key stays in the JWKS this long: every ID token it signed has expired (plus cache slack). */
-export const RETIRED_KEY_PUBLISH_SECONDS = OIDC_TTL.idToken + 300;
+/**
+ * A retired signing key stays in the JWKS this long: every ID token and
+ * every predicate credential (24 hours) it signed has expired (plus cache slack).
+ */
+export const RETIRED_KEY_PUBLISH_SECONDS = Math.max(OIDC_TTL.idToken, CREDENTIAL_TTL_SECONDS) + 300;
 
 export const SUPPORTED_SCOPES = KNOWN_SCOPES;
 export type Scope = (typeof SUPPORTED_SCOPES)[number];

@@ -14,8 +14,8 @@ import { startOidcMaintenance } from "./maintenance";
  * The face step of the sign-in page (lib/identity/face-sign-in.ts), called
  * by the page's script: JSON in the spec envelope. Like the page's forms,
  * only the browser that started the request (its cookie), from this origin,
- * with the page's CSRF token (header `X-CSRF-Token` or field `csrf`), and
- * only on the face step.
+ * with the page's CSRF token (header `X-CSRF-Token`), and only on the face
+ * step.
  */
 async function faceStep(req: RequestView, id: string, csrf: string | null | undefined) {
   assertOwnPagePost(req);
@@ -37,16 +37,27 @@ export const faceChallengeRoute = apiRoute({ auth: "none", rawBody: true, bodyLi
   return reply(await issueFaceSignInChallenge(step.interactionId, step.email), 201, { "Cache-Control": "no-store" });
 });
 
-/** POST /oidc/interaction/{id}/face: the burst (`frames`, `challenge_id`); signed in: `{ location }` of the consent step. */
-export const faceBurstRoute = apiRoute({ auth: "none", upload: { maxFiles: BURST_FRAMES.max } }, async ({ req, params, upload }) => {
-  startOidcMaintenance();
-  const step = await faceStep(req, params.id ?? "", req.headers.get("x-csrf-token") ?? upload?.fields.csrf);
-  const { accountId } = await judgeFaceSignIn(step.interactionId, step.email, upload!);
-  const prisma = await db();
-  const signedIn = await prisma.oidcInteraction.updateMany({
-    where: { id: step.interactionId, completedAt: null },
-    data: { accountId, authTime: now(), pendingEmail: null, pendingMethod: "code" },
-  });
-  if (signedIn.count === 0) throw signInOver();
-  return reply({ signed_in: true, location: page(step.interactionId) }, 200, { "Cache-Control": "no-store" });
-});
+/**
+ * POST /oidc/interaction/{id}/face: the burst (`frames`, `challenge_id`; the
+ * CSRF token in the `X-CSRF-Token` header, checked before the upload is
+ * read); signed in: `{ location }` of the consent step.
+ */
+export const faceBurstRoute = apiRoute(
+  {
+    auth: "none",
+    upload: { maxFiles: BURST_FRAMES.max },
+    beforeBody: async (req, params) => void (await faceStep(req, params.id ?? "", req.headers.get("x-csrf-token"))),
+  },
+  async ({ req, params, upload }) => {
+    startOidcMaintenance();
+    const step = await faceStep(req, params.id ?? "", req.headers.get("x-csrf-token"));
+    const { accountId } = await judgeFaceSignIn(step.interactionId, step.email, upload!);
+    const prisma = await db();
+    const signedIn = await prisma.oidcInteraction.updateMany({
+      where: { id: step.interactionId, completedAt: null },
+      data: { accountId, authTime: now(), pendingEmail: null, pendingMethod: "code" },
+    });
+    if (signedIn.count === 0) throw signInOver();
+    return reply({ signed_in: true, location: page(step.interactionId) }, 200, { "Cache-Control": "no-store" });
+  },
+);

@@ -24,8 +24,10 @@ import {
  * profile), signed RS256 with the provider's active key (verifiable with the
  * JWKS). Every predicate is selectively disclosable, padded with decoy
  * digests to a constant count so the credential does not tell how many
- * predicates the person has. No `sub`: the credential is handed on to third
- * parties, who must not be able to correlate the person through it.
+ * predicates the person has. No `sub`, and `iat` to the hour: nothing in it
+ * names the person. Presentations of ONE credential are linkable (the same
+ * signature); a fresh credential per verifier (every call issues a new one,
+ * new salts, ideally with a new holder key) is not.
  *
  * Key binding: with `proof` (a JWT of `typ` openid4vci-proof+jwt signed by the
  * holder's key, that key in its `jwk` header, `aud` this issuer, `iat` within
@@ -41,7 +43,8 @@ export async function issuePredicateCredential(req: OidcRequest) {
   const at = now();
   const predicates = identityPredicates(await readProfile(token.accountId, at), at);
   const disclosed = PREDICATE_CLAIMS.filter((name) => predicates[name] !== undefined);
-  const iat = Math.floor(at.getTime() / 1000);
+  // Issued-at to the hour: a second-precise time would help link presentations to this issuance.
+  const iat = Math.floor(at.getTime() / 3_600_000) * 3600;
   const payload: SdJwtVcPayload = {
     iss: issuer(),
     iat,

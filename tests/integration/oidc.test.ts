@@ -811,6 +811,10 @@ describe("signing key rotation (CLI)", () => {
     // The new signing key was in the JWKS before it signed anything (RPs' cached key sets know it).
     expect(published).toContain(rotated.kid);
     expect(rotated.retired.map((r: { kid: string }) => r.kid)).toContain(oldKid);
+    // Published until every ID token and every 24-hour predicate credential the old key signed has expired.
+    const publishedFor = Date.parse(rotated.retired.find((r: { kid: string }) => r.kid === oldKid).published_until) - Date.now();
+    expect(publishedFor).toBeGreaterThan(24 * 3600_000);
+    expect(publishedFor).toBeLessThanOrEqual((24 * 3600 + 300) * 1000);
     const jwks = (await api("GET", "/api/auth/oidc/jwks.json", { base: op.url })).body;
     expect(jwks.keys.map((k: { kid: string }) => k.kid)).toEqual(expect.arrayContaining([rotated.kid, oldKid, rotated.next]));
 

@@ -194,6 +194,8 @@ describe("reusable identity (verify once, reuse), for a production app", () => {
     await expect(verifyPredicatePresentation(presentation, { ...check, audience: "https://elsewhere.example" })).rejects.toThrow(/audience/i);
     const copied = await wallet.present(issued.body.data.credential, { age_over_18: true }); // without the holder's key binding
     await expect(verifyPredicatePresentation(copied, check)).rejects.toThrow();
+    const thief = await holderWallet(); // a key binding signed by another key than the credential's
+    await expect(verifyPredicatePresentation(await thief.present(issued.body.data.credential, { age_over_18: true }, verifier), check)).rejects.toThrow(/signature/i);
 
     // The person revokes this app: the read is 404, the decision loses its identity, the refresh token stops working.
     const { deleteAccount, listSharedApps, revokeAppAccess } = await import("@/lib/identity/account-lifecycle");
@@ -232,8 +234,9 @@ describe("reusable identity (verify once, reuse), for a production app", () => {
     const [jwt, disclosure] = bare.body.data.credential.split("~") as [string, string];
     const [salt, name] = JSON.parse(Buffer.from(disclosure, "base64url").toString()) as [string, string, boolean];
     const forged = `${jwt}~${Buffer.from(JSON.stringify([salt, name, true])).toString("base64url")}~`;
-    const forgedResult = await verifyPredicatePresentation(forged, check).catch((err: Error) => err);
-    expect(forgedResult instanceof Error ? "refused" : forgedResult.predicates.id_verified).not.toBe(true);
+    await expect(verifyPredicatePresentation(forged, check)).rejects.toThrow(/not part of the credential/);
+    // A verifier that asks for a key binding (a nonce) refuses a credential any copy of which would pass.
+    await expect(verifyPredicatePresentation(bare.body.data.credential, { ...check, nonce: "n-1", audience: "https://verifier.example" })).rejects.toThrow(/not bound to a holder key/);
     await expect(verifyPredicatePresentation(bare.body.data.credential, { ...check, issuer: "https://other-issuer.example" })).rejects.toThrow(/issuer/i);
     await expect(verifyPredicatePresentation(bare.body.data.credential, { ...check, at: new Date(Date.now() + 25 * 3600_000) })).rejects.toThrow(/expired/i);
 
@@ -349,7 +352,10 @@ describe("reusable identity (verify once, reuse), for a production app", () => {
       headers: { "content-type": "application/x-www-form-urlencoded", ...(cookie ? { cookie } : {}) },
       body: new URLSearchParams(body).toString(),
     });
-    expect(text(await (await page("/account", { headers: { cookie: "svc_account=forged" } })).text())).toContain("Sign in");
+    const forgedCookie = await page("/account", { headers: { cookie: "svc_account=forged" } });
+    expect(text(await forgedCookie.text())).toContain("Sign in");
+    expect(forgedCookie.headers.get("x-frame-options")).toBe("DENY");
+    expect(forgedCookie.headers.get("content-security-policy")).toBe("frame-ancestors 'none'");
     expect((await page("/account/delete", form({ confirm: "DELETE" }))).headers.get("location")).toBe(`${op.url}/account?m=signed_out`);
     // A real signed-in cookie, as the callback sets it.
     const { accountSessionCookie } = await import("@/lib/identity/account-page/account-cookies");
@@ -402,8 +408,8 @@ describe("reusable identity (verify once, reuse), for a production app", () => {
       const json = async (res: Response) => ({ status: res.status, headers: res.headers, body: (await res.json()) as any });
       const challenge = async (token = csrf) =>
         json(await fetch(`${b.page}/face/challenge`, { method: "POST", headers: { ...headers, "x-csrf-token": token } }));
-      const burst = async (challengeId: string, frames: Buffer[]) =>
-        json(await fetch(`${b.page}/face`, { method: "POST", headers, body: imageForm({ frames }, { csrf, challenge_id: challengeId }) }));
+      const burst = async (challengeId: string, frames: Buffer[], extra: Record<string, string> = { "x-csrf-token": csrf }) =>
+        json(await fetch(`${b.page}/face`, { method: "POST", headers: { ...headers, ...extra }, body: imageForm({ frames }, { challenge_id: challengeId }) }));
       /** Person A performs the challenge's turns. */
       const liveA = async () => {
         const c = await challenge();
@@ -497,6 +503,10 @@ describe("reusable identity (verify once, reuse), for a production app", () => {
       expect(fourth.status).toBe(429);
       expect(fourth.body.error.code).toBe("too_many_attempts");
 
+      // The burst needs the page's CSRF header and the sign-in cookie, checked before the upload is read.
+      expect((await first.burst("00000000-0000-4000-8000-000000000000", framesOf("a-still"), {})).status).toBe(403);
+      const stranger = await fetch(`${first.b.page}/face`, { method: "POST", headers: { "x-csrf-token": first.csrf }, body: imageForm({ frames: framesOf("a-still") }) });
+      expect(stranger.status).toBe(410);
       const second = await faceLogin(b.email);
       expect((await second.burst("00000000-0000-4000-8000-000000000000", framesOf("a-still"))).body.error.code).toBe("invalid_challenge");
       expect((await second.liveA()).status).toBe(403); // the fourth failed scan
@@ -511,11 +521,21 @@ describe("reusable identity (verify once, reuse), for a production app", () => {
       const byCode = await exchange(await authorize({ cfg: prodConfig, redirectUri: PROD_REDIRECT, email: b.email, scope: "openid" }), prodConfig);
       expect(byCode.claims()!.sub).toBe(b.svcId);
 
-      // An address without an account gets the same challenge and the same refusal.
-      const nobody = await faceLogin(newEmail());
+      // An address without an account gets the same challenges, refusals and lock: nothing tells it apart.
+      const address = newEmail();
+      const nobody = await faceLogin(address);
       const unknown = await nobody.liveA();
       expect(unknown.status).toBe(403);
-      expect(unknown.body).toMatchObject({ error: { code: "face_not_matched" }, data: { reason: "not_matched" } });
+      expect(unknown.body).toMatchObject({ error: { code: "face_not_matched" }, data: { reason: "not_matched", attempts_left: 2 } });
+      for (const login of [nobody, nobody]) expect((await login.liveA()).status).toBe(403);
+      const again = await faceLogin(address);
+      expect((await again.liveA()).status).toBe(403);
+      const fifthUnknown = await again.liveA();
+      expect(fifthUnknown.status).toBe(429);
+      expect(fifthUnknown.body).toMatchObject({ error: { code: "too_many_attempts" }, data: { locked_until: expect.any(String) } });
+      const refused = await (await faceLogin(address)).challenge();
+      expect(refused.status).toBe(423);
+      expect(refused.body).toMatchObject({ error: { code: "verification_soft_locked" }, data: { locked_until: expect.any(String) } });
     });
   });
 

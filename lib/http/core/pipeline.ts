@@ -52,6 +52,12 @@ export type RouteOptions<A extends AuthKind, B extends z.ZodType | undefined, Q 
   query?: Q;
   /** A multipart image upload instead of a JSON body; with a session token it draws on the session's upload budget. */
   upload?: UploadLimits;
+  /**
+   * Runs after authentication and before the body is read: a route whose
+   * caller is known only from its own headers (a cookie and a CSRF header)
+   * refuses a stranger here, before buffering an upload of up to 160 MB.
+   */
+  beforeBody?: (req: RequestView, params: Record<string, string>) => Promise<void>;
   /** The handler reads the body itself (`req.text()`, e.g. OAuth form posts); the core does not parse it. */
   rawBody?: boolean;
   /** Largest body `req.text()` and JSON parsing accept (413 beyond it). Default 1 MB. */
@@ -181,6 +187,7 @@ export function defineRoute<
       let upload: Upload | null = null;
       let rawBody = "";
       let value: unknown;
+      if (options.beforeBody) await options.beforeBody(req, params);
       if (options.upload) {
         if (session) await consumeRateLimit("session-uploads", session.id, env().SESSION_UPLOADS_PER_10_MINUTES, 600);
         upload = await readUpload(raw, options.upload);
