@@ -693,6 +693,64 @@ describe("organization members", () => {
     const after = await client.refreshTokenGrant(config, refreshed.refresh_token!);
     expect(after.claims()!).not.toHaveProperty("svc_org_member_id");
   });
+
+  it("bind, resolve, deactivate (sign-ins end), reactivate and remove members (spec 3.2, 4.6), by member_id, email or svc_id", async () => {
+    const sdk = (method: string, path: string, json?: unknown, tenant: Tenant = t) =>
+      api(method, `/api/sdk/members${path}`, { base: op.url, headers: { "X-Client-Id": tenant.clientId, "X-Client-Secret": tenant.clientSecret }, json });
+    const flow = await authorize();
+    const tokens = await exchange(flow);
+    const svcId = tokens.claims()!.sub;
+
+    // Bind: only an account that signed in to one of this organization's apps.
+    expect((await sdk("POST", "/bind", { svcId: "00000000-0000-4000-8000-000000000000", email: "x@example.com" })).status).toBe(404);
+    const bad = await sdk("POST", "/bind", { svcId: "nope", email: "not-an-email" });
+    expect(bad.status).toBe(400);
+    expect(Object.keys(bad.body.data.errors)).toEqual(expect.arrayContaining(["svcId", "email"]));
+    const bound = await sdk("POST", "/bind", { svcId, email: flow.email.toUpperCase(), firstName: "Ada", lastName: "Lovelace" });
+    expect(bound.status).toBe(200);
+    const member = bound.body.data.member;
+    expect(member).toMatchObject({
+      member_id: expect.stringMatching(/^vmem_[0-9a-f]{24}$/), email: flow.email, first_name: "Ada", last_name: "Lovelace", role: "member", status: "active", active: true, svc_id: svcId,
+    });
+    expect((await sdk("POST", "/bind", { svc_id: svcId, email: flow.email })).body.data.member).toEqual(member); // idempotent
+    const signedIn = await client.refreshTokenGrant(config, tokens.refresh_token!);
+    expect(signedIn.claims()!.svc_org_member_id).toBe(member.member_id);
+    expect((await sdk("GET", "")).body.data.members).toContainEqual(member);
+
+    // Resolve: any role, by svc_id or email; never another organization's people.
+    expect((await sdk("POST", "/resolve", { svc_id: svcId })).body.data).toEqual({ found: true, member });
+    expect((await sdk("POST", "/resolve", { email: flow.email.toUpperCase() })).body.data).toEqual({ found: true, member });
+    expect((await sdk("POST", "/resolve", { email: "nobody@example.com" })).body.data).toEqual({ found: false, member: null });
+    const neither = await sdk("POST", "/resolve", {});
+    expect(neither.status).toBe(400);
+    expect(neither.body.error.code).toBe("missing_identifier");
+    const other = await createTenant();
+    expect((await sdk("POST", "/resolve", { svc_id: svcId }, other)).body.data).toEqual({ found: false, member: null });
+    expect((await sdk("PATCH", `/${member.member_id}/deactivate`, undefined, other)).status).toBe(404);
+
+    // Deactivate (by email): not a seat, and the account's sign-ins to the organization's apps end at once.
+    const off = await sdk("PATCH", `/${encodeURIComponent(flow.email)}/deactivate`);
+    expect(off.body.data.member).toMatchObject({ member_id: member.member_id, status: "deactivated", active: false, svc_id: svcId });
+    await expect(client.refreshTokenGrant(config, signedIn.refresh_token!)).rejects.toThrow();
+    expect((await sdk("PATCH", `/${member.member_id}/deactivate`)).body.data.member.status).toBe("deactivated"); // again: unchanged
+    // Reactivate (by svc_id) while the account exists: active.
+    expect((await sdk("PATCH", `/${svcId}/reactivate`)).body.data.member).toMatchObject({ status: "active", svc_id: svcId });
+    // DELETE without permanent = deactivate.
+    expect((await sdk("DELETE", `/${member.member_id}`)).body.data.member).toMatchObject({ status: "deactivated" });
+    // The account is deleted meanwhile: reactivating invites the member again, unbound.
+    const { deleteAccount } = await import("@/lib/identity/account-lifecycle");
+    expect(await deleteAccount(svcId)).toBe(true);
+    expect((await sdk("PATCH", `/${member.member_id}/reactivate`)).body.data.member).toMatchObject({ status: "invited", svc_id: null, active: false });
+    // Permanent removal, idempotent; the member is then unknown.
+    expect((await sdk("DELETE", `/${member.member_id}?permanent=true`)).body.data).toEqual({ member: null, removed: true });
+    expect((await sdk("DELETE", `/${member.member_id}?permanent=true`)).body.data).toEqual({ member: null, already_removed: true });
+    expect((await sdk("DELETE", `/${member.member_id}?permanent=maybe`)).status).toBe(400);
+    for (const action of ["deactivate", "reactivate"]) {
+      const gone = await sdk("PATCH", `/${member.member_id}/${action}`);
+      expect(gone.status).toBe(404);
+      expect(gone.body.error.code).toBe("not_found");
+    }
+  });
 });
 
 describe("logout", () => {

@@ -1,0 +1,6 @@
+import { apiRoute, routeMethods } from "@/lib/http/api-route";
+import { deactivateMember } from "@/lib/org/member-lifecycle";
+
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routeMethods({
+  PATCH: apiRoute({ auth: "client", rawBody: true }, async ({ app, params }) => deactivateMember(app, params.member_id ?? "")),
+});

@@ -1,0 +1,11 @@
+import { z } from "zod";
+import { apiRoute, routeMethods } from "@/lib/http/api-route";
+import { removeMember } from "@/lib/org/member-lifecycle";
+
+const RemoveQuery = z.object({ permanent: z.enum(["true", "false", "1", "0"]).optional() });
+
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routeMethods({
+  DELETE: apiRoute({ auth: "client", rawBody: true, query: RemoveQuery }, async ({ app, params, query }) =>
+    removeMember(app, params.member_id ?? "", query.permanent === "true" || query.permanent === "1"),
+  ),
+});
