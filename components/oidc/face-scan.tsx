@@ -3,9 +3,7 @@
 import { useState } from "react";
 import { CameraPreview, OvalGuide } from "@/components/verify/camera/camera-preview";
 import { CameraProblemNotice } from "@/components/verify/camera/camera-problem-notice";
-import { CameraError, type CameraProblem } from "@/components/verify/camera/camera-problems";
-import { whenPlaying } from "@/components/verify/camera/capture-frame";
-import { openCamera } from "@/components/verify/camera/open-camera";
+import type { CameraProblem } from "@/components/verify/camera/camera-problems";
 import { useCameraStream } from "@/components/verify/camera/use-camera-stream";
 import { planBurst, type BurstMoment } from "@/components/verify/liveness/burst-schedule";
 import { BurstInstructions } from "@/components/verify/liveness/liveness-step";
@@ -59,7 +57,7 @@ export function FaceScan({ id, csrf, attemptsLeft: initialTries }: { id: string;
   const [tries, setTries] = useState(initialTries);
   const [phase, setPhase] = useState<Phase>(initialTries > 0 ? { kind: "idle" } : { kind: "over", message: s.noTries });
   const camera = useCameraStream();
-  const { stream, video, abort } = camera;
+  const { stream, video } = camera;
   const releaseCamera = camera.release;
   const base = `/oidc/interaction/${encodeURIComponent(id)}/face`;
 
@@ -71,20 +69,12 @@ export function FaceScan({ id, csrf, attemptsLeft: initialTries }: { id: string;
   };
 
   async function start() {
-    abort.current?.abort();
-    const controller = new AbortController();
-    abort.current = controller;
+    const controller = camera.begin();
     setPhase({ kind: "preparing" });
-    let media: MediaStream;
-    try {
-      media = await openCamera("user");
-    } catch (err) {
-      return setPhase({ kind: "camera_problem", problem: err instanceof CameraError ? err.problem : "unknown" });
-    }
-    camera.show(media);
-    const el = video.current;
-    if (!el) return releaseCamera();
-    const playing = whenPlaying(el, controller.signal);
+    const opened = await camera.open(controller.signal);
+    if (!opened) return;
+    if ("problem" in opened) return setPhase({ kind: "camera_problem", problem: opened.problem });
+    const { el, playing } = opened;
 
     const issued = await call<Challenge>(`${base}/challenge`, { method: "POST", headers: { "X-CSRF-Token": csrf } });
     if (!issued.success) {

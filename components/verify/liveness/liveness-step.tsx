@@ -5,9 +5,7 @@ import { FlowApiError, isSessionProblem } from "../api/flow-api";
 import type { Challenge, LivenessInput } from "../api/types";
 import { CameraPreview, OvalGuide } from "../camera/camera-preview";
 import { CameraProblemNotice } from "../camera/camera-problem-notice";
-import { CameraError, type CameraProblem } from "../camera/camera-problems";
-import { whenPlaying } from "../camera/capture-frame";
-import { openCamera, stopCamera } from "../camera/open-camera";
+import type { CameraProblem } from "../camera/camera-problems";
 import { useCameraStream } from "../camera/use-camera-stream";
 import { genericErrorMessage } from "../flow/api-error-message";
 import type { StepProps } from "../flow/step-props";
@@ -48,7 +46,7 @@ export function LivenessStep({ step, api, onDone, handoff, newTabUrl }: StepProp
   const [phase, setPhase] = useState<Phase>({ kind: "intro" });
   // Leaving the step (or the page) stops the burst and the camera.
   const camera = useCameraStream();
-  const { stream, video, abort } = camera;
+  const { stream, video } = camera;
   const releaseCamera = camera.release;
 
   /** A failure after the challenge was issued: retried while tries are left, else the step is over. */
@@ -56,24 +54,14 @@ export function LivenessStep({ step, api, onDone, handoff, newTabUrl }: StepProp
     setPhase(left > 0 ? { kind, reason } : { kind: "exhausted", reason });
 
   async function start() {
-    abort.current?.abort();
-    const controller = new AbortController();
-    abort.current = controller;
+    const controller = camera.begin();
     setPhase({ kind: "preparing" });
 
     // The camera first: a camera problem must not use up a try (a challenge issued is one).
-    let media: MediaStream;
-    try {
-      media = await openCamera("user");
-    } catch (err) {
-      if (controller.signal.aborted) return;
-      return setPhase({ kind: "camera_problem", problem: err instanceof CameraError ? err.problem : "unknown" });
-    }
-    if (controller.signal.aborted) return stopCamera(media);
-    camera.show(media);
-    const el = video.current;
-    if (!el) return releaseCamera();
-    const playing = whenPlaying(el, controller.signal);
+    const opened = await camera.open(controller.signal);
+    if (!opened) return;
+    if ("problem" in opened) return setPhase({ kind: "camera_problem", problem: opened.problem });
+    const { el, playing } = opened;
 
     let challenge: Challenge;
     try {
@@ -134,7 +122,7 @@ export function LivenessStep({ step, api, onDone, handoff, newTabUrl }: StepProp
   }
 
   function stop() {
-    abort.current?.abort();
+    camera.stop();
     releaseCamera();
     setPhase({ kind: "intro", note: t.liveness.stopped });
   }
