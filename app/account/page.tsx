@@ -5,6 +5,7 @@ import { GoneStep } from "@/components/oidc/steps";
 import { ACCOUNT_COOKIE } from "@/lib/identity/account-page/account-cookies";
 import { ACCOUNT_STRINGS } from "@/lib/identity/account-page/account-strings";
 import { accountView } from "@/lib/identity/account-page/account-view";
+import { isFramed } from "@/lib/oidc/browser-guard";
 
 /**
  * The person's account page: what they proved, the apps that received it
@@ -18,8 +19,7 @@ export const metadata: Metadata = { title: ACCOUNT_STRINGS.title, robots: { inde
 type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
 
 export default async function AccountPage({ searchParams }: Props) {
-  const framed = ["iframe", "frame", "embed", "object", "fencedframe"].includes((await headers()).get("sec-fetch-dest") ?? "");
-  if (framed) return <GoneStep framed />;
+  if (isFramed((await headers()).get("sec-fetch-dest"))) return <GoneStep framed />;
   const m = (await searchParams).m;
   const message = typeof m === "string" ? (ACCOUNT_STRINGS.messages[m] ?? null) : null;
   const view = await accountView((await cookies()).get(ACCOUNT_COOKIE)?.value);

@@ -1,6 +1,7 @@
 import { createHmac } from "node:crypto";
 import { derivedKey } from "@/lib/crypto/encryption-key";
 import { constantTimeEqual, hashSecret, randomToken } from "@/lib/crypto/secrets";
+import { parseCookieHeader } from "@/lib/portal/session-cookie";
 import { issuer } from "./config";
 
 /**
@@ -50,11 +51,5 @@ export function clearInteractionCookie(id: string): string {
 
 /** The interaction cookie from a raw Cookie header (route handlers speak plain Request). */
 export function readInteractionCookie(header: string | null): string | undefined {
-  if (!header) return undefined;
-  for (const part of header.split(";")) {
-    const eq = part.indexOf("=");
-    if (eq < 0) continue;
-    if (part.slice(0, eq).trim() === INTERACTION_COOKIE) return part.slice(eq + 1).trim() || undefined;
-  }
-  return undefined;
+  return parseCookieHeader(header)[INTERACTION_COOKIE] || undefined;
 }

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { digest } from "@sd-jwt/crypto-nodejs";
 import { SDJwtVcInstance } from "@sd-jwt/sd-jwt-vc";
-import { compactVerify, createLocalJWKSet, createRemoteJWKSet, importJWK, type JSONWebKeySet, type JWK } from "jose";
+import { compactVerify, createLocalJWKSet, createRemoteJWKSet, decodeJwt, decodeProtectedHeader, importJWK, type JSONWebKeySet, type JWK } from "jose";
 import { HOLDER_PROOF_MAX_AGE_SECONDS, PREDICATE_CLAIMS, PREDICATE_VCT, SD_JWT_VC_TYP, type PredicateClaim } from "./predicate-credential-format";
 
 /**
@@ -67,8 +67,6 @@ function assertDisclosuresReferenced(presentation: string, claims: Record<string
   }
 }
 
-const decode = (part: string) => JSON.parse(Buffer.from(part, "base64url").toString("utf8")) as Record<string, unknown>;
-
 export async function verifyPredicatePresentation(presentation: string, options: PresentationOptions): Promise<VerifiedPresentation> {
   const keys = keySetOf(options.jwks);
   const at = Math.floor((options.at ?? new Date()).getTime() / 1000);
@@ -76,7 +74,7 @@ export async function verifyPredicatePresentation(presentation: string, options:
   let header: Record<string, unknown>;
   let claims: Record<string, unknown>;
   try {
-    [header, claims] = issuerJwt.split(".").slice(0, 2).map(decode) as [Record<string, unknown>, Record<string, unknown>];
+    [header, claims] = [decodeProtectedHeader(issuerJwt), decodeJwt(issuerJwt)];
   } catch {
     throw new PresentationError("Not an SD-JWT: the issuer-signed JWT does not decode");
   }

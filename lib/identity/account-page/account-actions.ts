@@ -1,4 +1,3 @@
-import { db } from "@/lib/db/client";
 import { deleteAccount, revokeAppAccess } from "@/lib/identity/account-lifecycle";
 import { ACCOUNT_COOKIE, accountCsrfValid, clearCookie, readCookie, signedInAccount } from "./account-cookies";
 import { accountPageUrl, type Redirect } from "./account-sign-in";
@@ -25,10 +24,4 @@ export async function runAccountAction(action: AccountAction, form: Map<string, 
   if ((form.get("confirm") ?? "").trim().toUpperCase() !== "DELETE") return { location: accountPageUrl("confirm_delete"), cookies: [] };
   await deleteAccount(accountId);
   return { location: accountPageUrl("deleted"), cookies: [clearCookie(ACCOUNT_COOKIE)] };
-}
-
-/** The signed-in account's email (null when the cookie's account no longer exists). */
-export async function accountEmail(accountId: string): Promise<string | null> {
-  const prisma = await db();
-  return (await prisma.account.findUnique({ where: { id: accountId }, select: { email: true } }))?.email ?? null;
 }

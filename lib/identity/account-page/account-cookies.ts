@@ -4,6 +4,7 @@ import { openJson, sealJson } from "@/lib/crypto/encryption";
 import { derivedKey } from "@/lib/crypto/encryption-key";
 import { constantTimeEqual } from "@/lib/crypto/secrets";
 import { issuer } from "@/lib/oidc/config";
+import { parseCookieHeader } from "@/lib/portal/session-cookie";
 
 /**
  * The account page's two cookies, both sealed with ENCRYPTION_KEY (AES-256-GCM:
@@ -40,11 +41,7 @@ function open<T extends { expires_at: number }>(value: string | undefined): T | 
 }
 
 export function readCookie(header: string | null, name: string): string | undefined {
-  for (const part of (header ?? "").split(";")) {
-    const eq = part.indexOf("=");
-    if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim() || undefined;
-  }
-  return undefined;
+  return parseCookieHeader(header)[name] || undefined;
 }
 
 export function accountSessionCookie(accountId: string): string {

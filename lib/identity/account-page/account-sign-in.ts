@@ -1,9 +1,8 @@
-import { createHash } from "node:crypto";
 import { decodeJwt } from "jose";
 import { randomToken } from "@/lib/crypto/secrets";
 import { ApiError } from "@/lib/http/api-error";
 import { endpoints, issuer } from "@/lib/oidc/config";
-import { authorizationCodeGrant } from "@/lib/oidc/grants/authorization-code";
+import { authorizationCodeGrant, s256 } from "@/lib/oidc/grants/authorization-code";
 import { revokeAccountGrants } from "@/lib/oidc/grants/revoke";
 import { accountCallbackUri, accountPageApp } from "./account-page-app";
 import { accountSessionCookie, clearCookie, readCookie, readSignInState, SIGN_IN_COOKIE, signInStateCookie } from "./account-cookies";
@@ -30,7 +29,7 @@ export async function startAccountSignIn(): Promise<Redirect> {
     response_type: "code",
     scope: "openid",
     state,
-    code_challenge: createHash("sha256").update(verifier, "ascii").digest("base64url"),
+    code_challenge: s256(verifier),
     code_challenge_method: "S256",
   }).toString();
   return { location: url.href, cookies: [signInStateCookie(verifier, state)] };

@@ -9,7 +9,8 @@ import { revokeGrant } from "./revoke";
 
 const VERIFIER = /^[A-Za-z0-9\-._~]{43,128}$/;
 
-function s256(verifier: string): string {
+/** The PKCE S256 code challenge of a verifier (RFC 7636 4.2). */
+export function s256(verifier: string): string {
   return createHash("sha256").update(verifier, "ascii").digest("base64url");
 }
 

@@ -3,6 +3,7 @@ import { cookies, headers } from "next/headers";
 import { cache } from "react";
 import { CodeStep, ConsentStep, EmailStep, FaceStep, GoneStep, messageFor } from "@/components/oidc/steps";
 import { INTERACTION_COOKIE } from "@/lib/oidc/interaction-cookie";
+import { isFramed } from "@/lib/oidc/browser-guard";
 import { interactionView } from "@/lib/oidc/interaction";
 import { STRINGS } from "@/lib/oidc/strings";
 
@@ -16,8 +17,7 @@ export const dynamic = "force-dynamic";
 type Props = { params: Promise<{ id: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> };
 
 const load = cache(async (id: string) => {
-  const framed = ["iframe", "frame", "embed", "object", "fencedframe"].includes((await headers()).get("sec-fetch-dest") ?? "");
-  if (framed) return { framed: true as const };
+  if (isFramed((await headers()).get("sec-fetch-dest"))) return { framed: true as const };
   return { framed: false as const, view: await interactionView(id, (await cookies()).get(INTERACTION_COOKIE)?.value) };
 });
 
