@@ -7,7 +7,7 @@ const nextConfig = {
   poweredByHeader: false,
   // Loaded by Node at run time, never bundled: PGlite ships WASM and data
   // files, pg/ioredis have optional native paths.
-  serverExternalPackages: ["@electric-sql/pglite", "wabt", "pg", "ioredis", "rate-limiter-flexible", "piscina", "sharp"],
+  serverExternalPackages: ["@electric-sql/pglite", "wabt", "pg", "ioredis", "rate-limiter-flexible", "piscina", "sharp", "pg-boss"],
   // The sign-in pages and the account page are never shown inside another
   // page (clickjacking), also in browsers that send no Sec-Fetch-Dest.
   async headers() {
@@ -15,7 +15,7 @@ const nextConfig = {
       { key: "X-Frame-Options", value: "DENY" },
       { key: "Content-Security-Policy", value: "frame-ancestors 'none'" },
     ];
-    return ["/account", "/account/:path*", "/oidc/interaction/:path*"].map((source) => ({ source, headers: noFrames }));
+    return ["/account", "/account/:path*", "/oidc/interaction/:path*", "/activate/:path*"].map((source) => ({ source, headers: noFrames }));
   },
 };
 

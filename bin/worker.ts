@@ -1,5 +1,5 @@
 // `npm run worker`: a background process for scaled deployments: delivers
-// webhooks and ends expired sessions, sharing the outbox with any number of
+// webhooks, runs background jobs (invitation emails, seat billing) and ends expired sessions, sharing the outbox with any number of
 // other workers and web instances (set WEBHOOK_WORKER=off on those to leave
 // delivery to the workers).
 try {
@@ -11,6 +11,8 @@ import { ConfigError, env } from "@/lib/config/env";
 import { encryptionKey } from "@/lib/crypto/encryption-key";
 import { db, disconnectDb } from "@/lib/db/client";
 import { logger } from "@/lib/log/logger";
+import { startJobWorkers } from "@/lib/jobs/workers";
+import { stopJobQueue } from "@/lib/jobs/queue";
 import { startExpirySweeper } from "@/lib/sessions/expiry-sweeper";
 import { logWebhookDestinationPolicy } from "@/lib/webhooks/allowed-networks";
 import { startWebhookWorker } from "@/lib/webhooks/worker";
@@ -27,12 +29,14 @@ try {
 await db();
 logWebhookDestinationPolicy();
 const worker = startWebhookWorker();
+await startJobWorkers();
 startExpirySweeper(config.SWEEP_INTERVAL_SECONDS * 1000);
 logger.info("worker started", { pid: process.pid });
 
 for (const signal of ["SIGINT", "SIGTERM"] as const) {
   process.once(signal, async () => {
     await worker.stop();
+    await stopJobQueue();
     await disconnectDb();
     process.exit(0);
   });

@@ -51,7 +51,12 @@ async function call<T>(url: string, init: RequestInit): Promise<Envelope<T>> {
   }
 }
 
-export function FaceScan({ id, csrf, attemptsLeft: initialTries }: { id: string; csrf: string; attemptsLeft: number }) {
+/**
+ * `endpoint`: where the challenge (`<endpoint>/challenge`) and the burst
+ * (`<endpoint>`) go. A success that names a `location` goes there; one
+ * that does not shows `doneText` (face activation).
+ */
+export function FaceScan({ endpoint, csrf, attemptsLeft: initialTries, doneText }: { endpoint: string; csrf: string; attemptsLeft: number; doneText?: string }) {
   const t = useMessages();
   const s = STRINGS.face;
   const [tries, setTries] = useState(initialTries);
@@ -59,7 +64,7 @@ export function FaceScan({ id, csrf, attemptsLeft: initialTries }: { id: string;
   const camera = useCameraStream();
   const { stream, video } = camera;
   const releaseCamera = camera.release;
-  const base = `/oidc/interaction/${encodeURIComponent(id)}/face`;
+  const base = endpoint;
 
   const refused = (error: { code: string; message: string } | undefined, left: number) => {
     setTries(left);
@@ -104,10 +109,10 @@ export function FaceScan({ id, csrf, attemptsLeft: initialTries }: { id: string;
     const form = new FormData();
     form.append("challenge_id", challenge.challenge_id);
     frames.forEach((frame, i) => form.append("frames", frame, `frame-${i + 1}.jpg`));
-    const judged = await call<{ location: string }>(base, { method: "POST", headers: { "X-CSRF-Token": csrf }, body: form });
+    const judged = await call<{ location?: string }>(base, { method: "POST", headers: { "X-CSRF-Token": csrf }, body: form });
     if (judged.success) {
       setPhase({ kind: "signed_in" });
-      window.location.assign(judged.data.location);
+      if (judged.data.location) window.location.assign(judged.data.location);
       return;
     }
     const reported = (judged.data as { attempts_left?: unknown } | null)?.attempts_left;
@@ -152,7 +157,7 @@ export function FaceScan({ id, csrf, attemptsLeft: initialTries }: { id: string;
       )}
       {phase.kind === "signed_in" && (
         <p role="status" className="font-semibold text-green-900">
-          {s.signedIn}
+          {doneText ?? s.signedIn}
         </p>
       )}
       {phase.kind === "over" && (

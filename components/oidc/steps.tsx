@@ -163,7 +163,7 @@ export function FaceStep({ view, message }: { view: Live; message: Message }) {
       )}
       <p className="mt-4 text-slate-700">{s.how}</p>
       <p className="mt-2 text-slate-700">{s.onlyIfVerified}</p>
-      <FaceScan id={view.id} csrf={view.csrf} attemptsLeft={view.attemptsLeft ?? 0} />
+      <FaceScan endpoint={`/oidc/interaction/${encodeURIComponent(view.id)}/face`} csrf={view.csrf} attemptsLeft={view.attemptsLeft ?? 0} />
       <div className="mt-6 flex flex-col items-start gap-1">
         {view.mail !== "disabled" && (
           <ActionForm id={view.id} action="email" csrf={view.csrf}>

@@ -4,6 +4,7 @@ import type { FaceReference } from "@/lib/identity/reuse";
 import { loadJsonArtifact } from "@/lib/sessions/artifacts";
 import type { WorkflowSnapshot } from "@/lib/sessions/present";
 import { recordCheckResult } from "@/lib/sessions/record-check";
+import type { CheckStatus } from "@/lib/sessions/statuses";
 import { faceMatchStatus } from "./face-match-verdict";
 
 /**
@@ -11,24 +12,38 @@ import { faceMatchStatus } from "./face-match-verdict";
  * account's proofs, its enrolled face: `data.reference`) against the best
  * liveness frame (or the selfie), once both templates exist; re-run whenever either is replaced (a
  * retaken document or a new burst). Billed once per session.
+ *
+ * An account-recovery session (lib/org/recovery/) carries the member's
+ * enrolled face: the selfie is matched against it, never against a
+ * document alone; with a fresh document (`with_id`) the document's
+ * portrait must match the selfie as well, and the worse of the two decides.
  */
+const SEVERITY: Record<string, number> = { passed: 0, review: 1, failed: 2 };
+const worse = (a: CheckStatus, b: CheckStatus) => ((SEVERITY[a] ?? 0) >= (SEVERITY[b] ?? 0) ? a : b);
+
 export async function runFaceMatchIfReady(session: Session) {
   const settings = (session.workflowSnapshot as WorkflowSnapshot).settings.face_match;
   if (!settings || !session.features.includes("face_match")) return null;
-  const [portrait, selfie] = await Promise.all([
+  const [portrait, selfie, enrolled] = await Promise.all([
     loadJsonArtifact<FaceReference>(session.id, "portrait_template"),
     loadJsonArtifact<FaceTemplate>(session.id, "selfie_template"),
+    loadJsonArtifact<FaceTemplate>(session.id, "enrolled_template"),
   ]);
-  if (!portrait || !selfie) return null;
+  const needsDocument = !enrolled || session.features.includes("id_verification");
+  if (!selfie || (needsDocument && !portrait)) return null;
   const started = performance.now();
-  const similarity = roundScore(templateSimilarity(portrait, selfie));
-  const status = faceMatchStatus(similarity, settings);
-  const reference = portrait.reference ?? "document";
+  const reference = enrolled ? "enrolled_face" : (portrait!.reference ?? "document");
+  const similarity = roundScore(templateSimilarity(enrolled ?? portrait!, selfie));
+  const documentSimilarity = enrolled && portrait ? roundScore(templateSimilarity(portrait, selfie)) : null;
+  const againstReference = faceMatchStatus(similarity, settings);
+  const status = documentSimilarity === null ? againstReference : worse(againstReference, faceMatchStatus(documentSimilarity, settings));
   const error =
-    status === "failed"
-      ? { code: "face_mismatch", message: reference === "document" ? "The face does not match the document portrait" : "The face does not match the face enrolled on this account" }
-      : null;
-  const data = { similarity, threshold: settings.threshold, reference };
+    status !== "failed"
+      ? null
+      : againstReference === "failed"
+        ? { code: "face_mismatch", message: reference === "document" ? "The face does not match the document portrait" : "The face does not match the face enrolled on this account" }
+        : { code: "face_mismatch", message: "The face does not match the new document's portrait" };
+  const data = { similarity, threshold: settings.threshold, reference, ...(documentSimilarity !== null ? { document_similarity: documentSimilarity } : {}) };
   await recordCheckResult({
     sessionId: session.id,
     type: "face_match",
@@ -37,7 +52,8 @@ export async function runFaceMatchIfReady(session: Session) {
     data,
     error,
     evidence: {
-      portrait_sha256: portrait.source_sha256,
+      portrait_sha256: portrait?.source_sha256 ?? null,
+      enrolled_sha256: enrolled?.source_sha256 ?? null,
       selfie_sha256: selfie.source_sha256,
       model: selfie.model,
       review_margin: settings.review_margin,

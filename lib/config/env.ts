@@ -124,6 +124,8 @@ const EnvSchema = z.object({
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(15_000),
   /** "off" on web instances when separate `npm run worker` processes deliver. */
   WEBHOOK_WORKER: z.enum(["on", "off"]).default("on"),
+  /** "off" where background jobs (invitation emails, seat billing) should not run: they then run in `npm run worker`. */
+  JOB_WORKER: z.enum(["on", "off"]).default("on"),
   /** Load the face and document models at start-up so the first check is warm (off: on first use). */
   VISION_PRELOAD: z.enum(["on", "off"]).default("on"),
   WEBHOOK_POLL_MS: z.coerce.number().int().min(10).max(60_000).default(250),

@@ -19,6 +19,9 @@ import { ApiError } from "./api-error";
 export type RateLimitBucket =
   | "v2"
   | "sdk"
+  | "sdk-invite"
+  | "sdk-recovery"
+  | "sdk-recovery-person"
   | "auth"
   | "portal"
   | "session-uploads"
@@ -40,7 +43,7 @@ export function rateLimitBucketFor(pathname: string): RateLimitBucket | null {
   if (pathname === "/api/v2" || pathname.startsWith("/api/v2/")) return "v2";
   if (pathname === "/api/sdk" || pathname.startsWith("/api/sdk/")) return "sdk";
   if (pathname.startsWith("/api/portal/")) return "portal";
-  if (pathname === "/api/auth/oidc/authorize" || pathname === "/api/auth/oidc/logout" || pathname.startsWith("/oidc/interaction/") || pathname.startsWith("/account/")) {
+  if (pathname === "/api/auth/oidc/authorize" || pathname === "/api/auth/oidc/logout" || pathname.startsWith("/oidc/interaction/") || pathname.startsWith("/account/") || pathname.startsWith("/activate/")) {
     return "auth";
   }
   return null;

@@ -44,7 +44,8 @@ export function faceSignInThreshold(): number {
   return FEATURE_SETTINGS.face_match.parse({}).threshold;
 }
 
-function signInActions(): LivenessAction[] {
+/** The head movements asked for when a person proves their face outside a workflow: face sign-in, face activation, account recovery (FACE_SIGN_IN_ACTIONS). */
+export function faceProofActions(): LivenessAction[] {
   return [...new Set(env().FACE_SIGN_IN_ACTIONS.split(",").map((a) => a.trim() as LivenessAction))];
 }
 
@@ -70,7 +71,7 @@ export type FaceSignInChallenge = {
 export async function issueFaceSignInChallenge(interactionId: string, email: string): Promise<FaceSignInChallenge> {
   const at = now();
   await assertNotLocked(throttleKey(email), at);
-  const actions = pickActions(signInActions(), FACE_SIGN_IN.actionsPerChallenge);
+  const actions = pickActions(faceProofActions(), FACE_SIGN_IN.actionsPerChallenge);
   const expiresAt = new Date(at.getTime() + CHALLENGE_TTL_SECONDS * 1000);
   const prisma = await db();
   const { challenge, issued } = await prisma.$transaction(async (tx) => {

@@ -86,6 +86,11 @@ async function upsertProof(tx: Tx, accountId: string, proof: Omit<Proof, "kind">
   });
 }
 
+/** Enrols a live face on an account (face activation of an organization seat): the account's face proof. */
+export async function enrollFace(tx: Tx, accountId: string, face: FaceTemplate, at: Date) {
+  await upsertProof(tx, accountId, { kind: "face", key: "", content: face, verifiedAt: at, validUntil: null, sourceSessionId: null });
+}
+
 const text = (v: unknown): string | null => (typeof v === "string" && v.trim() !== "" ? v.trim() : null);
 
 /** The licence a passed `credential` check verified: `data.license { type, number, status, expires_at|expires_on, issuer, state }`. */

@@ -1,4 +1,5 @@
-import type { App, Member } from "@/generated/prisma/client";
+import type { Member } from "@/generated/prisma/client";
+import type { RosterCaller } from "./caller";
 import { db } from "@/lib/db/client";
 
 /** Spec 2.7 member object. */
@@ -18,7 +19,7 @@ export function presentMember(m: Member) {
 }
 
 /** GET /api/sdk/members: the roster of the app's organization, role `member` only. */
-export async function listMembers(app: App) {
+export async function listMembers(app: RosterCaller) {
   const prisma = await db();
   const organization = await prisma.organization.findUniqueOrThrow({ where: { id: app.organizationId } });
   const members = await prisma.member.findMany({

@@ -1,11 +1,15 @@
 import { randomBytes } from "node:crypto";
-import type { App, Member } from "@/generated/prisma/client";
+import type { Member } from "@/generated/prisma/client";
+import type { RosterCaller } from "./caller";
 import { z } from "zod";
-import { db } from "@/lib/db/client";
+import { now } from "@/lib/clock";
+import { db, type Tx } from "@/lib/db/client";
 import { ApiError } from "@/lib/http/api-error";
 import { parseOrThrow } from "@/lib/http/validation";
 import { revokeAccountGrantsForApps } from "@/lib/oidc/grants/revoke";
 import { EmailSchema } from "@/lib/tenancy/schemas";
+import { assertSeatsPayable } from "./billing/seats";
+import { ensureSubscription } from "./billing/subscription";
 import { findMember } from "./find-member";
 import { presentMember } from "./list-members";
 
@@ -19,7 +23,7 @@ const notFound = () => new ApiError("not_found", { message: "No member with that
 
 export const newMemberId = () => `vmem_${randomBytes(12).toString("hex")}`;
 
-async function memberOrThrow(app: App, ref: string): Promise<Member> {
+async function memberOrThrow(app: RosterCaller, ref: string): Promise<Member> {
   const member = await findMember(app.organizationId, ref);
   if (!member) throw notFound();
   return member;
@@ -34,7 +38,7 @@ async function organizationAppIds(organizationId: string): Promise<string[]> {
 export const ResolveBody = z.object({ svc_id: z.string().trim().min(1).max(200).optional(), email: z.string().trim().min(1).max(254).optional() });
 
 /** POST /api/sdk/members/resolve: any role; `{ found: false, member: null }` outside the organization. */
-export async function resolveMember(app: App, body: z.infer<typeof ResolveBody>) {
+export async function resolveMember(app: RosterCaller, body: z.infer<typeof ResolveBody>) {
   const ref = body.svc_id ?? body.email;
   if (!ref) throw new ApiError("missing_identifier", { message: "Give svc_id or email" });
   const member = await findMember(app.organizationId, ref);
@@ -46,33 +50,40 @@ export async function resolveMember(app: App, body: z.infer<typeof ResolveBody>)
  * its account to the organization's apps revoked at once, the row and the
  * account kept. Idempotent.
  */
-export async function deactivateMember(app: App, ref: string) {
+export async function deactivateMember(app: RosterCaller, ref: string) {
   const member = await memberOrThrow(app, ref);
   const prisma = await db();
-  const updated = member.status === "deactivated" ? member : await prisma.member.update({ where: { id: member.id }, data: { status: "deactivated" } });
+  const updated =
+    member.status === "deactivated"
+      ? member
+      : await prisma.member.update({ where: { id: member.id }, data: { status: "deactivated", deactivatedAt: now(), activationTokenHash: null, activationExpiresAt: null } });
   if (member.svcId) await revokeAccountGrantsForApps(member.svcId, await organizationAppIds(app.organizationId));
   return { member: presentMember(updated) };
 }
 
 /**
- * A deactivated member back: `active` while its account exists, else
- * `invited` (unbound: it must activate by face again). Any other status is
- * left as it is (idempotent).
+ * What a deactivated member becomes when brought back (spec 3.2): `active`
+ * while its account exists, else `invited` and unbound (it must activate by
+ * face again).
  */
-export async function reactivateMember(app: App, ref: string) {
+export async function reactivation(tx: Tx, member: Member, at: Date): Promise<Pick<Member, "status" | "svcId" | "deactivatedAt"> & { activatedAt?: Date }> {
+  const account = member.svcId ? await tx.account.findUnique({ where: { id: member.svcId }, select: { id: true } }) : null;
+  return account ? { status: "active", svcId: member.svcId, deactivatedAt: null, activatedAt: at } : { status: "invited", svcId: null, deactivatedAt: null };
+}
+
+/** PATCH reactivate: a deactivated member back (see `reactivation`); any other status is left as it is (idempotent). */
+export async function reactivateMember(app: RosterCaller, ref: string) {
   const member = await memberOrThrow(app, ref);
   if (member.status !== "deactivated") return { member: presentMember(member) };
+  const at = now();
+  await assertSeatsPayable(app.organizationId, at);
   const prisma = await db();
-  const account = member.svcId ? await prisma.account.findUnique({ where: { id: member.svcId }, select: { id: true } }) : null;
-  const updated = await prisma.member.update({
-    where: { id: member.id },
-    data: account ? { status: "active" } : { status: "invited", svcId: null },
-  });
+  const updated = await prisma.$transaction(async (tx) => tx.member.update({ where: { id: member.id }, data: await reactivation(tx, member, at) }));
   return { member: presentMember(updated) };
 }
 
 /** DELETE: deactivate by default; `permanent` removes the row; an absent member is `already_removed` (idempotent). The account is never deleted. */
-export async function removeMember(app: App, ref: string, permanent: boolean) {
+export async function removeMember(app: RosterCaller, ref: string, permanent: boolean) {
   const member = await findMember(app.organizationId, ref);
   if (!member) return { member: null, already_removed: true };
   if (!permanent) return deactivateMember(app, member.memberId);
@@ -108,7 +119,7 @@ const BindInput = z.object({
  * to one of this organization's apps (a live OIDC grant) or shared proofs
  * with one: an organization cannot bind someone who never dealt with it.
  */
-export async function bindMember(app: App, body: z.infer<typeof BindBody>) {
+export async function bindMember(app: RosterCaller, body: z.infer<typeof BindBody>) {
   const input = parseOrThrow(
     BindInput,
     {
@@ -119,6 +130,8 @@ export async function bindMember(app: App, body: z.infer<typeof BindBody>) {
     },
     "body",
   );
+  const at = now();
+  await assertSeatsPayable(app.organizationId, at);
   const prisma = await db();
   const appIds = await organizationAppIds(app.organizationId);
   const [grants, shares] = await Promise.all([
@@ -139,10 +152,11 @@ export async function bindMember(app: App, body: z.infer<typeof BindBody>) {
   }
   const existing = await findMember(app.organizationId, input.email);
   const names = { ...(input.firstName ? { firstName: input.firstName } : {}), ...(input.lastName ? { lastName: input.lastName } : {}) };
-  const member = existing
-    ? await prisma.member.update({ where: { id: existing.id }, data: { svcId: input.svcId, status: "active", ...names } })
-    : await prisma.member.create({
-        data: { memberId: newMemberId(), organizationId: app.organizationId, email: input.email, svcId: input.svcId, status: "active", role: "member", ...names },
-      });
+  const bound = { svcId: input.svcId, status: "active", activationTokenHash: null, activationExpiresAt: null, deactivatedAt: null, ...names };
+  const member = await prisma.$transaction(async (tx) => {
+    await ensureSubscription(tx, app.organizationId, at);
+    if (existing) return tx.member.update({ where: { id: existing.id }, data: { ...bound, ...(existing.status === "active" ? {} : { activatedAt: at }) } });
+    return tx.member.create({ data: { memberId: newMemberId(), organizationId: app.organizationId, email: input.email, role: "member", activatedAt: at, ...bound } });
+  });
   return { member: presentMember(member) };
 }

@@ -5,6 +5,7 @@ import { logger } from "@/lib/log/logger";
 import { DEMO_EMAIL, demoCredentialsFile, ensureDemo } from "@/lib/tenancy/demo";
 import { startExpirySweeper } from "@/lib/sessions/expiry-sweeper";
 import { startWebhookWorker } from "@/lib/webhooks/worker";
+import { startJobWorkers } from "@/lib/jobs/workers";
 import { logWebhookDestinationPolicy } from "@/lib/webhooks/allowed-networks";
 import { warmVision } from "@/lib/vision/pool";
 import { warmGalleryIndex } from "@/lib/faces/gallery-index";
@@ -16,7 +17,8 @@ import { LEAN_ROUTES } from "@/lib/oidc/lean-routes";
  * validates configuration (production refuses to start without an
  * ENCRYPTION_KEY), opens and migrates the database, and in development on an
  * empty database creates the demo account and prints how to sign in; starts
- * the session expiry sweeper, (unless WEBHOOK_WORKER=off) the webhook worker
+ * the session expiry sweeper, (unless WEBHOOK_WORKER=off) the webhook worker,
+ * (unless JOB_WORKER=off) the background jobs (invitation emails, seat billing)
  * and (unless VISION_PRELOAD=off) loads the vision models in their threads;
  * loads the 1:N face search index in the background; then hands server.mjs the node:http edge (lib/http/edge.ts).
  */
@@ -29,6 +31,7 @@ export async function startServerServices() {
     startExpirySweeper(config.SWEEP_INTERVAL_SECONDS * 1000);
     logWebhookDestinationPolicy();
     if (config.WEBHOOK_WORKER === "on") startWebhookWorker();
+    if (config.JOB_WORKER === "on") void startJobWorkers();
     if (config.VISION_PRELOAD === "on") {
       warmVision().catch((err) => logger.error("vision models did not load; checks will answer 502 until they do", { error: (err as Error).message }));
     }

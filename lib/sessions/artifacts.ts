@@ -17,6 +17,8 @@ export type ArtifactKind =
   | "selfie"
   | "portrait_template"
   | "selfie_template"
+  /** Account recovery: the member's enrolled face, what the selfie is matched against (lib/org/recovery/). */
+  | "enrolled_template"
   | "document_fields";
 
 export function sha256Hex(bytes: Uint8Array): string {

@@ -56,6 +56,7 @@ const workflowAndBalance = prepareQuery("session_create_workflow", (v: { workflo
       "w.settings",
       "w.is_active as isActive",
       "w.deleted_at as deletedAt",
+      "w.purpose",
       eb.selectFrom("wallets").select("balance_cents").where("organization_id", "=", v.organizationId).as("balanceCents"),
     ])
     .where("w.id", "=", v.workflowId),

@@ -1,9 +1,21 @@
 import { randomBytes } from "node:crypto";
 import { now as clockNow } from "@/lib/clock";
 import type { Tx } from "@/lib/db/client";
-import { isSessionEventStatus, sessionEventType } from "./event-types";
+import { isSessionEventStatus, recoveryEventType, sessionEventType, type SessionEventStatus } from "./event-types";
 
-type SessionForEvent = { id: string; appId: string; vendorData: string | null; callbackUrl: string | null };
+type SessionForEvent = { id: string; appId: string; vendorData: string | null; callbackUrl: string | null; workflowSnapshot?: unknown };
+
+/**
+ * The event type of a session's outcome: an account-recovery session (its
+ * workflow's purpose, lib/org/recovery/) that ends sends `verify.approved`
+ * when approved and `verify.declined` for any other end; everything else the
+ * verification types.
+ */
+function eventTypeOf(session: SessionForEvent, status: SessionEventStatus): string {
+  const purpose = (session.workflowSnapshot as { purpose?: unknown } | null | undefined)?.purpose;
+  if (typeof purpose === "string" && purpose.startsWith("recovery") && status !== "IN_REVIEW") return recoveryEventType(status === "APPROVED" ? "pass" : "fail");
+  return sessionEventType(status);
+}
 
 export function newEventId(prefix = "evt_"): string {
   return `${prefix}${randomBytes(12).toString("hex")}`;
@@ -72,7 +84,7 @@ export async function enqueueSessionEvent(tx: Tx, session: SessionForEvent, stat
   if (!isSessionEventStatus(status)) throw new Error(`No event type for session status ${status}`);
   const payload = {
     event_id: newEventId(),
-    type: sessionEventType(status),
+    type: eventTypeOf(session, status),
     session_id: session.id,
     status,
     vendor_data: session.vendorData,

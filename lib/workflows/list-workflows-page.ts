@@ -26,6 +26,7 @@ export async function listWorkflowPage(app: App, filter: WorkflowListFilter = {}
     where: {
       appId: app.id,
       deletedAt: null,
+      purpose: "verification",
       ...(filter.status ? { isActive: filter.status === "active" } : {}),
       ...afterCursor(filter.cursor),
     },

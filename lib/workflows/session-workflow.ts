@@ -11,18 +11,20 @@ export type SessionWorkflow = {
   settings: unknown;
   isActive: boolean;
   deletedAt: Date | null;
+  /** `verification`, or one of the organization API's account-recovery workflows (never started from here). */
+  purpose: string;
 };
 
 /**
  * The workflow rule of session creation: the workflow belongs to the app, is
- * not deleted and is active (else 404 `workflow_not_found`), and names only
+ * one of its own (not an account-recovery workflow), not deleted and active (else 404 `workflow_not_found`), and names only
  * checks this server can run (else 422 `invalid_request`).
  */
 export function assertWorkflowStartsSessions(
   workflow: SessionWorkflow | undefined,
   appId: string,
 ): asserts workflow is SessionWorkflow {
-  if (!workflow || workflow.appId !== appId || workflow.deletedAt !== null) throw new ApiError("workflow_not_found");
+  if (!workflow || workflow.appId !== appId || workflow.deletedAt !== null || workflow.purpose !== "verification") throw new ApiError("workflow_not_found");
   if (!workflow.isActive) {
     throw new ApiError("workflow_not_found", { message: "Workflow is not active: activate it to create sessions" });
   }

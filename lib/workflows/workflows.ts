@@ -24,7 +24,7 @@ export function presentWorkflow(w: Workflow) {
 export async function findWorkflow(app: App, id: string): Promise<Workflow> {
   if (!UUID_PATTERN.test(id)) throw new ApiError("workflow_not_found");
   const prisma = await db();
-  const workflow = await prisma.workflow.findFirst({ where: { id, appId: app.id, deletedAt: null } });
+  const workflow = await prisma.workflow.findFirst({ where: { id, appId: app.id, deletedAt: null, purpose: "verification" } });
   if (!workflow) throw new ApiError("workflow_not_found");
   return workflow;
 }
@@ -43,7 +43,7 @@ export async function createWorkflow(app: App, body: z.infer<typeof CreateWorkfl
 export async function listWorkflows(app: App) {
   const prisma = await db();
   const rows = await prisma.workflow.findMany({
-    where: { appId: app.id, deletedAt: null },
+    where: { appId: app.id, deletedAt: null, purpose: "verification" },
     orderBy: { createdAt: "desc" },
   });
   return rows.map(presentWorkflow);

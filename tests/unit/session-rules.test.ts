@@ -36,7 +36,7 @@ describe("assertSessionOpen", () => {
 
 describe("assertWorkflowStartsSessions", () => {
   const workflow: SessionWorkflow = {
-    id: "w1", appId: "app1", name: "W", features: ["liveness"], settings: {}, isActive: true, deletedAt: null,
+    id: "w1", appId: "app1", name: "W", features: ["liveness"], settings: {}, isActive: true, deletedAt: null, purpose: "verification",
   };
   it("passes an active workflow of the app with runnable checks", () => {
     expect(codeOf(() => assertWorkflowStartsSessions(workflow, "app1"))).toBeNull();
@@ -46,6 +46,7 @@ describe("assertWorkflowStartsSessions", () => {
     ["of another app", { ...workflow, appId: "app2" }, "workflow_not_found"],
     ["deleted", { ...workflow, deletedAt: at }, "workflow_not_found"],
     ["inactive", { ...workflow, isActive: false }, "workflow_not_found"],
+    ["made for account recovery", { ...workflow, purpose: "recovery_with_id" }, "workflow_not_found"],
     ["with a check the server cannot run", { ...workflow, features: ["liveness", "credential"] }, "invalid_request"],
   ] as const)("refuses a workflow %s", (_, w, code) => {
     expect(codeOf(() => assertWorkflowStartsSessions(w as SessionWorkflow | undefined, "app1"))).toBe(code);

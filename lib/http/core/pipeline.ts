@@ -139,8 +139,9 @@ function storedBody(rendered: Rendered): string {
 }
 
 /** A rendered reply with the request's id (and any extra headers). */
+/** `extra` (the surface's rate-limit headers) under the reply's own: a route with a stricter limit of its own reports that one. */
 export function withHeaders(rendered: Rendered, requestId: string, extra: HeaderValues = {}): Rendered {
-  return { ...rendered, headers: { ...rendered.headers, ...extra, [REQUEST_ID_HEADER]: requestId } };
+  return { ...rendered, headers: { ...extra, ...rendered.headers, [REQUEST_ID_HEADER]: requestId } };
 }
 
 /** An error in the spec envelope, carrying the request's id: what the adapters and the edge answer outside a route. */

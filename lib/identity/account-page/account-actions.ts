@@ -1,6 +1,7 @@
 import { deleteAccount, revokeAppAccess } from "@/lib/identity/account-lifecycle";
 import { ACCOUNT_COOKIE, accountCsrfValid, clearCookie, readCookie, signedInAccount } from "./account-cookies";
-import { accountPageUrl, type Redirect } from "./account-sign-in";
+import { issuer } from "@/lib/oidc/config";
+import { accountPageUrl, safeReturnPath, type Redirect } from "./account-sign-in";
 
 /**
  * The account page's form posts (sign out, revoke an app, delete the
@@ -14,7 +15,10 @@ export async function runAccountAction(action: AccountAction, form: Map<string, 
   const accountId = signedInAccount(cookie);
   if (!accountId) return { location: accountPageUrl("signed_out"), cookies: [clearCookie(ACCOUNT_COOKIE)] };
   if (!accountCsrfValid(cookie, form.get("csrf"))) return { location: accountPageUrl("csrf"), cookies: [] };
-  if (action === "sign_out") return { location: accountPageUrl("signed_out"), cookies: [clearCookie(ACCOUNT_COOKIE)] };
+  if (action === "sign_out") {
+    const back = safeReturnPath(form.get("return_to"));
+    return { location: back ? `${issuer()}${back}` : accountPageUrl("signed_out"), cookies: [clearCookie(ACCOUNT_COOKIE)] };
+  }
   if (action === "revoke") {
     const appId = form.get("app_id") ?? "";
     const revoked = appId !== "" && (await revokeAppAccess(accountId, appId));

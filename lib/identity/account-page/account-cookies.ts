@@ -11,7 +11,8 @@ import { parseCookieHeader } from "@/lib/portal/session-cookie";
  * nobody can read or forge them), HttpOnly, SameSite=Lax, scoped to
  * /account, Secure when the issuer is https:
  * - `svc_account`: who is signed in, for 30 minutes (a page that can delete
- *   the account asks again after that);
+ *   the account asks again after that); sent site-wide, read by /account and
+ *   the activation page (/activate/...);
  * - `svc_account_sign_in`: the PKCE verifier and state of a sign-in under
  *   way, for the sign-in request's 30 minutes.
  * The page's forms carry a CSRF token: an HMAC of the account cookie.
@@ -22,10 +23,13 @@ export const ACCOUNT_SESSION_SECONDS = 30 * 60;
 const SIGN_IN_SECONDS = 30 * 60;
 
 type AccountSession = { account_id: string; expires_at: number };
-type SignInState = { verifier: string; state: string; expires_at: number };
+type SignInState = { verifier: string; state: string; return_to?: string; expires_at: number };
+
+/** The signed-in cookie is sent site-wide (the activation page reads it too); the sign-in state only to /account. */
+const pathOf = (name: string) => (name === ACCOUNT_COOKIE ? "/" : "/account");
 
 function cookie(name: string, value: string, maxAge: number): string {
-  return [`${name}=${value}`, "Path=/account", `Max-Age=${maxAge}`, "HttpOnly", "SameSite=Lax", ...(issuer().startsWith("https:") ? ["Secure"] : [])].join("; ");
+  return [`${name}=${value}`, `Path=${pathOf(name)}`, `Max-Age=${maxAge}`, "HttpOnly", "SameSite=Lax", ...(issuer().startsWith("https:") ? ["Secure"] : [])].join("; ");
 }
 
 const seal = (value: unknown) => Buffer.from(sealJson(value)).toString("base64url");
@@ -53,8 +57,8 @@ export function signedInAccount(value: string | undefined): string | null {
   return open<AccountSession>(value)?.account_id ?? null;
 }
 
-export function signInStateCookie(verifier: string, state: string): string {
-  return cookie(SIGN_IN_COOKIE, seal({ verifier, state, expires_at: now().getTime() + SIGN_IN_SECONDS * 1000 }), SIGN_IN_SECONDS);
+export function signInStateCookie(verifier: string, state: string, returnTo?: string): string {
+  return cookie(SIGN_IN_COOKIE, seal({ verifier, state, return_to: returnTo, expires_at: now().getTime() + SIGN_IN_SECONDS * 1000 }), SIGN_IN_SECONDS);
 }
 
 export function readSignInState(value: string | undefined): SignInState | null {

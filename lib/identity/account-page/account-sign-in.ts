@@ -18,7 +18,11 @@ export type Redirect = { location: string; cookies: string[] };
 
 export const accountPageUrl = (message?: string) => `${issuer()}/account${message ? `?m=${message}` : ""}`;
 
-export async function startAccountSignIn(): Promise<Redirect> {
+/** Where a sign-in may send the browser back to besides /account: an activation page (lib/org/face-activation.ts). */
+const RETURN_PATH = /^\/activate\/act_[A-Za-z0-9_-]{43}$/;
+export const safeReturnPath = (value: string | null | undefined): string | undefined => (value && RETURN_PATH.test(value) ? value : undefined);
+
+export async function startAccountSignIn(returnTo?: string, loginHint?: string): Promise<Redirect> {
   const app = await accountPageApp();
   const verifier = randomToken("", 48);
   const state = randomToken("", 16);
@@ -31,8 +35,9 @@ export async function startAccountSignIn(): Promise<Redirect> {
     state,
     code_challenge: s256(verifier),
     code_challenge_method: "S256",
+    ...(loginHint ? { login_hint: loginHint } : {}),
   }).toString();
-  return { location: url.href, cookies: [signInStateCookie(verifier, state)] };
+  return { location: url.href, cookies: [signInStateCookie(verifier, state, safeReturnPath(returnTo))] };
 }
 
 /** GET /account/callback: back from the sign-in page. */
@@ -56,5 +61,6 @@ export async function finishAccountSignIn(query: URLSearchParams, cookieHeader: 
   const accountId = idToken ? decodeJwt(idToken).sub : undefined;
   if (!accountId) return { location: accountPageUrl("sign_in_failed"), cookies: [cleared] };
   await revokeAccountGrants(accountId, app.id);
-  return { location: accountPageUrl(), cookies: [cleared, accountSessionCookie(accountId)] };
+  const back = safeReturnPath(saved.return_to);
+  return { location: back ? `${issuer()}${back}` : accountPageUrl(), cookies: [cleared, accountSessionCookie(accountId)] };
 }

@@ -1,0 +1,5 @@
+import { InvalidActivation } from "@/components/org/activation-page";
+
+export default function NotFound() {
+  return <InvalidActivation />;
+}

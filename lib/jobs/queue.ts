@@ -1,0 +1,71 @@
+import PgBoss from "pg-boss";
+import type { Tx } from "@/lib/db/client";
+import { ensureDatabase } from "@/lib/db/connection";
+import { describeError, logger } from "@/lib/log/logger";
+
+/**
+ * Background jobs on the service's own database, through pg-boss 10 (README
+ * "Background jobs"): retries with backoff, cron schedules that run once
+ * across any number of processes, and workers in every web process (unless
+ * JOB_WORKER=off) and in `npm run worker`. pg-boss 10 rather than 12: 12
+ * needs Node 22 and this service runs on Node 20. It keeps its tables in
+ * the `pgboss` schema, created and migrated by pg-boss itself on start.
+ *
+ * Jobs are queued in the transaction that causes them (`enqueueJobs` with
+ * the caller's connection), so a job exists exactly when its cause committed.
+ */
+export const QUEUES = {
+  /** One invitation email (lib/org/invitation-email.ts). */
+  invitationEmail: "member-invitation-email",
+  /** One account-recovery link email (lib/org/recovery/recovery-email.ts). */
+  recoveryEmail: "member-recovery-email",
+  /** The seat billing run (lib/org/billing/run.ts), on a schedule. */
+  seatBilling: "seat-billing",
+} as const;
+export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
+
+const globalForJobs = globalThis as unknown as { __svcJobQueue?: Promise<PgBoss> };
+
+async function startQueue(): Promise<PgBoss> {
+  const database = await ensureDatabase();
+  const boss = new PgBoss({ connectionString: database.url, max: database.embedded ? 2 : 4, application_name: "svc-jobs" });
+  boss.on("error", (err) => logger.error("background job queue error", describeError(err)));
+  await boss.start();
+  for (const name of Object.values(QUEUES)) {
+    if (!(await boss.getQueue(name))) await boss.createQueue(name, { name, retryLimit: 8, retryDelay: 30, retryBackoff: true });
+  }
+  return boss;
+}
+
+/** The process's queue (started, and its queues created, on first use). */
+export function jobQueue(): Promise<PgBoss> {
+  globalForJobs.__svcJobQueue ??= startQueue().catch((err) => {
+    globalForJobs.__svcJobQueue = undefined;
+    throw err;
+  });
+  return globalForJobs.__svcJobQueue;
+}
+
+export type NewJob = { name: QueueName; data: object; singletonKey?: string; startAfter?: Date };
+
+/** Runs pg-boss's statements inside a Prisma transaction. */
+function inTransaction(tx: Tx): PgBoss.Db {
+  return {
+    executeSql: async (text, values) => ({ rows: await tx.$queryRawUnsafe<unknown[]>(text, ...values.map((v) => v ?? null)) }),
+  };
+}
+
+/** Queues jobs; with `tx`, inside that open transaction (they exist only if it commits). */
+export async function enqueueJobs(jobs: NewJob[], tx?: Tx): Promise<void> {
+  if (jobs.length === 0) return;
+  const boss = await jobQueue();
+  if (tx) await boss.insert(jobs, { db: inTransaction(tx) });
+  else await boss.insert(jobs);
+}
+
+/** Stops this process's workers and schedule (tests and shutdown). */
+export async function stopJobQueue(): Promise<void> {
+  const current = globalForJobs.__svcJobQueue;
+  globalForJobs.__svcJobQueue = undefined;
+  if (current) await (await current).stop({ graceful: true, timeout: 5_000 });
+}

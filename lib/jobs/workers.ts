@@ -1,0 +1,52 @@
+import type PgBoss from "pg-boss";
+import { describeError, logger } from "@/lib/log/logger";
+import { runSeatBilling } from "@/lib/org/billing/run";
+import { sendInvitationEmail } from "@/lib/org/invitation-email";
+import type { InvitationEmailJob } from "@/lib/org/invitations";
+import { sendRecoveryEmail, type RecoveryEmailJob } from "@/lib/org/recovery/recovery-email";
+import { jobQueue, QUEUES, type QueueName } from "./queue";
+
+/**
+ * The background job handlers of this process (README "Background jobs"):
+ * invitation and account-recovery emails as they are queued, and the seat billing run every 10
+ * minutes (a pg-boss schedule: one run across all processes per tick; the
+ * run itself is idempotent per period). Started in every web process unless
+ * JOB_WORKER=off, and in `npm run worker`.
+ */
+export const SEAT_BILLING_CRON = "*/10 * * * *";
+
+const globalForWorkers = globalThis as unknown as { __svcJobWorkers?: Promise<void> };
+
+async function workEach<T extends object>(boss: PgBoss, queue: QueueName, handle: (data: T) => Promise<unknown>, describe: (data: T) => Record<string, string>) {
+  await boss.work<T>(queue, { batchSize: 25, pollingIntervalSeconds: 1 }, async (jobs) => {
+    for (const job of jobs) {
+      try {
+        await handle(job.data);
+      } catch (err) {
+        logger.error(`${queue} job failed; it will be retried`, { ...describe(job.data), ...describeError(err) });
+        await boss.fail(queue, job.id, { message: (err as Error).message });
+      }
+    }
+  });
+}
+
+async function register(boss: PgBoss) {
+  // A batch per poll; each job fails on its own (retried with backoff) without failing the others of its batch.
+  await workEach<InvitationEmailJob>(boss, QUEUES.invitationEmail, (data) => sendInvitationEmail(data), (data) => ({ member_id: data.member_id }));
+  await workEach<RecoveryEmailJob>(boss, QUEUES.recoveryEmail, (data) => sendRecoveryEmail(data), (data) => ({ member_id: data.member_id, session_id: data.session_id }));
+  await boss.work(QUEUES.seatBilling, { pollingIntervalSeconds: 5 }, async () => {
+    const result = await runSeatBilling();
+    if (result.invoices > 0 || result.collected > 0) logger.info("seat billing run", result);
+  });
+  await boss.schedule(QUEUES.seatBilling, SEAT_BILLING_CRON);
+}
+
+export function startJobWorkers(): Promise<void> {
+  globalForWorkers.__svcJobWorkers ??= jobQueue()
+    .then(register)
+    .catch((err) => {
+      globalForWorkers.__svcJobWorkers = undefined;
+      logger.error("background jobs did not start; invitation emails and seat billing wait until they do", describeError(err));
+    });
+  return globalForWorkers.__svcJobWorkers;
+}

@@ -1,0 +1,158 @@
+import { now } from "@/lib/clock";
+import { db, type Tx } from "@/lib/db/client";
+import { applyLedgerEntry } from "@/lib/billing/ledger";
+import { logger, describeError } from "@/lib/log/logger";
+import { isTrialPeriod, nextPeriodEnd, formatPeriod } from "./periods";
+import { seatChargeCents } from "./pricing";
+import { countSeats } from "./seats";
+
+/**
+ * The seat billing run (README "Seats and billing"), every 10 minutes from
+ * the background job queue (lib/jobs/workers.ts), or by hand:
+ * `await runSeatBilling()`. Billing is in arrears: for every subscription
+ * whose current period has ended by `at`, each elapsed period (several when
+ * the run was down) is closed: the trial without an invoice, every paid
+ * period with one invoice of the organization's active members at the run
+ * times the subscription's price, paid from the wallet in the same
+ * transaction as the invoice and the period's advance, or left `open` when
+ * the wallet cannot pay. Then every open invoice the wallet can now pay is
+ * collected, oldest first.
+ *
+ * Idempotent and safe to run concurrently: a subscription is locked
+ * (`FOR UPDATE`) and re-checked before a period is closed, an invoice is
+ * unique per (subscription, period start), and its charge per ledger
+ * reference `seat_invoice:<invoice id>`.
+ */
+export async function runSeatBilling(at: Date = now()): Promise<{ invoices: number; collected: number }> {
+  const prisma = await db();
+  let invoices = 0;
+  let collected = 0;
+
+  const due = await prisma.orgSubscription.findMany({
+    where: { currentPeriodEnd: { lte: at } },
+    select: { id: true, organizationId: true },
+    orderBy: { currentPeriodEnd: "asc" },
+  });
+  for (const subscription of due) {
+    try {
+      const result = await prisma.$transaction((tx) => closeElapsedPeriods(tx, subscription.id, at), TRANSACTION_OPTIONS);
+      invoices += result.invoices;
+      collected += result.collected;
+    } catch (err) {
+      // One organization's failure must not stop the others' billing; the next run retries it.
+      logger.error("seat billing failed for an organization", { organization_id: subscription.organizationId, ...describeError(err) });
+    }
+  }
+
+  const owing = await prisma.seatInvoice.findMany({ where: { status: "open" }, distinct: ["organizationId"], select: { organizationId: true } });
+  for (const { organizationId } of owing) {
+    try {
+      const paid = await prisma.$transaction((tx) => collectOpenInvoices(tx, organizationId, at), TRANSACTION_OPTIONS);
+      collected += paid.length;
+    } catch (err) {
+      logger.error("seat invoice collection failed for an organization", { organization_id: organizationId, ...describeError(err) });
+    }
+  }
+  return { invoices, collected };
+}
+
+/** A catch-up over many periods, or a wait on another run's lock, may outlast Prisma's 5 s default. */
+const TRANSACTION_OPTIONS = { maxWait: 30_000, timeout: 60_000 };
+
+type LockedSubscription = {
+  id: string;
+  organization_id: string;
+  price_per_seat_cents: number;
+  trial_ends_at: Date;
+  current_period_start: Date;
+  current_period_end: Date;
+};
+
+/**
+ * Closes every period of one subscription that has ended by `at`, under the
+ * subscription's row lock: a concurrent run waits, then sees the advanced
+ * period and closes nothing.
+ */
+async function closeElapsedPeriods(tx: Tx, subscriptionId: string, at: Date): Promise<{ invoices: number; collected: number }> {
+  const [sub] = await tx.$queryRaw<LockedSubscription[]>`
+    SELECT id, organization_id, price_per_seat_cents, trial_ends_at, current_period_start, current_period_end
+      FROM org_subscriptions WHERE id = ${subscriptionId} FOR UPDATE`;
+  if (!sub || sub.current_period_end.getTime() > at.getTime()) return { invoices: 0, collected: 0 };
+
+  const written: string[] = [];
+  let start = sub.current_period_start;
+  let end = sub.current_period_end;
+  while (end.getTime() <= at.getTime()) {
+    if (!isTrialPeriod(sub.trial_ends_at, end)) {
+      const id = await writeInvoice(tx, sub, start, end, at);
+      if (id) written.push(id);
+    }
+    start = end;
+    end = nextPeriodEnd(sub.trial_ends_at, end);
+  }
+  await tx.$executeRaw`
+    UPDATE org_subscriptions SET current_period_start = ${start}, current_period_end = ${end}, updated_at = ${at}
+     WHERE id = ${sub.id}`;
+
+  const paid = written.length > 0 ? await collectOpenInvoices(tx, sub.organization_id, at) : [];
+  return { invoices: written.length, collected: paid.filter((id) => !written.includes(id)).length };
+}
+
+/**
+ * The invoice of one paid period: the organization's active members now
+ * (no proration: a change of seats within a period counts from the next
+ * invoice) times the subscription's price. Written `open`; a zero amount is
+ * `paid` at once (there is nothing to charge). Returns its id, or null when
+ * the period already has its invoice.
+ */
+async function writeInvoice(tx: Tx, sub: LockedSubscription, start: Date, end: Date, at: Date): Promise<string | null> {
+  const seats = await countSeats(tx, sub.organization_id);
+  const amountCents = seatChargeCents(seats, sub.price_per_seat_cents);
+  const status = amountCents === 0 ? "paid" : "open";
+  const paidAt = amountCents === 0 ? at : null;
+  const inserted = await tx.$queryRaw<Array<{ id: string }>>`
+    INSERT INTO seat_invoices
+      (id, subscription_id, organization_id, period_start, period_end, seats, price_per_seat_cents, amount_cents, status, paid_at, created_at)
+    VALUES (gen_random_uuid()::text, ${sub.id}, ${sub.organization_id}, ${start}, ${end}, ${seats}, ${sub.price_per_seat_cents},
+            ${amountCents}, ${status}, ${paidAt}, ${at})
+    ON CONFLICT (subscription_id, period_start) DO NOTHING
+    RETURNING id`;
+  const id = inserted[0]?.id ?? null;
+  if (id) logger.info("seat invoice written", { organization_id: sub.organization_id, period: formatPeriod(start, end), seats, amount_cents: amountCents });
+  return id;
+}
+
+/**
+ * Pays the organization's open invoices from its wallet, oldest first, as
+ * long as the balance covers the next one (a later invoice never jumps the
+ * queue). The wallet row is locked first, so the balance read is the one
+ * charged. Each payment is a `seat_charge` ledger row with reference
+ * `seat_invoice:<invoice id>` (at most once per invoice). Returns the ids paid.
+ */
+export async function collectOpenInvoices(tx: Tx, organizationId: string, at: Date = now()): Promise<string[]> {
+  const [wallet] = await tx.$queryRaw<Array<{ balance_cents: number }>>`
+    SELECT balance_cents FROM wallets WHERE organization_id = ${organizationId} FOR UPDATE`;
+  if (!wallet) return [];
+  const open = await tx.$queryRaw<Array<{ id: string; amount_cents: number; period_start: Date; period_end: Date }>>`
+    SELECT id, amount_cents, period_start, period_end FROM seat_invoices
+     WHERE organization_id = ${organizationId} AND status = 'open'
+     ORDER BY period_start, created_at FOR UPDATE`;
+  let balance = wallet.balance_cents;
+  const paid: string[] = [];
+  for (const invoice of open) {
+    if (invoice.amount_cents > balance) break;
+    if (invoice.amount_cents > 0) {
+      const entry = await applyLedgerEntry(tx, {
+        organizationId,
+        amountCents: -invoice.amount_cents,
+        kind: "seat_charge",
+        reference: `seat_invoice:${invoice.id}`,
+        description: `Seats ${formatPeriod(invoice.period_start, invoice.period_end)}`,
+      });
+      balance = entry.balanceCents;
+    }
+    await tx.$executeRaw`UPDATE seat_invoices SET status = 'paid', paid_at = ${at} WHERE id = ${invoice.id}`;
+    paid.push(invoice.id);
+  }
+  return paid;
+}

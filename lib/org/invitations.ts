@@ -1,0 +1,73 @@
+import type { Member } from "@/generated/prisma/client";
+import type { RosterCaller } from "./caller";
+import { now } from "@/lib/clock";
+import { sealJson } from "@/lib/crypto/encryption";
+import { db } from "@/lib/db/client";
+import { ApiError } from "@/lib/http/api-error";
+import { consumeRateLimit } from "@/lib/http/rate-limit";
+import { enqueueJobs, QUEUES, type NewJob } from "@/lib/jobs/queue";
+import { mailMode } from "@/lib/mail/mailer";
+import { newActivationLink, type ActivationLink } from "./activation-links";
+import { findMember } from "./find-member";
+import { planInvite, statusAfterInvite, type InvitePlan } from "./invite-method";
+import { presentMember } from "./list-members";
+
+/**
+ * Invitations (spec 3.2, 4.6): what a member row becomes when an invitation
+ * goes out, and the email job that carries its link. The link's token is
+ * sealed (AES-256-GCM) in the job, never stored in clear.
+ */
+export type Invitation = {
+  data: Pick<Member, "status" | "inviteMethod" | "activationTokenHash" | "activationExpiresAt" | "linkSentAt">;
+  link: ActivationLink | null;
+};
+
+export const mailAvailable = () => mailMode() !== "disabled";
+
+/** The member fields an invitation sets, and its new link (which supersedes any older one). */
+export function invitation(plan: InvitePlan, at: Date): Invitation {
+  const link = plan.returnLink || plan.email ? newActivationLink(at) : null;
+  return {
+    link,
+    data: {
+      status: statusAfterInvite(plan),
+      inviteMethod: plan.method,
+      activationTokenHash: link?.tokenHash ?? null,
+      activationExpiresAt: link?.expiresAt ?? null,
+      linkSentAt: plan.returnLink ? at : null,
+    },
+  };
+}
+
+export type InvitationEmailJob = { member_id: string; token_sealed: string };
+
+export function invitationEmailJob(memberId: string, link: ActivationLink): NewJob {
+  const data: InvitationEmailJob = { member_id: memberId, token_sealed: Buffer.from(sealJson(link.token)).toString("base64url") };
+  return { name: QUEUES.invitationEmail, data };
+}
+
+/** Re-sending invitations: 10 requests per minute per calling app (spec 8). */
+export const INVITE_REQUESTS_PER_MINUTE = 10;
+
+/**
+ * POST /api/sdk/members/{member_id}/invite: a new activation link for a
+ * member who is not active and not deactivated (409 `already_active`,
+ * `deactivated`); it supersedes the old link at once. The link is returned
+ * and, with `notify` (default true) and mail configured, emailed too.
+ */
+export async function resendInvite(app: RosterCaller, ref: string, notify: boolean) {
+  const rateHeaders = await consumeRateLimit("sdk-invite", app.id, INVITE_REQUESTS_PER_MINUTE, 60);
+  const member = await findMember(app.organizationId, ref);
+  if (!member) throw new ApiError("not_found", { message: "No member with that id, email or svc_id in this organization" });
+  if (member.status === "active") throw new ApiError("already_active", { message: "This member is already active" });
+  if (member.status === "deactivated") throw new ApiError("deactivated", { message: "This member is deactivated: reactivate them first" });
+  const at = now();
+  const invite = invitation(planInvite("face", notify, mailAvailable()), at);
+  const prisma = await db();
+  const updated = await prisma.$transaction(async (tx) => {
+    const changed = await tx.member.update({ where: { id: member.id }, data: invite.data });
+    if (notify && mailAvailable() && invite.link) await enqueueJobs([invitationEmailJob(member.memberId, invite.link)], tx);
+    return changed;
+  });
+  return { data: { member: presentMember(updated), activation_link: invite.link?.url ?? null, notified: notify && mailAvailable() }, headers: rateHeaders };
+}
