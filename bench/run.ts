@@ -11,6 +11,7 @@ import pg from "pg";
 import { startServer } from "../tests/support/server";
 import { oidcBench, printOidc } from "./oidc";
 import { galleryBench, printGallery } from "./gallery";
+import { orgBench, printOrg } from "./org";
 import { portalBench, printPortal } from "./portal";
 import { printVision, visionBench } from "./vision";
 import { printTable } from "./table";
@@ -95,6 +96,9 @@ async function main() {
 
     console.log("\ndeveloper portal: server render of its busiest pages (bench/portal.ts; alone: npm run bench:portal)\n");
     printPortal(await portalBench());
+
+    console.log("\norganization API: add 500 members, list 10,000 (bench/org.ts; alone: npm run bench:org)\n");
+    printOrg(await orgBench());
 
     console.log("\n1:N face search (bench/gallery.ts; alone: npm run bench:gallery)\n");
     printGallery(await galleryBench());

@@ -1,11 +1,18 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import AxeBuilder from "@axe-core/playwright";
 import * as client from "openid-client";
 import { beforeAll, describe, expect, it } from "vitest";
+import { chromiumMissing, launchChromium } from "../browser/browser";
+import { personInFrontOfCamera, personLog } from "../browser/camera-person";
+import { writeStillCamera } from "../fixtures/camera/generate-camera";
 import { api, bearer as sessionBearer, checkOf, createSession, createTenant, createWorkflow, keyHeader, shared, type Tenant } from "../support/api";
 import { cli } from "../support/cli";
 import { sql } from "../support/database";
 import { useServerDatabase } from "../support/domain";
 import { fixture, imageForm } from "../support/images";
-import { authorize, exchange, get, login, newEmail, post, provider, randomIp, csrfOf, text, useOidcProvider } from "../support/oidc-flow";
+import { authorize, csrfOf, exchange, get, login, newEmail, post, provider, randomIp, readCode, text, useOidcProvider } from "../support/oidc-flow";
 
 /**
  * The organization API's roster writes (spec 3.2, 4.6; README "Organization
@@ -235,6 +242,52 @@ describe("face activation (the hosted activation page)", { timeout: 180_000 }, (
     // Signing in to the organization's app: the ID token names the member.
     const tokens = await exchange(await authorize({ cfg: prodConfig, redirectUri: PROD_REDIRECT, email, scope: "openid" }), prodConfig);
     expect(tokens.claims()).toMatchObject({ sub: member.svc_id, svc_org_member_id: created.member_id });
+  });
+
+  it.skipIf(Boolean(chromiumMissing))("in Chromium with the camera: the emailed link, the code, a live face: the seat is active and billable; a dead link shows a friendly page", async () => {
+    const email = newEmail();
+    const billing = async () => (await api("GET", "/api/sdk/billing", { base: op.url, headers: { "X-Client-Id": t.clientId, "X-Client-Secret": t.clientSecret, "x-forwarded-for": ip } })).body.data;
+    const seatsBefore = (await billing()).seats;
+    const added = (await sdk("POST", "", { members: [{ email, first_name: "Grace" }], invite: "email" })).body.data.created[0];
+    const link = await invitationLink(email);
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "svc-activation-"));
+    const browser = await launchChromium(await writeStillCamera(path.join(dir, "b-still.y4m")));
+    try {
+      const context = await browser.newContext({ permissions: ["camera"], extraHTTPHeaders: { "x-forwarded-for": randomIp() }, locale: "en-GB" });
+      const page = await context.newPage();
+      await personInFrontOfCamera(page, { performs: "as_asked" });
+      await page.goto(link);
+      await page.getByRole("link", { name: "Sign in to activate" }).click();
+      await page.getByLabel("Email address").fill(email);
+      await page.getByRole("button", { name: "Send code" }).click();
+      await page.getByLabel("6-digit code").fill(await readCode(email));
+      await page.getByRole("button", { name: "Sign in", exact: true }).click();
+      await page.getByRole("button", { name: "Allow" }).click();
+      await page.getByText(`Signed in as ${email}.`).waitFor();
+      expect(page.url()).toBe(link);
+      const axe = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
+      expect(axe.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => v.id)).toEqual([]);
+      await page.getByRole("button", { name: "Start the camera" }).click();
+      await page.getByText(/is active\. You can close this page\./).waitFor({ timeout: 60_000 }).catch(async (err) => {
+        console.error("activation surprise; the person did:", JSON.stringify(await personLog(page)), await page.getByTestId("face-scan").textContent());
+        throw err;
+      });
+      await page.screenshot({ path: "test-artifacts/screenshots/face-activation.png", fullPage: true });
+      const member = (await sdk("POST", "/resolve", { email })).body.data.member;
+      expect(member).toMatchObject({ member_id: added.member_id, status: "active", active: true, svc_id: expect.any(String) });
+      expect((await billing()).seats).toBe(seatsBefore + 1);
+      const tokens = await exchange(await authorize({ cfg: prodConfig, redirectUri: PROD_REDIRECT, email, scope: "openid" }), prodConfig);
+      expect(tokens.claims()).toMatchObject({ sub: member.svc_id, svc_org_member_id: added.member_id });
+
+      // The used link now shows the friendly page (HTTP 404).
+      const dead = await page.goto(link);
+      expect(dead?.status()).toBe(404);
+      await page.getByRole("heading", { name: "This activation link does not work" }).waitFor();
+      await page.getByText("invalid_activation").waitFor();
+    } finally {
+      await browser.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it("signed in as another address: the page says so and the scan endpoints refuse; without the CSRF token or cookie they refuse too", async () => {
