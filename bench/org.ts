@@ -71,7 +71,7 @@ async function measureServer(label: string, server: RunningServer, env: Record<s
 export async function orgBench(): Promise<OrgRow[]> {
   const smtp = await startSmtp();
   const rows: OrgRow[] = [];
-  const mail = { SMTP_HOST: smtp.host, SMTP_PORT: String(smtp.port), RATE_LIMIT_PER_MINUTE: "100000000" };
+  const mail = { SMTP_HOST: smtp.host, SMTP_PORT: String(smtp.port), RATE_LIMIT_PER_MINUTE: "100000000", JOB_WORKER: "on" };
   try {
     const name = `svc_bench_org_${randomBytes(4).toString("hex")}`;
     const client = new pg.Client({ connectionString: admin });

@@ -94,6 +94,11 @@ export const queryKeys = {
   webhooks: (appId: string) => ["portal", "webhooks", appId] as const,
   allDeliveries: (appId: string) => ["portal", "deliveries", appId] as const,
   deliveries: (appId: string, filters: { webhookId: string; state: string }) => ["portal", "deliveries", appId, filters] as const,
+  // The organization's pages: the roster (one entry per status filter, all under `roster`), billing, the recovery log.
+  roster: ["portal", "organization", "roster"] as const,
+  rosterList: (status: string) => ["portal", "organization", "roster", status] as const,
+  billing: ["portal", "organization", "billing"] as const,
+  recoveryLog: ["portal", "organization", "recovery"] as const,
 };
 
 /** Dates in one fixed form, the same on the server's first paint and in the browser. */

@@ -11,12 +11,13 @@ export type Verdict = "APPROVED" | "DECLINED" | "IN_REVIEW";
  *    the review margin under the threshold, a low-confidence document read,
  *    an unreachable licence registry) -> IN_REVIEW.
  * 4. Else every check passed -> APPROVED.
+ * Without review (`reviewable: false`, account recovery), step 3 declines.
  */
-export function decide(features: readonly string[], checks: readonly CheckOutcome[]): Verdict {
+export function decide(features: readonly string[], checks: readonly CheckOutcome[], options: { reviewable: boolean } = { reviewable: true }): Verdict {
   const byType = new Map(checks.map((c) => [c.type, c.status]));
   const statuses = features.map((f) => byType.get(f) ?? "not_performed");
   if (statuses.some((s) => s === "failed" || s === "not_performed" || s === "pending")) return "DECLINED";
-  if (statuses.some((s) => s === "review")) return "IN_REVIEW";
+  if (statuses.some((s) => s === "review")) return options.reviewable ? "IN_REVIEW" : "DECLINED";
   return "APPROVED";
 }
 

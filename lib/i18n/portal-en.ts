@@ -1,3 +1,5 @@
+import { portalOrganizationText } from "./portal-organization-en";
+
 const seconds = (n: number) => (n === 1 ? "1 second" : `${n} seconds`);
 
 /**
@@ -85,11 +87,6 @@ export const portalText = {
     apps: "Apps",
     wallet: "Wallet",
     organizationGroup: "Organization",
-    roster: "Roster",
-    seats: "Seats",
-    billing: "Billing",
-    comingWithOrgApi: "Coming with the organization API",
-    comingList: (names: string[]) => `${names.join(", ")}: coming with the organization API`,
     signOut: "Sign out",
     signedInAs: (email: string) => `Signed in as ${email}`,
     organization: (name: string) => `Organization: ${name}`,
@@ -542,6 +539,8 @@ export const portalText = {
     approveUnavailable: "Approval needs passed ID verification, liveness and face match checks, so this session can only be declined.",
     decided: (id: string, status: string) => `Session ${id}: ${status}.`,
   },
+  // --- the organization's pages: roster, seats and billing, recovery log (lib/i18n/portal-organization-en.ts) ---
+  organization: portalOrganizationText,
   notFound: {
     title: "Not found",
     body: "There is nothing here, or it belongs to another organization.",

@@ -2,7 +2,7 @@ import type PgBoss from "pg-boss";
 import { describeError, logger } from "@/lib/log/logger";
 import { runSeatBilling } from "@/lib/org/billing/run";
 import { sendInvitationEmail } from "@/lib/org/invitation-email";
-import type { InvitationEmailJob } from "@/lib/org/invitations";
+import { mailAvailable, type InvitationEmailJob } from "@/lib/org/invitations";
 import { sendRecoveryEmail, type RecoveryEmailJob } from "@/lib/org/recovery/recovery-email";
 import { jobQueue, QUEUES, type QueueName } from "./queue";
 
@@ -32,8 +32,13 @@ async function workEach<T extends object>(boss: PgBoss, queue: QueueName, handle
 
 async function register(boss: PgBoss) {
   // A batch per poll; each job fails on its own (retried with backoff) without failing the others of its batch.
-  await workEach<InvitationEmailJob>(boss, QUEUES.invitationEmail, (data) => sendInvitationEmail(data), (data) => ({ member_id: data.member_id }));
-  await workEach<RecoveryEmailJob>(boss, QUEUES.recoveryEmail, (data) => sendRecoveryEmail(data), (data) => ({ member_id: data.member_id, session_id: data.session_id }));
+  // A process that cannot send mail (production without SMTP_HOST) leaves mail jobs to the processes that can.
+  if (mailAvailable()) {
+    await workEach<InvitationEmailJob>(boss, QUEUES.invitationEmail, (data) => sendInvitationEmail(data), (data) => ({ member_id: data.member_id }));
+    await workEach<RecoveryEmailJob>(boss, QUEUES.recoveryEmail, (data) => sendRecoveryEmail(data), (data) => ({ member_id: data.member_id, session_id: data.session_id }));
+  } else {
+    logger.info("mail is not configured: this process leaves invitation and recovery emails to processes that have SMTP_HOST");
+  }
   await boss.work(QUEUES.seatBilling, { pollingIntervalSeconds: 5 }, async () => {
     const result = await runSeatBilling();
     if (result.invoices > 0 || result.collected > 0) logger.info("seat billing run", result);

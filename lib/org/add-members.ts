@@ -3,7 +3,7 @@ import type { RosterCaller } from "./caller";
 import { z } from "zod";
 import { now } from "@/lib/clock";
 import { db, type Tx } from "@/lib/db/client";
-import { enqueueJobs, type NewJob } from "@/lib/jobs/queue";
+import { enqueueJobs, jobQueue, type NewJob } from "@/lib/jobs/queue";
 import { EmailSchema } from "@/lib/tenancy/schemas";
 import { assertSeatsPayable } from "./billing/seats";
 import { ensureSubscription } from "./billing/subscription";
@@ -32,7 +32,7 @@ const MemberInput = z
     last_name: Name.optional(),
     firstName: Name.optional(),
     lastName: Name.optional(),
-    role: z.enum(MEMBER_ROLES, { message: `One of ${MEMBER_ROLES.join(", ")}` }).default("member"),
+    role: z.enum(MEMBER_ROLES, { message: `One of ${MEMBER_ROLES.join(", ")}` }).optional(),
   })
   .strict();
 
@@ -48,7 +48,8 @@ export const AddMembersBody = z
   .strict();
 export type AddMembersInput = z.infer<typeof AddMembersBody>;
 
-type Wanted = { email: string; firstName: string; lastName: string; role: string };
+/** `role` absent: `member` for a new row; a reactivated member keeps its role. */
+type Wanted = { email: string; firstName: string; lastName: string; role: string | undefined };
 type Created = ReturnType<typeof presentMember> & { activation_link: string | null; invite_method: string; reactivated?: true };
 
 /** Splits the request into distinct emails (first occurrence wins) and in-request duplicates. */
@@ -70,7 +71,7 @@ function distinct(members: AddMembersInput["members"]): { wanted: Wanted[]; repe
 async function insertNew(tx: Tx, organizationId: string, wanted: Wanted[], plan: InvitePlan, at: Date) {
   const invites = wanted.map(() => invitation(plan, at));
   const rows = await tx.member.createManyAndReturn({
-    data: wanted.map((w, i) => ({ memberId: newMemberId(), organizationId, email: w.email, firstName: w.firstName, lastName: w.lastName, role: w.role, ...invites[i]!.data })),
+    data: wanted.map((w, i) => ({ memberId: newMemberId(), organizationId, email: w.email, firstName: w.firstName, lastName: w.lastName, role: w.role ?? "member", ...invites[i]!.data })),
     skipDuplicates: true, // a concurrent add of the same email: that one is reported as a duplicate
   });
   const inviteByEmail = new Map(wanted.map((w, i) => [w.email, invites[i]!]));
@@ -82,6 +83,7 @@ export async function addMembers(app: RosterCaller, body: AddMembersInput) {
   await assertSeatsPayable(app.organizationId, at);
   const plan = planInvite(body.invite, body.notify, mailAvailable());
   const { wanted, repeated } = distinct(body.members);
+  await jobQueue(); // started before the transaction that queues into it
   const prisma = await db();
   return prisma.$transaction(
     async (tx) => {
@@ -102,7 +104,7 @@ export async function addMembers(app: RosterCaller, body: AddMembersInput) {
           continue;
         }
         const back = await reactivation(tx, current, at);
-        const names = { ...(w.firstName ? { firstName: w.firstName } : {}), ...(w.lastName ? { lastName: w.lastName } : {}), role: w.role };
+        const names = { ...(w.firstName ? { firstName: w.firstName } : {}), ...(w.lastName ? { lastName: w.lastName } : {}), ...(w.role ? { role: w.role } : {}) };
         if (back.status === "active") {
           report(await tx.member.update({ where: { id: current.id }, data: { ...back, ...names, inviteMethod: "none" } }), null, "none", true);
           continue;

@@ -72,15 +72,20 @@ export async function activationScansLeft(activation: Activation): Promise<numbe
 /** POST /activate/{token}/face/challenge: a liveness challenge (one of the link's scans). */
 export async function issueActivationChallenge(activation: Activation) {
   const at = now();
-  const used = await scansUsed(activation);
-  if (used >= SCANS_PER_LINK) {
-    throw new ApiError("too_many_attempts", { message: `All ${SCANS_PER_LINK} face scans of this link are used: ask your organization for a new invitation`, data: { attempts: used, max_attempts: SCANS_PER_LINK } });
-  }
   const actions = pickActions(faceProofActions(), 2);
   const expiresAt = new Date(at.getTime() + CHALLENGE_TTL_SECONDS * 1000);
   const prisma = await db();
-  await prisma.memberActivationChallenge.updateMany({ where: { memberId: activation.member.id, usedAt: null }, data: { usedAt: at } });
-  const challenge = await prisma.memberActivationChallenge.create({ data: { memberId: activation.member.id, tokenHash: activation.tokenHash, actions, expiresAt } });
+  const { challenge, used } = await prisma.$transaction(async (tx) => {
+    // One at a time per member, so parallel requests cannot take more than the link's scans.
+    await tx.$queryRawUnsafe("SELECT id FROM members WHERE id = $1 FOR UPDATE", activation.member.id);
+    const used = await tx.memberActivationChallenge.count({ where: { memberId: activation.member.id, tokenHash: activation.tokenHash } });
+    if (used >= SCANS_PER_LINK) {
+      throw new ApiError("too_many_attempts", { message: `All ${SCANS_PER_LINK} face scans of this link are used: ask your organization for a new invitation`, data: { attempts: used, max_attempts: SCANS_PER_LINK } });
+    }
+    await tx.memberActivationChallenge.updateMany({ where: { memberId: activation.member.id, usedAt: null }, data: { usedAt: at } });
+    const challenge = await tx.memberActivationChallenge.create({ data: { memberId: activation.member.id, tokenHash: activation.tokenHash, actions, expiresAt } });
+    return { challenge, used };
+  });
   return {
     challenge_id: challenge.id,
     actions,
@@ -113,13 +118,16 @@ export async function activateByFace(activation: Activation, accountId: string, 
     throw new ApiError("face_not_matched", { message: "We could not confirm a live person: follow the instructions on screen and try again", data: { reason: "not_live", attempts_left: attemptsLeft } });
   }
   const at = now();
-  const enrolled = (await readProfile(accountId, at)).face;
-  if (enrolled?.state === "valid" && roundScore(templateSimilarity(enrolled.content, judged.best.template)) < faceSignInThreshold()) {
-    throw new ApiError("face_not_matched", { message: "This is not the face enrolled on your account: try again in good light", data: { reason: "not_matched", attempts_left: attemptsLeft } });
-  }
+  const live = judged.best.template;
   await assertSeatsPayable(activation.member.organizationId, at);
   const prisma = await db();
   const member = await prisma.$transaction(async (tx) => {
+    // Any face already on the account (valid or stale) must be this one; only an account without a face gets it enrolled.
+    await tx.$queryRawUnsafe("SELECT id FROM accounts WHERE id = $1 FOR UPDATE", accountId);
+    const enrolled = (await readProfile(accountId, at, tx)).face;
+    if (enrolled && roundScore(templateSimilarity(enrolled.content, live)) < faceSignInThreshold()) {
+      throw new ApiError("face_not_matched", { message: "This is not the face enrolled on your account: try again in good light", data: { reason: "not_matched", attempts_left: attemptsLeft } });
+    }
     const taken = await tx.member.findFirst({ where: { organizationId: activation.member.organizationId, svcId: accountId, NOT: { id: activation.member.id } }, select: { memberId: true } });
     if (taken) throw new ApiError("already_active", { message: "Your account is already bound to another seat of this organization" });
     const done = await tx.member.updateMany({
@@ -127,7 +135,7 @@ export async function activateByFace(activation: Activation, accountId: string, 
       data: { status: "active", svcId: accountId, activatedAt: at, activationTokenHash: null, activationExpiresAt: null },
     });
     if (done.count !== 1) throw invalidActivation();
-    if (enrolled?.state !== "valid") await enrollFace(tx, accountId, judged.best!.template, at);
+    if (!enrolled) await enrollFace(tx, accountId, live, at);
     await ensureSubscription(tx, activation.member.organizationId, at);
     return tx.member.findUniqueOrThrow({ where: { id: activation.member.id } });
   });

@@ -5,7 +5,7 @@ import { sealJson } from "@/lib/crypto/encryption";
 import { db } from "@/lib/db/client";
 import { ApiError } from "@/lib/http/api-error";
 import { consumeRateLimit } from "@/lib/http/rate-limit";
-import { enqueueJobs, QUEUES, type NewJob } from "@/lib/jobs/queue";
+import { enqueueJobs, jobQueue, QUEUES, type NewJob } from "@/lib/jobs/queue";
 import { mailMode } from "@/lib/mail/mailer";
 import { newActivationLink, type ActivationLink } from "./activation-links";
 import { findMember } from "./find-member";
@@ -55,19 +55,23 @@ export const INVITE_REQUESTS_PER_MINUTE = 10;
  * `deactivated`); it supersedes the old link at once. The link is returned
  * and, with `notify` (default true) and mail configured, emailed too.
  */
-export async function resendInvite(app: RosterCaller, ref: string, notify: boolean) {
-  const rateHeaders = await consumeRateLimit("sdk-invite", app.id, INVITE_REQUESTS_PER_MINUTE, 60);
+export async function resendInvite(app: RosterCaller, ref: string, notify: boolean, count = true): Promise<{ data: { member: ReturnType<typeof presentMember>; activation_link: string | null; notified: boolean }; headers: Record<string, string> }> {
+  const rateHeaders = count ? await consumeRateLimit("sdk-invite", app.id, INVITE_REQUESTS_PER_MINUTE, 60) : {};
   const member = await findMember(app.organizationId, ref);
   if (!member) throw new ApiError("not_found", { message: "No member with that id, email or svc_id in this organization" });
   if (member.status === "active") throw new ApiError("already_active", { message: "This member is already active" });
   if (member.status === "deactivated") throw new ApiError("deactivated", { message: "This member is deactivated: reactivate them first" });
   const at = now();
   const invite = invitation(planInvite("face", notify, mailAvailable()), at);
+  await jobQueue(); // started before the transaction that queues into it
   const prisma = await db();
   const updated = await prisma.$transaction(async (tx) => {
-    const changed = await tx.member.update({ where: { id: member.id }, data: invite.data });
+    // Only while still invitable: a deactivation or an activation that committed meanwhile wins.
+    const changed = await tx.member.updateMany({ where: { id: member.id, status: { in: ["invited", "link_sent"] } }, data: invite.data });
+    if (changed.count !== 1) return null;
     if (notify && mailAvailable() && invite.link) await enqueueJobs([invitationEmailJob(member.memberId, invite.link)], tx);
-    return changed;
+    return tx.member.findUniqueOrThrow({ where: { id: member.id } });
   });
+  if (!updated) return resendInvite(app, ref, notify, false);
   return { data: { member: presentMember(updated), activation_link: invite.link?.url ?? null, notified: notify && mailAvailable() }, headers: rateHeaders };
 }

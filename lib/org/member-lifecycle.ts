@@ -76,9 +76,13 @@ export async function reactivateMember(app: RosterCaller, ref: string) {
   const member = await memberOrThrow(app, ref);
   if (member.status !== "deactivated") return { member: presentMember(member) };
   const at = now();
-  await assertSeatsPayable(app.organizationId, at);
   const prisma = await db();
-  const updated = await prisma.$transaction(async (tx) => tx.member.update({ where: { id: member.id }, data: await reactivation(tx, member, at) }));
+  const updated = await prisma.$transaction(async (tx) => {
+    const back = await reactivation(tx, member, at);
+    // Only a seat (active) needs a paid-up organization; `invited` is free.
+    if (back.status === "active") await assertSeatsPayable(app.organizationId, at, tx);
+    return tx.member.update({ where: { id: member.id }, data: back });
+  });
   return { member: presentMember(updated) };
 }
 

@@ -1,6 +1,7 @@
 import { now } from "@/lib/clock";
 import { db } from "@/lib/db/client";
 import { decide, type CheckOutcome } from "@/lib/decisions/decide";
+import { isRecoverySession } from "@/lib/org/recovery/purpose";
 import { settleSessionOutcome } from "./settle-outcome";
 import { lockOpenSession } from "./open-session";
 
@@ -29,7 +30,7 @@ export async function completeSession(sessionId: string) {
         },
       });
     }
-    const verdict = decide(session.features, results as CheckOutcome[]);
+    const verdict = decide(session.features, results as CheckOutcome[], { reviewable: !isRecoverySession(session.workflowSnapshot) });
     const updated = await tx.session.update({
       where: { id: sessionId },
       data: {

@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { now as clockNow } from "@/lib/clock";
 import type { Tx } from "@/lib/db/client";
+import { isRecoverySession } from "@/lib/org/recovery/purpose";
 import { isSessionEventStatus, recoveryEventType, sessionEventType, type SessionEventStatus } from "./event-types";
 
 type SessionForEvent = { id: string; appId: string; vendorData: string | null; callbackUrl: string | null; workflowSnapshot?: unknown };
@@ -12,8 +13,7 @@ type SessionForEvent = { id: string; appId: string; vendorData: string | null; c
  * verification types.
  */
 function eventTypeOf(session: SessionForEvent, status: SessionEventStatus): string {
-  const purpose = (session.workflowSnapshot as { purpose?: unknown } | null | undefined)?.purpose;
-  if (typeof purpose === "string" && purpose.startsWith("recovery") && status !== "IN_REVIEW") return recoveryEventType(status === "APPROVED" ? "pass" : "fail");
+  if (isRecoverySession(session.workflowSnapshot) && status !== "IN_REVIEW") return recoveryEventType(status === "APPROVED" ? "pass" : "fail");
   return sessionEventType(status);
 }
 

@@ -215,6 +215,26 @@ describe("the seat billing run", () => {
     expect(await balance(org)).toBe(10000);
   });
 
+  it("a member deactivated during a period is still one of its seats; one deactivated before it began is not", async () => {
+    const t = await createTenant();
+    const org = t.organizationId;
+    const { start, trialEnd, firstEnd } = await backdatedTimeline(4);
+    await startSubscription(org, start);
+    const insert = (status: string, activatedAt: Date, deactivatedAt: Date | null) =>
+      sql(
+        shared().env,
+        `INSERT INTO members (member_id, organization_id, email, role, status, activated_at, deactivated_at, updated_at) VALUES ($1, $2, $3, 'member', $4, $5, $6, now())`,
+        [`vmem_${randomBytes(12).toString("hex")}`, org, `${randomBytes(6).toString("hex")}@example.com`, status, activatedAt, deactivatedAt],
+      );
+    await insert("active", start, null); // a seat all along
+    await insert("deactivated", start, new Date(firstEnd.getTime() - MINUTE)); // deactivated a minute before the period ended: still a seat of it
+    await insert("deactivated", start, new Date(trialEnd.getTime() - DAY)); // deactivated during the trial: not a seat of the paid period
+    await insert("active", new Date(firstEnd.getTime() + 1000), null); // activated after the period ended, before the run: the next period's
+    await runAt(new Date(firstEnd.getTime() + MINUTE));
+    const rows = await invoices(org);
+    expect(rows.map((r: { seats: number; amount_cents: number }) => [r.seats, r.amount_cents])).toEqual([[2, 198]]);
+  });
+
   it("a wallet that cannot pay leaves the invoice open; past due after 7 days (402), collected once topped up", async () => {
     const { assertSeatsPayable } = await import("@/lib/org/billing/seats");
     const t = await createTenant(shared().env, "production");

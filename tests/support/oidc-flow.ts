@@ -24,7 +24,8 @@ export function provider(): { op: RunningServer; smtp: TestSmtp } {
   return running;
 }
 
-export function useOidcProvider() {
+/** `extra`: more configuration of this file's server (JOB_WORKER=on for the file that tests background jobs). */
+export function useOidcProvider(extra: Record<string, string> = {}) {
   beforeAll(async () => {
     const smtp = await startSmtp();
     const op = await startServer({
@@ -34,6 +35,7 @@ export function useOidcProvider() {
       TRUST_PROXY: "1",
       CREDENTIAL_CACHE_MS: "0",
       FACE_SIGN_IN_ACTIONS: "turn_left,turn_right",
+      ...extra,
     });
     running = { op, smtp };
     // Domain-level calls in this process (signing an expired hint, sealing a cookie) must name the same issuer.

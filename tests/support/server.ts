@@ -46,6 +46,9 @@ export async function startServer(
       PUBLIC_BASE_URL: url,
       // Most test servers never run a check: they load the models on first use only.
       VISION_PRELOAD: "off",
+      // Test servers share one database: only a server that asks for them (JOB_WORKER=on) takes
+      // background jobs, so a test's invitation mails go through its own server and mail server.
+      JOB_WORKER: "off",
       ...env,
     }),
     stdio: ["ignore", "pipe", "pipe"],

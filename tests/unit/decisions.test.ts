@@ -18,6 +18,12 @@ describe("decision engine", () => {
   it("a borderline result and no failure -> IN_REVIEW", () => {
     expect(decide(KYC, [c("id_verification", "passed"), c("liveness", "passed"), c("face_match", "review")])).toBe("IN_REVIEW");
   });
+
+  it("without review (account recovery) a borderline result declines; all passed still approves", () => {
+    const noReview = { reviewable: false };
+    expect(decide(KYC, [c("id_verification", "review"), c("liveness", "passed"), c("face_match", "passed")], noReview)).toBe("DECLINED");
+    expect(decide(KYC, [c("id_verification", "passed"), c("liveness", "passed"), c("face_match", "passed")], noReview)).toBe("APPROVED");
+  });
   it("a feature that never ran counts as a failure", () => {
     expect(decide(KYC, [c("id_verification", "passed"), c("liveness", "passed")])).toBe("DECLINED");
     expect(decide(KYC, [...KYC.map((t) => c(t, "passed")), c("location", "failed")])).toBe("APPROVED");

@@ -15,13 +15,3 @@ export function NavLink({ href, children, exact = false }: { href: string; child
     </Link>
   );
 }
-
-/** A place in the navigation for what is not built yet: visible, not a link, with why. */
-export function NavPlaceholder({ label, note }: { label: string; note: string }) {
-  return (
-    <span className="block px-3 py-2 text-slate-600">
-      <span className="font-medium">{label}</span>
-      <span className="block text-xs">{note}</span>
-    </span>
-  );
-}

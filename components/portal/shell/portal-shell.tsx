@@ -1,7 +1,7 @@
 import Link from "next/link";
 import { messagesFor, DEFAULT_LOCALE } from "@/lib/i18n";
 import type { PortalDeveloper } from "@/lib/portal/access";
-import { NavLink, NavPlaceholder } from "./nav-link";
+import { NavLink } from "./nav-link";
 import { SignOutButton } from "./sign-out-button";
 
 const t = messagesFor(DEFAULT_LOCALE).portal;
@@ -37,15 +37,19 @@ export function PortalShell({ developer, children }: { developer: PortalDevelope
               <NavLink href="/dashboard/wallet">{t.shell.wallet}</NavLink>
             </li>
           </ul>
-          <p className="mt-4 px-3 text-xs font-semibold uppercase tracking-wide text-slate-600">{t.shell.organizationGroup}</p>
-          {/* Phones: the places of what is coming in one line; wider screens: one entry each. */}
-          <p className="px-3 py-1 text-sm text-slate-600 md:hidden">{t.shell.comingList([t.shell.roster, t.shell.seats, t.shell.billing])}</p>
-          <ul className="hidden md:flex md:flex-col md:gap-1">
-            {[t.shell.roster, t.shell.seats, t.shell.billing].map((label) => (
-              <li key={label}>
-                <NavPlaceholder label={label} note={t.shell.comingWithOrgApi} />
-              </li>
-            ))}
+          <p id="organization-nav-heading" className="mt-4 px-3 text-xs font-semibold uppercase tracking-wide text-slate-600">
+            {t.shell.organizationGroup}
+          </p>
+          <ul aria-labelledby="organization-nav-heading" className="flex flex-wrap gap-1 md:flex-col">
+            <li>
+              <NavLink href="/dashboard/roster">{t.organization.nav.roster}</NavLink>
+            </li>
+            <li>
+              <NavLink href="/dashboard/billing">{t.organization.nav.billing}</NavLink>
+            </li>
+            <li>
+              <NavLink href="/dashboard/recovery">{t.organization.nav.recovery}</NavLink>
+            </li>
           </ul>
         </nav>
         <main id="main" className="min-w-0 flex-1">

@@ -1,5 +1,5 @@
 import { deleteAccount, revokeAppAccess } from "@/lib/identity/account-lifecycle";
-import { ACCOUNT_COOKIE, accountCsrfValid, clearCookie, readCookie, signedInAccount } from "./account-cookies";
+import { ACCOUNT_COOKIE, accountCsrfValid, clearAccountSession, readCookie, signedInAccount } from "./account-cookies";
 import { issuer } from "@/lib/oidc/config";
 import { accountPageUrl, safeReturnPath, type Redirect } from "./account-sign-in";
 
@@ -13,11 +13,11 @@ export type AccountAction = "sign_out" | "revoke" | "delete";
 export async function runAccountAction(action: AccountAction, form: Map<string, string>, cookieHeader: string | null): Promise<Redirect> {
   const cookie = readCookie(cookieHeader, ACCOUNT_COOKIE);
   const accountId = signedInAccount(cookie);
-  if (!accountId) return { location: accountPageUrl("signed_out"), cookies: [clearCookie(ACCOUNT_COOKIE)] };
+  if (!accountId) return { location: accountPageUrl("signed_out"), cookies: clearAccountSession() };
   if (!accountCsrfValid(cookie, form.get("csrf"))) return { location: accountPageUrl("csrf"), cookies: [] };
   if (action === "sign_out") {
     const back = safeReturnPath(form.get("return_to"));
-    return { location: back ? `${issuer()}${back}` : accountPageUrl("signed_out"), cookies: [clearCookie(ACCOUNT_COOKIE)] };
+    return { location: back ? `${issuer()}${back}` : accountPageUrl("signed_out"), cookies: clearAccountSession() };
   }
   if (action === "revoke") {
     const appId = form.get("app_id") ?? "";
@@ -27,5 +27,5 @@ export async function runAccountAction(action: AccountAction, form: Map<string, 
   // Deleting needs the person to type DELETE: a stray click never deletes an identity.
   if ((form.get("confirm") ?? "").trim().toUpperCase() !== "DELETE") return { location: accountPageUrl("confirm_delete"), cookies: [] };
   await deleteAccount(accountId);
-  return { location: accountPageUrl("deleted"), cookies: [clearCookie(ACCOUNT_COOKIE)] };
+  return { location: accountPageUrl("deleted"), cookies: clearAccountSession() };
 }

@@ -67,6 +67,9 @@ export function readSignInState(value: string | undefined): SignInState | null {
 
 export const clearCookie = (name: string) => cookie(name, "", 0);
 
+/** Signing out: the signed-in cookie, also as set at /account before it was site-wide (2026-11). */
+export const clearAccountSession = (): string[] => [clearCookie(ACCOUNT_COOKIE), `${ACCOUNT_COOKIE}=; Path=/account; Max-Age=0; HttpOnly; SameSite=Lax`];
+
 export function accountCsrf(accountCookie: string): string {
   return createHmac("sha256", derivedKey("svc account page csrf")).update(accountCookie).digest("base64url");
 }

@@ -2,18 +2,17 @@ import { Reply } from "@/lib/http/core/reply";
 import { assertOwnPagePost } from "@/lib/oidc/browser-guard";
 import { oidcPageRoute, readParams } from "@/lib/oidc/http";
 import { runAccountAction, type AccountAction } from "./account-actions";
-import { findActivation } from "@/lib/org/face-activation";
 import { finishAccountSignIn, safeReturnPath, startAccountSignIn, type Redirect } from "./account-sign-in";
 
 /** The account page's routes (app/account/...): redirects, and errors on a page. */
 const go = (r: Redirect) => Reply.redirect(r.location, r.cookies);
 
-/** GET /account/sign-in[?return_to=/activate/<token>]: an activation page's sign-in comes back to it, with the invited email as the hint. */
-export const accountSignInRoute = oidcPageRoute(async (req) => {
-  const returnTo = safeReturnPath(new URL(req.url).searchParams.get("return_to"));
-  const activation = returnTo ? await findActivation(returnTo.slice("/activate/".length)) : null;
-  return go(await startAccountSignIn(returnTo, activation?.member.email));
-});
+/**
+ * GET /account/sign-in[?return_to=/activate/<token>]: an activation page's
+ * sign-in comes back to it. No login hint: the page shows the invited
+ * address masked, and the link must not reveal it in full either.
+ */
+export const accountSignInRoute = oidcPageRoute(async (req) => go(await startAccountSignIn(safeReturnPath(new URL(req.url).searchParams.get("return_to")))));
 
 export const accountCallbackRoute = oidcPageRoute(async (req) => go(await finishAccountSignIn(new URL(req.url).searchParams, req.headers.get("cookie"))));
 

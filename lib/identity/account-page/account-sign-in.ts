@@ -22,7 +22,7 @@ export const accountPageUrl = (message?: string) => `${issuer()}/account${messag
 const RETURN_PATH = /^\/activate\/act_[A-Za-z0-9_-]{43}$/;
 export const safeReturnPath = (value: string | null | undefined): string | undefined => (value && RETURN_PATH.test(value) ? value : undefined);
 
-export async function startAccountSignIn(returnTo?: string, loginHint?: string): Promise<Redirect> {
+export async function startAccountSignIn(returnTo?: string): Promise<Redirect> {
   const app = await accountPageApp();
   const verifier = randomToken("", 48);
   const state = randomToken("", 16);
@@ -35,7 +35,6 @@ export async function startAccountSignIn(returnTo?: string, loginHint?: string):
     state,
     code_challenge: s256(verifier),
     code_challenge_method: "S256",
-    ...(loginHint ? { login_hint: loginHint } : {}),
   }).toString();
   return { location: url.href, cookies: [signInStateCookie(verifier, state, safeReturnPath(returnTo))] };
 }

@@ -4,7 +4,7 @@ import { applyLedgerEntry } from "@/lib/billing/ledger";
 import { logger, describeError } from "@/lib/log/logger";
 import { isTrialPeriod, nextPeriodEnd, formatPeriod } from "./periods";
 import { seatChargeCents } from "./pricing";
-import { countSeats } from "./seats";
+import { countPeriodSeats } from "./seats";
 
 /**
  * The seat billing run (README "Seats and billing"), every 10 minutes from
@@ -99,14 +99,13 @@ async function closeElapsedPeriods(tx: Tx, subscriptionId: string, at: Date): Pr
 }
 
 /**
- * The invoice of one paid period: the organization's active members now
- * (no proration: a change of seats within a period counts from the next
- * invoice) times the subscription's price. Written `open`; a zero amount is
+ * The invoice of one paid period: its seats (countPeriodSeats: active at
+ * its end, or deactivated during it) times the subscription's price. Written `open`; a zero amount is
  * `paid` at once (there is nothing to charge). Returns its id, or null when
  * the period already has its invoice.
  */
 async function writeInvoice(tx: Tx, sub: LockedSubscription, start: Date, end: Date, at: Date): Promise<string | null> {
-  const seats = await countSeats(tx, sub.organization_id);
+  const seats = await countPeriodSeats(tx, sub.organization_id, start, end);
   const amountCents = seatChargeCents(seats, sub.price_per_seat_cents);
   const status = amountCents === 0 ? "paid" : "open";
   const paidAt = amountCents === 0 ? at : null;

@@ -14,6 +14,21 @@ export async function countSeats(client: Db | Tx, organizationId: string): Promi
 }
 
 /**
+ * The seats a paid period [start, end) is invoiced for: the members active
+ * at its end (activated before it ended) and those deactivated during it
+ * after having been active: deactivating everyone just before a period ends
+ * does not avoid its charge. No proration beyond that.
+ */
+export async function countPeriodSeats(tx: Tx, organizationId: string, start: Date, end: Date): Promise<number> {
+  const [row] = await tx.$queryRaw<Array<{ n: number }>>`
+    SELECT count(*)::int AS n FROM members
+     WHERE organization_id = ${organizationId}
+       AND (activated_at IS NULL OR activated_at < ${end})
+       AND (status = 'active' OR (status = 'deactivated' AND activated_at IS NOT NULL AND deactivated_at >= ${start}))`;
+  return row?.n ?? 0;
+}
+
+/**
  * Refuses new seats (activation, adding or binding members) while the
  * organization is past due: 402 `insufficient_funds`, saying to top up the
  * wallet. Members already active keep working. Pass the caller's

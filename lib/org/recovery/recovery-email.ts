@@ -39,7 +39,7 @@ export async function sendRecoveryEmail(job: RecoveryEmailJob): Promise<"sent" |
     prisma.member.findUnique({ where: { memberId: job.member_id }, include: { organization: { select: { name: true } } } }),
     prisma.session.findUnique({ where: { id: job.session_id }, select: { status: true, expiresAt: true } }),
   ]);
-  if (!member || !session || !["NOT_STARTED", "IN_PROGRESS"].includes(session.status) || session.expiresAt <= now()) {
+  if (!member || member.status !== "active" || !session || !["NOT_STARTED", "IN_PROGRESS"].includes(session.status) || session.expiresAt <= now()) {
     logger.info("recovery email dropped: the session ended or the member is gone", { member_id: job.member_id, session_id: job.session_id });
     return "skipped";
   }
