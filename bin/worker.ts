@@ -29,7 +29,8 @@ try {
 await db();
 logWebhookDestinationPolicy();
 const worker = startWebhookWorker();
-await startJobWorkers();
+// JOB_WORKER=off: a webhook-only worker (background jobs run elsewhere).
+if (config.JOB_WORKER === "on") await startJobWorkers();
 startExpirySweeper(config.SWEEP_INTERVAL_SECONDS * 1000);
 logger.info("worker started", { pid: process.pid });
 

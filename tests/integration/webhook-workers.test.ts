@@ -59,7 +59,8 @@ async function insertEvents(env: Record<string, string>, t: { appId: string; web
  * of the CLI does not reach).
  */
 function startWorker(env: Record<string, string>): ChildProcess {
-  const child = spawn(process.execPath, ["--import", "tsx", "bin/worker.ts"], { cwd: ROOT, env: baseEnv(env), stdio: "ignore" });
+  // Webhook delivery only: this file's workers leave the background job queue alone (JOB_WORKER=off).
+  const child = spawn(process.execPath, ["--import", "tsx", "bin/worker.ts"], { cwd: ROOT, env: baseEnv({ JOB_WORKER: "off", ...env }), stdio: "ignore" });
   cleanups.push(
     () =>
       new Promise((resolve) => {
