@@ -1,5 +1,5 @@
 import { now } from "@/lib/clock";
-import { openJson } from "@/lib/crypto/encryption";
+import { decryptString } from "@/lib/crypto/encryption";
 import { db } from "@/lib/db/client";
 import { logger } from "@/lib/log/logger";
 import { sendMail } from "@/lib/mail/mailer";
@@ -33,7 +33,7 @@ export function invitationMessage(organization: string, firstName: string, url: 
 }
 
 export async function sendInvitationEmail(job: InvitationEmailJob): Promise<InvitationOutcome> {
-  const token = openJson<string>(Buffer.from(job.token_sealed, "base64url"));
+  const token = decryptString(job.token_sealed);
   const hash = activationTokenHash(token);
   const prisma = await db();
   const member = await prisma.member.findUnique({ where: { memberId: job.member_id }, include: { organization: { select: { name: true } } } });

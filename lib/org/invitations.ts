@@ -1,7 +1,7 @@
 import type { Member } from "@/generated/prisma/client";
 import type { RosterCaller } from "./caller";
 import { now } from "@/lib/clock";
-import { sealJson } from "@/lib/crypto/encryption";
+import { encryptString } from "@/lib/crypto/encryption";
 import { db } from "@/lib/db/client";
 import { ApiError } from "@/lib/http/api-error";
 import { consumeRateLimit } from "@/lib/http/rate-limit";
@@ -42,7 +42,7 @@ export function invitation(plan: InvitePlan, at: Date): Invitation {
 export type InvitationEmailJob = { member_id: string; token_sealed: string };
 
 export function invitationEmailJob(memberId: string, link: ActivationLink): NewJob {
-  const data: InvitationEmailJob = { member_id: memberId, token_sealed: Buffer.from(sealJson(link.token)).toString("base64url") };
+  const data: InvitationEmailJob = { member_id: memberId, token_sealed: encryptString(link.token) };
   return { name: QUEUES.invitationEmail, data };
 }
 

@@ -39,7 +39,7 @@ async function assertCallbackAllowed(app: App, callback: string) {
   }
 }
 
-function hostedUrl(sessionId: string, token: string): string {
+export function hostedUrl(sessionId: string, token: string): string {
   // The token rides in the fragment: browsers never send it to servers or in Referer headers.
   return `${env().PUBLIC_BASE_URL}/verify/${sessionId}#token=${encodeURIComponent(token)}`;
 }

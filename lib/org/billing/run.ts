@@ -12,8 +12,8 @@ import { countPeriodSeats } from "./seats";
  * `await runSeatBilling()`. Billing is in arrears: for every subscription
  * whose current period has ended by `at`, each elapsed period (several when
  * the run was down) is closed: the trial without an invoice, every paid
- * period with one invoice of the organization's active members at the run
- * times the subscription's price, paid from the wallet in the same
+ * period with one invoice of its seats (countPeriodSeats) times the
+ * subscription's price, paid from the wallet in the same
  * transaction as the invoice and the period's advance, or left `open` when
  * the wallet cannot pay. Then every open invoice the wallet can now pay is
  * collected, oldest first.

@@ -1,5 +1,5 @@
 import { now } from "@/lib/clock";
-import { openJson, sealJson } from "@/lib/crypto/encryption";
+import { decryptString, encryptString } from "@/lib/crypto/encryption";
 import { db } from "@/lib/db/client";
 import { QUEUES, type NewJob } from "@/lib/jobs/queue";
 import { logger } from "@/lib/log/logger";
@@ -14,7 +14,7 @@ import { sendMail } from "@/lib/mail/mailer";
 export type RecoveryEmailJob = { member_id: string; session_id: string; url_sealed: string };
 
 export function recoveryEmailJob(memberId: string, sessionId: string, url: string): NewJob {
-  const data: RecoveryEmailJob = { member_id: memberId, session_id: sessionId, url_sealed: Buffer.from(sealJson(url)).toString("base64url") };
+  const data: RecoveryEmailJob = { member_id: memberId, session_id: sessionId, url_sealed: encryptString(url) };
   return { name: QUEUES.recoveryEmail, data };
 }
 
@@ -43,6 +43,6 @@ export async function sendRecoveryEmail(job: RecoveryEmailJob): Promise<"sent" |
     logger.info("recovery email dropped: the session ended or the member is gone", { member_id: job.member_id, session_id: job.session_id });
     return "skipped";
   }
-  await sendMail({ to: member.email, ...recoveryMessage(member.organization.name, openJson<string>(Buffer.from(job.url_sealed, "base64url"))) });
+  await sendMail({ to: member.email, ...recoveryMessage(member.organization.name, decryptString(job.url_sealed)) });
   return "sent";
 }

@@ -8,6 +8,8 @@ import { db } from "@/lib/db/client";
  */
 export type RecoveryLogEntry = {
   id: string;
+  /** The app (of this organization) that asked; a recovery session belongs to it. */
+  app_id: string;
   created_at: string;
   member_id: string | null;
   email: string | null;
@@ -30,6 +32,7 @@ export async function listRecoveryLog(organizationId: string, limit = 100): Prom
   const statusOf = new Map(sessions.map((s) => [s.id, s.status]));
   return rows.map((r) => ({
     id: r.id,
+    app_id: r.appId,
     created_at: r.createdAt.toISOString(),
     member_id: r.memberId,
     email: r.memberId ? (emailOf.get(r.memberId) ?? null) : null,

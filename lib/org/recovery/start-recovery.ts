@@ -4,7 +4,6 @@ import type { App } from "@/generated/prisma/client";
 import { z } from "zod";
 import { assertWalletCoversSession } from "@/lib/billing/session-cover";
 import { now } from "@/lib/clock";
-import { env } from "@/lib/config/env";
 import { hashSecret, randomToken } from "@/lib/crypto/secrets";
 import { db } from "@/lib/db/client";
 import { ApiError } from "@/lib/http/api-error";
@@ -13,6 +12,7 @@ import { parseOrThrow } from "@/lib/http/validation";
 import { readProfile } from "@/lib/identity/profile";
 import { enqueueJobs, jobQueue } from "@/lib/jobs/queue";
 import { saveJsonArtifact } from "@/lib/sessions/artifacts";
+import { hostedUrl } from "@/lib/sessions/create-session";
 import { isLocalHttpUrl } from "@/lib/tenancy/schemas";
 import { mailAvailable } from "../invitations";
 import { recoveryEmailJob } from "./recovery-email";
@@ -130,7 +130,7 @@ export async function startRecovery(app: App, body: z.infer<typeof RecoveryBody>
   const token = randomToken("st_", 32);
   const sessionId = randomUUID();
   const expiresAt = new Date(at.getTime() + RECOVERY_SESSION_SECONDS * 1000);
-  const recoveryUrl = `${env().PUBLIC_BASE_URL}/verify/${sessionId}#token=${encodeURIComponent(token)}`;
+  const recoveryUrl = hostedUrl(sessionId, token);
   const emailed = mailAvailable();
   await prisma.$transaction(async (tx) => {
     const snapshot = { id: workflow.id, name: workflow.name, features: workflow.features, settings: recoverySettings(workflow), purpose: workflow.purpose };
