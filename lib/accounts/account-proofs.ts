@@ -1,5 +1,5 @@
 import { now } from "@/lib/clock";
-import { isLicenceValid } from "@/lib/identity/predicates";
+import { isLicenceServable, isLicenceValid } from "@/lib/identity/predicates";
 import { isIdVerified, readProfile, type ProofState } from "@/lib/identity/profile";
 
 /**
@@ -18,6 +18,8 @@ export type LicenceProof = {
   state: ProofState;
   /** A valid proof the registry did not call lapsed (lib/identity/predicates.ts isLicenceValid). */
   valid: boolean;
+  /** Not expired and not lapsed: may be served at all (isLicenceServable). */
+  servable: boolean;
 };
 
 export type AccountProofs = {
@@ -42,6 +44,7 @@ export async function readAccountProofs(accountId: string): Promise<AccountProof
       verifiedAt: l.verifiedAt.toISOString(),
       state: l.state,
       valid: isLicenceValid(l),
+      servable: isLicenceServable(l),
     })),
   };
 }

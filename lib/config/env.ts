@@ -140,6 +140,13 @@ const EnvSchema = z.object({
         ctx.addIssue({ code: "custom", message: `not a CIDR (e.g. 10.20.0.0/16 or fd00:1::/64): ${invalid.join(", ")}` });
       }
     }),
+  /** The NPPES NPI Registry API (README "Professional licences"); "off" removes the NPPES provider. */
+  NPPES_BASE_URL: z
+    .string()
+    .default("https://npiregistry.cms.hhs.gov/api/")
+    .refine((v) => v === "off" || /^https?:\/\/[^\s]+$/.test(v), "an http(s) URL, or off"),
+  /** How long a licence registry may take to answer one lookup before the check says it is unavailable. */
+  REGISTRY_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(8_000),
   /** Developer portal sign-in attempts per 15 minutes, per account (email) and per client IP. */
   PORTAL_SIGN_IN_ATTEMPTS_PER_ACCOUNT: z.coerce.number().int().min(1).default(10),
   PORTAL_SIGN_IN_ATTEMPTS_PER_IP: z.coerce.number().int().min(1).default(50),

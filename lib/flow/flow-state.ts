@@ -28,6 +28,16 @@ function stepInput(type: Feature, snapshot: WorkflowSnapshot, features: readonly
       };
     case "location":
       return { input: { endpoint: "/api/v2/location" } };
+    case "credential":
+      return {
+        input: {
+          endpoint: "/api/v2/credential",
+          /** Discovery narrowed to the licence types this workflow accepts: then `/{state}/providers`. */
+          states_endpoint: "/api/v2/flow/credential/states",
+          license_types: settings.credential?.license_types ?? [],
+          max_attempts: settings.credential?.max_attempts ?? 5,
+        },
+      };
     case "face_uniqueness":
       return features.includes("liveness") ? { derived: true } : { input: { endpoint: "/api/v2/face-uniqueness" } };
     case "face_match":

@@ -175,6 +175,7 @@ export const ERROR_CATALOGUE = {
   cross_site_request: { status: 403, message: "A state-changing portal request from another site was refused" },
   password_reset_invalid: { status: 400, message: "The password reset link is invalid, expired or already used" },
   mail_not_configured: { status: 503, message: "Outgoing mail is not configured on this server" },
+  credential_already_verified: { status: 409, message: "The licence is already verified in this session" },
 } as const satisfies Record<string, CatalogueEntry>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;

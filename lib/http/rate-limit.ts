@@ -25,6 +25,7 @@ export type RateLimitBucket =
   | "auth"
   | "portal"
   | "session-uploads"
+  | "credential-lookups"
   | "portal-sign-in-ip"
   | "portal-sign-in-account"
   | "portal-password-reset";

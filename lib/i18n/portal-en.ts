@@ -369,6 +369,7 @@ export const portalText = {
       "face_match.threshold": { label: "Match threshold", hint: "Similarity a selfie needs to match the document portrait." },
       "face_match.review_margin": { label: "Review margin", hint: "Similarity this far under the threshold goes to manual review." },
       "credential.license_types": { label: "Accepted licence types", hint: "credential_name values, separated by commas; empty accepts any." },
+      "credential.max_attempts": { label: "Lookups", hint: "Registry lookups a session may make (each try of a licence number counts)." },
       "age.minimum_age": { label: "Minimum age", hint: "People younger than this fail the age check." },
       "location.default_radius_m": { label: "Default radius (metres)", hint: "Used when a session gives an expected point without radius_m. Empty: report the distance only." },
       "face_uniqueness.threshold": { label: "Uniqueness threshold", hint: "Similarity at which a face counts as already enrolled." },

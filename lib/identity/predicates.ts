@@ -10,11 +10,23 @@ import { ageBands, isIdVerified, type Judged, type Profile } from "./profile";
  */
 export type Predicates = { id_verified: boolean } & Partial<Record<Exclude<PredicateClaim, "id_verified">, boolean>>;
 
-const LAPSED_STATUS = /expired|revoked|suspended|inactive|lapsed/i;
+const LAPSED_STATUS = /expired|revoked|suspended|inactive|lapsed|not_found/i;
+
+type JudgedLicence = Pick<Judged<"licence">, "state"> & { content: { status: string | null } };
+
+/** A licence its registry no longer calls active (the daily re-check, lib/credentials/recheck-licences.ts). */
+function isLapsed(licence: JudgedLicence): boolean {
+  return LAPSED_STATUS.test(licence.content.status ?? "");
+}
+
+/** A licence that may be served at all (spec 1.2): not past its expiry, and not lapsed in its registry. */
+export function isLicenceServable(licence: JudgedLicence): boolean {
+  return licence.state !== "expired" && !isLapsed(licence);
+}
 
 /** A licence counts as valid: a valid proof (not expired, not stale) whose registry status is not a lapse. */
-export function isLicenceValid(licence: Pick<Judged<"licence">, "state"> & { content: { status: string | null } }): boolean {
-  return licence.state === "valid" && !LAPSED_STATUS.test(licence.content.status ?? "");
+export function isLicenceValid(licence: JudgedLicence): boolean {
+  return licence.state === "valid" && !isLapsed(licence);
 }
 
 export function identityPredicates(profile: Profile, at: Date): Predicates {

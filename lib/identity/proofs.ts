@@ -3,6 +3,7 @@ import { openJson, sealJson } from "@/lib/crypto/encryption";
 import type { Tx } from "@/lib/db/client";
 import type { DocumentFields } from "@/lib/documents/document-reading";
 import type { FaceTemplate } from "@/lib/faces/templates";
+import type { LicenceRecord } from "@/lib/credentials/run-credential-check";
 import { loadJsonArtifact } from "@/lib/sessions/artifacts";
 
 /**
@@ -26,9 +27,15 @@ export type LicenceProof = {
   license_number: string | null;
   state: string | null;
   issuing_authority: string | null;
+  /** The check's status (lib/credentials/types.ts LicenceStatus): `active` when verified, later what a re-check found. */
   status: string | null;
+  /** The registry's own words. */
   registry_status: string | null;
   expires_on: string | null;
+  /** How to ask the registry again (the daily re-check, lib/credentials/recheck-licences.ts). */
+  lookup?: LicenceRecord["lookup"];
+  /** When the registry last confirmed it (ISO timestamp). */
+  checked_at?: string;
 };
 
 export type ProofContent = { document: DocumentProof; face: FaceProof; licence: LicenceProof };
@@ -91,24 +98,25 @@ export async function enrollFace(tx: Tx, accountId: string, face: FaceTemplate, 
   await upsertProof(tx, accountId, { kind: "face", key: "", content: face, verifiedAt: at, validUntil: null, sourceSessionId: null });
 }
 
-const text = (v: unknown): string | null => (typeof v === "string" && v.trim() !== "" ? v.trim() : null);
-
-/** The licence a passed `credential` check verified: `data.license { type, number, status, expires_at|expires_on, issuer, state }`. */
-export function licenceFromCheck(data: unknown): LicenceProof | null {
-  const d = (data && typeof data === "object" ? data : {}) as Record<string, unknown>;
-  const lic = (d.license && typeof d.license === "object" ? d.license : {}) as Record<string, unknown>;
-  const type = text(lic.type ?? lic.license_type ?? d.license_type ?? d.credential_name);
-  if (!type) return null;
-  const expires = text(lic.expires_on ?? lic.expires_at ?? d.expires_on);
+/** The licence proof a passed credential check's sealed record makes (lib/credentials/run-credential-check.ts). */
+export function licenceFromRecord(record: LicenceRecord, at: Date): LicenceProof {
+  const l = record.licence;
   return {
-    license_type: type,
-    license_number: text(lic.number ?? lic.license_number ?? d.license_number),
-    state: text(lic.state ?? d.state),
-    issuing_authority: text(lic.issuer ?? lic.issuing_authority ?? d.issuing_authority),
-    status: text(lic.status),
-    registry_status: text(lic.registry_status ?? d.registry_status ?? lic.status),
-    expires_on: expires ? expires.slice(0, 10) : null,
+    license_type: l.license_type,
+    license_number: l.license_number,
+    state: l.state,
+    issuing_authority: l.issuing_authority,
+    status: l.status,
+    registry_status: l.registry_status,
+    expires_on: l.expires_on,
+    lookup: record.lookup,
+    checked_at: at.toISOString(),
   };
+}
+
+/** One licence proof per credential and number. */
+export function licenceProofKey(licence: Pick<LicenceProof, "license_type" | "license_number" | "state">): string {
+  return `${licence.license_type}|${licence.state ?? ""}|${licence.license_number ?? ""}`;
 }
 
 /**
@@ -154,12 +162,12 @@ export async function saveSessionProofs(tx: Tx, session: Pick<Session, "id" | "a
     }
   }
 
-  const credential = passed.get("credential");
-  const licence = credential ? licenceFromCheck(credential.data) : null;
-  if (licence) {
+  const record = passed.has("credential") ? await loadJsonArtifact<LicenceRecord>(session.id, "licence_record", tx) : null;
+  if (record) {
+    const licence = licenceFromRecord(record, at);
     await upsertProof(tx, accountId, {
       kind: "licence",
-      key: `${licence.license_type}|${licence.license_number ?? ""}`,
+      key: licenceProofKey(licence),
       content: licence,
       verifiedAt: at,
       validUntil: endOfDay(licence.expires_on),

@@ -3,6 +3,7 @@ import type { App, Session } from "@/generated/prisma/client";
 import { now } from "@/lib/clock";
 import { db } from "@/lib/db/client";
 import { ApiError } from "@/lib/http/api-error";
+import { isLicenceServable } from "./predicates";
 import { ageBands, readProfile, type Judged, type Profile } from "./profile";
 import { projectPseudonym } from "./pseudonym";
 
@@ -25,10 +26,10 @@ export async function sharesWithApp(accountId: string, appId: string): Promise<b
   return Boolean(share && !share.revokedAt);
 }
 
-/** Licences as spec 2.4 lists them; an expired licence is never served. */
+/** Licences as spec 2.4 lists them; an expired or lapsed licence is never served. */
 function presentLicences(licences: Judged<"licence">[]) {
   return licences
-    .filter((l) => l.state !== "expired")
+    .filter(isLicenceServable)
     .map((l) => ({
       license_type: l.content.license_type,
       status: l.content.status,
@@ -102,7 +103,7 @@ export async function decisionIdentity(session: Pick<Session, "accountId" | "app
     svc_id: session.accountId,
     full_name: profile.document && profile.document.state !== "expired" ? profile.document.content.full_name : null,
     licenses: profile.licences
-      .filter((l) => l.state !== "expired")
+      .filter(isLicenceServable)
       .map((l) => ({ license_type: l.content.license_type, license_state: l.content.state, status: l.content.status, expire_date: l.content.expires_on })),
     verified_at: profile.verifiedAt?.toISOString() ?? null,
     stale: profile.stale,

@@ -21,6 +21,8 @@ export const QUEUES = {
   recoveryEmail: "member-recovery-email",
   /** The seat billing run (lib/org/billing/run.ts), on a schedule. */
   seatBilling: "seat-billing",
+  /** The daily licence re-check (lib/credentials/recheck-licences.ts), on a schedule. */
+  licenceRecheck: "licence-recheck",
 } as const;
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
 

@@ -1,4 +1,5 @@
 import type PgBoss from "pg-boss";
+import { recheckLicences } from "@/lib/credentials/recheck-licences";
 import { describeError, logger } from "@/lib/log/logger";
 import { runSeatBilling } from "@/lib/org/billing/run";
 import { sendInvitationEmail } from "@/lib/org/invitation-email";
@@ -8,12 +9,14 @@ import { jobQueue, QUEUES, type QueueName } from "./queue";
 
 /**
  * The background job handlers of this process (README "Background jobs"):
- * invitation and account-recovery emails as they are queued, and the seat billing run every 10
- * minutes (a pg-boss schedule: one run across all processes per tick; the
+ * invitation and account-recovery emails as they are queued, the seat billing run every 10
+ * minutes, the licence re-check daily (a pg-boss schedule: one run across all processes per tick; the
  * run itself is idempotent per period). Started in every web process unless
  * JOB_WORKER=off, and in `npm run worker`.
  */
 export const SEAT_BILLING_CRON = "*/10 * * * *";
+/** Stored licences are looked up again in their registries once a day (03:30 UTC). */
+export const LICENCE_RECHECK_CRON = "30 3 * * *";
 
 const globalForWorkers = globalThis as unknown as { __svcJobWorkers?: Promise<void> };
 
@@ -44,6 +47,10 @@ async function register(boss: PgBoss) {
     if (result.invoices > 0 || result.collected > 0) logger.info("seat billing run", result);
   });
   await boss.schedule(QUEUES.seatBilling, SEAT_BILLING_CRON);
+  await boss.work(QUEUES.licenceRecheck, { pollingIntervalSeconds: 30 }, async () => {
+    logger.info("licence re-check", await recheckLicences());
+  });
+  await boss.schedule(QUEUES.licenceRecheck, LICENCE_RECHECK_CRON);
 }
 
 export function startJobWorkers(): Promise<void> {

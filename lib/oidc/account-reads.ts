@@ -33,13 +33,17 @@ export async function readUserinfo(req: OidcRequest) {
   return claims;
 }
 
-/** GET /api/auth/oidc/licenses: `{ licenses }`; no scope beyond `openid`. Expired licences are never served. */
+/**
+ * GET /api/auth/oidc/licenses: `{ licenses }`; needs `doctor_license` (the
+ * person agreed to release their licences, numbers included). A licence
+ * past its expiry, or that a registry re-check found lapsed, is never served.
+ */
 export async function readLicences(req: OidcRequest) {
-  const t = await requireAccessToken(req, []);
+  const t = await requireAccessToken(req, ["doctor_license"]);
   const proofs = await readAccountProofs(t.accountId);
   return {
     licenses: proofs.licences
-      .filter((l) => l.state !== "expired")
+      .filter((l) => l.servable)
       .map((l) => ({ type: l.type, number: l.number, status: l.status, expires_on: l.expiresOn, issuer: l.issuer })),
   };
 }

@@ -19,7 +19,9 @@ export type ArtifactKind =
   | "selfie_template"
   /** Account recovery: the member's enrolled face, what the selfie is matched against (lib/org/recovery/). */
   | "enrolled_template"
-  | "document_fields";
+  | "document_fields"
+  /** The licence a passed credential check found, with how it was looked up (lib/credentials/run-credential-check.ts). */
+  | "licence_record";
 
 export function sha256Hex(bytes: Uint8Array): string {
   return createHash("sha256").update(bytes).digest("hex");

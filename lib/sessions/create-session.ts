@@ -101,8 +101,8 @@ export async function createSession(app: App, input: CreateSessionInput) {
   if (input.callback !== undefined) await assertCallbackAllowed(app, input.callback);
   const accountId = input.svc_access_token ? await resolveAccountFromAccessToken(app, input.svc_access_token) : null;
 
-  const [workflow] = await runPrepared(workflowAndBalance, { workflowId: input.workflow_id, organizationId: app.organizationId });
-  assertWorkflowStartsSessions(workflow, app.id);
+  const [found] = await runPrepared(workflowAndBalance, { workflowId: input.workflow_id, organizationId: app.organizationId });
+  const workflow = await assertWorkflowStartsSessions(found, app.id);
   assertWalletCoversSession(workflow.balanceCents ?? 0, workflow.features);
   const at = now();
   const expiresAt = new Date(at.getTime() + sessionTtlSeconds(input.ttl_seconds, workflow.settings) * 1000);

@@ -17,6 +17,8 @@ export type CheckResultInput = {
   error?: { code: string; message: string } | null;
   /** Audit trail (input hashes, model versions, timings, measurements); kept, never in the API's `data`. */
   evidence?: Record<string, unknown>;
+  /** false: a check that could not run (a licence registry that did not answer) is recorded without a charge. */
+  billable?: boolean;
 };
 
 /**
@@ -37,7 +39,7 @@ export async function recordCheckResult(input: CheckResultInput) {
     if (!session.features.includes(input.type)) {
       throw new ApiError("invalid_request", { message: `${input.type} is not a check of this session's workflow` });
     }
-    const price = checkPrices()[input.type];
+    const price = input.billable === false ? 0 : checkPrices()[input.type];
     const charge = price > 0
       ? await applyLedgerEntry(tx, {
           organizationId: session.organizationId,

@@ -1,5 +1,5 @@
 import { checkPrices } from "@/lib/billing/prices";
-import { unavailableReason } from "./runnable-features";
+import { unavailableFeatures } from "./runnable-features";
 import { FEATURES } from "./schemas";
 import { describeWorkflowSettings } from "./settings-description";
 
@@ -9,10 +9,11 @@ import { describeWorkflowSettings } from "./settings-description";
  * default and bounds) and, per feature, why it cannot be chosen (null when
  * it can) and its price per session.
  */
-export function workflowBuilderSchema() {
+export async function workflowBuilderSchema() {
   const prices = checkPrices();
+  const unavailable = await unavailableFeatures(FEATURES);
   return {
     groups: describeWorkflowSettings(),
-    features: FEATURES.map((feature) => ({ feature, unavailable: unavailableReason(feature), priceCents: prices[feature] })),
+    features: FEATURES.map((feature) => ({ feature, unavailable: unavailable.get(feature) ?? null, priceCents: prices[feature] })),
   };
 }

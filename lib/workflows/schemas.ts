@@ -37,8 +37,12 @@ export const UpdateWorkflowBody = z
     message: "Give at least one of name, features, settings, is_active",
   });
 
-/** Spec 2.3: features that bring others. `age` needs the document's date of birth, so it brings `id_verification`. */
-export const FEATURE_REQUIRES: Readonly<Partial<Record<Feature, readonly Feature[]>>> = { age: ["id_verification"] };
+/**
+ * Spec 2.3: features that bring others. `age` needs the document's date of
+ * birth, so it brings `id_verification`; so does `credential`: a licence
+ * must belong to the verified person (spec 7 `kyc_required`).
+ */
+export const FEATURE_REQUIRES: Readonly<Partial<Record<Feature, readonly Feature[]>>> = { age: ["id_verification"], credential: ["id_verification"] };
 
 /** The features `features` bring in (FEATURE_REQUIRES) with them, in FEATURES order. */
 export function normaliseFeatures(features: readonly Feature[]): Feature[] {

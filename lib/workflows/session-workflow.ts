@@ -20,15 +20,13 @@ export type SessionWorkflow = {
  * one of its own (not an account-recovery workflow), not deleted and active (else 404 `workflow_not_found`), and names only
  * checks this server can run (else 422 `invalid_request`).
  */
-export function assertWorkflowStartsSessions(
-  workflow: SessionWorkflow | undefined,
-  appId: string,
-): asserts workflow is SessionWorkflow {
+export async function assertWorkflowStartsSessions<W extends SessionWorkflow>(workflow: W | undefined, appId: string): Promise<W> {
   if (!workflow || workflow.appId !== appId || workflow.deletedAt !== null || workflow.purpose !== "verification") throw new ApiError("workflow_not_found");
   if (!workflow.isActive) {
     throw new ApiError("workflow_not_found", { message: "Workflow is not active: activate it to create sessions" });
   }
-  assertSessionFeaturesRunnable(workflow.features);
+  await assertSessionFeaturesRunnable(workflow.features);
+  return workflow;
 }
 
 /** A session's lifetime: the request's `ttl_seconds`, else the workflow's `session.ttl_seconds`, else 24 hours. */

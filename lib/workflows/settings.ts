@@ -74,7 +74,9 @@ const LocationSettings = z
 const CredentialSettings = z
   .object({
     /** Licence types accepted (`credential_name` values); empty accepts any. */
-    license_types: z.array(z.string().trim().min(1).max(200)).default([]),
+    license_types: z.array(z.string().trim().min(1).max(200)).max(100).default([]),
+    /** Registry lookups a session may make (each a try of a state, credential and number). */
+    max_attempts: z.number().int().min(1).max(10).default(5),
   })
   .strict();
 

@@ -30,7 +30,7 @@ export async function findWorkflow(app: App, id: string): Promise<Workflow> {
 }
 
 export async function createWorkflow(app: App, body: z.infer<typeof CreateWorkflowBody>) {
-  assertWorkflowFeaturesRunnable(body.features);
+  await assertWorkflowFeaturesRunnable(body.features);
   const features = normaliseFeatures(body.features);
   const settings = resolveSettings(features, body.settings);
   const prisma = await db();
@@ -57,7 +57,7 @@ export async function listWorkflows(app: App) {
  */
 export async function updateWorkflow(app: App, id: string, body: z.infer<typeof UpdateWorkflowBody>) {
   const existing = await findWorkflow(app, id);
-  if (body.features) assertWorkflowFeaturesRunnable(body.features);
+  if (body.features) await assertWorkflowFeaturesRunnable(body.features);
   const features = body.features ? normaliseFeatures(body.features) : (existing.features as Feature[]);
   const kept = Object.fromEntries(
     Object.entries((existing.settings ?? {}) as Record<string, unknown>).filter(

@@ -11,7 +11,7 @@ import { ARTIFACTS, chromiumMissing, expectPortalAccessible, launchChromium, sig
  * The workflow builder of the developer portal in Debian's Chromium, as a
  * developer uses it on a live app: the list, a new workflow built by
  * clicking (age ticks and locks id_verification at once, with why; the
- * unavailable credential check says why; an out-of-range threshold is
+ * licence check, which a registry serves, is offered; an out-of-range threshold is
  * refused next to its field with what was typed kept), saved, edited,
  * deactivated and activated, a test session whose hosted page opens in a
  * new tab, and another workflow deleted after the confirmation that says
@@ -67,9 +67,8 @@ describe.skipIf(chromiumMissing !== null)(suiteName, () => {
     // Before any choice: only the session's settings, with their default and bounds.
     await page.getByText(`${w.defaultIs("86400")} ${w.range("300", "604800")} ${w.wholeNumber}`).waitFor();
     expect(await page.getByTestId("settings-age").count()).toBe(0);
-    // The check this server cannot run: not offered, and why.
-    expect(await page.locator("#feature-credential").isDisabled()).toBe(true);
-    await page.getByText(w.unavailable("The credential check is not available on this server yet")).waitFor();
+    // The licence check runs here (the NPPES registry is configured by default): offered like the others.
+    expect(await page.locator("#feature-credential").isDisabled()).toBe(false);
     await expectPortalAccessible(page, "workflow-new");
 
     await page.getByLabel(w.name, { exact: true }).fill("Adult KYC");

@@ -62,7 +62,7 @@ beforeAll(async () => {
   t = await createTenant();
   await cli(["app:redirect-uri", "--app", t.appId, "--uri", REDIRECT], shared().env);
   await cli(["app:redirect-uri", "--app", t.appId, "--uri", OTHER_REDIRECT], shared().env);
-  await cli(["app:scopes", "--app", t.appId, "--scopes", "openid profile verifications"], shared().env);
+  await cli(["app:scopes", "--app", t.appId, "--scopes", "openid profile verifications doctor_license"], shared().env);
   config = await client.discovery(new URL(op.url), t.clientId, t.clientSecret, undefined, {
     execute: [client.allowInsecureRequests, client.enableNonRepudiationChecks],
   });
@@ -173,9 +173,14 @@ describe("authorization code flow with openid-client", () => {
       email_verified: true,
       id_verified: false,
     });
+    // Licences are released under doctor_license only (README "Account reads").
     const licences = await bearer("/api/auth/oidc/licenses", tokens.access_token);
-    expect(licences.status).toBe(200);
-    expect(licences.body).toEqual({ success: true, data: { licenses: [] } });
+    expect(licences.status).toBe(403);
+    expectEnvelope(licences.body, "insufficient_scope");
+    const withLicences = await exchange(await authorize({ scope: "openid profile doctor_license" }));
+    const released = await bearer("/api/auth/oidc/licenses", withLicences.access_token);
+    expect(released.status).toBe(200);
+    expect(released.body).toEqual({ success: true, data: { licenses: [] } });
     const verifications = await bearer("/api/auth/oidc/verifications", tokens.access_token);
     expect(verifications.body).toEqual({
       success: true,
@@ -613,12 +618,11 @@ describe("account reads", () => {
   it("report verifications from approved sessions bound with svc_access_token, never raw data", async () => {
     const { recordCheckResult } = await import("@/lib/sessions/record-check");
     const { completeSession } = await import("@/lib/sessions/complete-session");
-    const tokens = await exchange(await authorize());
+    const tokens = await exchange(await authorize({ scope: "openid profile verifications doctor_license" }));
     const sub = tokens.claims()!.sub;
     const wf = await createWorkflow(t, ["id_verification"]);
     const s = await createSession(t, { workflow_id: wf, svc_access_token: tokens.access_token });
-    // The credential check has no executor yet (workflows refuse it): give
-    // this session the feature directly to record a licence result.
+    // The licence step's result is recorded directly here (tests/integration/licences.test.ts runs the real lookup).
     await sql(shared().env, `UPDATE sessions SET features = array_append(features, 'credential') WHERE id = $1`, [s.session_id]);
     await recordCheckResult({ sessionId: s.session_id, type: "id_verification", status: "passed", data: { reused: false, document_type: "driving_licence" } });
     // What the document step keeps for the decision: the fields read (they become the account's document proof).
@@ -626,11 +630,18 @@ describe("account reads", () => {
     await saveJsonArtifact(s.session_id, "document_fields", {
       document_type: "driving_licence", full_name: "JORDAN SAMPLE", date_of_birth: "1990-01-01", document_number: "D1234567", expiry_date: "2099-01-01",
     });
+    await saveJsonArtifact(s.session_id, "licence_record", {
+      licence: {
+        license_number: "A-123", license_type: "MD", holder: { first: "JORDAN", last: "SAMPLE", full: null },
+        status: "active", registry_status: "Clear", expires_on: "2099-12-31", state: "CA", issuing_authority: "Medical Board",
+      },
+      lookup: { provider_code: "none", credential_code: "none", inputs: { license_number: "A-123" } },
+    });
     await recordCheckResult({
       sessionId: s.session_id,
       type: "credential",
       status: "passed",
-      data: { match: true, license: { type: "MD", number: "A-123", status: "active", expires_at: "2099-12-31", issuer: "Medical Board" } },
+      data: { match: true, license: { status: "active", expires_at: "2099-12-31T23:59:59.999Z" } },
     });
     await completeSession(s.session_id);
     const decision = await api("GET", `/api/v2/session/${s.session_id}/decision`, { headers: keyHeader(t) });

@@ -97,27 +97,6 @@ describe("POST /api/v2/session", () => {
     expect((await postSession(poor, { workflow_id: wf })).status).toBe(201);
   });
 
-  it("a stored workflow naming a check the server cannot run (credential): 422 invalid_request, nothing created or charged", async () => {
-    const legacy = await createTenant();
-    // The API refuses credential in workflows now; one stored before that is inserted directly.
-    const [{ id }] = await sql(
-      shared().env,
-      `INSERT INTO workflows (id, app_id, name, features, settings, is_active, created_at, updated_at)
-       VALUES (gen_random_uuid()::text, $1, 'legacy', ARRAY['liveness', 'credential'], '{}', true, now(), now()) RETURNING id`,
-      [legacy.appId],
-    );
-    const balanceBefore = await sql(shared().env, "SELECT balance_cents FROM wallets WHERE organization_id = $1", [legacy.organizationId]);
-    const res = await postSession(legacy, { workflow_id: id });
-    expect(res.status).toBe(422);
-    expect(res.body).toMatchObject({ success: false, data: { features: ["credential"] }, error: { code: "invalid_request" } });
-    expect(res.body.error.message).toContain("credential");
-    const [{ n }] = await sql(shared().env, "SELECT count(*)::int AS n FROM sessions WHERE workflow_id = $1", [id]);
-    expect(n).toBe(0);
-    expect(await sql(shared().env, "SELECT balance_cents FROM wallets WHERE organization_id = $1", [legacy.organizationId])).toEqual(balanceBefore);
-    // The same app's runnable workflow still starts sessions.
-    expect((await postSession(legacy, { workflow_id: await createWorkflow(legacy, ["liveness"]) })).status).toBe(201);
-  });
-
   it("404 workflow_not_found for a deleted or inactive workflow", async () => {
     const wf = await createWorkflow(t, ["liveness"]);
     await sql(shared().env, "UPDATE workflows SET is_active = false WHERE id = $1", [wf]);

@@ -18,6 +18,7 @@ function tempDir() {
 
 describe("npm run dev (README)", () => {
   it("serves the app on the embedded database and prints the demo credentials", async () => {
+    let licenceWorkflow = "";
     const dataDir = tempDir();
     const devEnv = { DATA_DIR: dataDir, SVC_NEXT_DIST_DIR: ".next-test-dev" };
     const server = await startServer(devEnv, { dev: true });
@@ -34,14 +35,29 @@ describe("npm run dev (README)", () => {
       expect(output).toMatch(new RegExp(`portal:\\s+${server.url.replace(/[.]/g, "\\.")}/sign-in`));
       const session = await signInOverHttp(saved.email, saved.password, server.url);
       expect(session.signedIn).toBe(true);
+      // The NPPES registry is configured by default: a licence workflow can be made.
+      const licence = await api("POST", "/api/v2/workflows", { headers: { "X-API-Key": apiKey! }, base: server.url, json: { name: "licence", features: ["credential"] } });
+      expect(licence.status).toBe(201);
+      licenceWorkflow = licence.body.data.workflow.id;
     } finally {
       await server.stop();
     }
     // Second start: the data is still there, and it says where the credentials are.
-    const again = await startServer(devEnv, { dev: true });
+    // Without any licence registry (NPPES off, none imported) the credential check cannot run (spec 1.6):
+    // no workflow takes it on, and the stored one starts no session and charges nothing.
+    const again = await startServer({ ...devEnv, NPPES_BASE_URL: "off" }, { dev: true });
     try {
       expect(again.output()).toContain(`Demo credentials: ${path.join(dataDir, "demo-credentials.json")}`);
       expect(again.output()).not.toContain("applied migration");
+      const key = { "X-API-Key": JSON.parse(fs.readFileSync(path.join(dataDir, "demo-credentials.json"), "utf8")).api_key };
+      const refused = await api("POST", "/api/v2/workflows", { headers: key, base: again.url, json: { name: "licence", features: ["liveness", "credential"] } });
+      expect(refused.status).toBe(400);
+      expect(refused.body.data.errors).toEqual({ "features.1": [expect.stringMatching(/needs a licence registry/)] });
+      const session = await api("POST", "/api/v2/session", { headers: key, base: again.url, json: { workflow_id: licenceWorkflow } });
+      expect(session.status).toBe(422);
+      expect(session.body).toMatchObject({ success: false, data: { features: ["credential"] }, error: { code: "invalid_request" } });
+      const sessions = await api("GET", "/api/v2/session", { headers: key, base: again.url });
+      expect(sessions.body.data.sessions).toEqual([]);
     } finally {
       await again.stop();
     }

@@ -48,17 +48,20 @@ describe("workflows (spec 4.2)", () => {
     expect(Object.keys(res.body.data.errors).sort()).toEqual(fields);
   });
 
-  it("the credential check, which this server cannot run yet, is refused on create and update, and nothing is billed for it", async () => {
-    const create = await api("POST", "/api/v2/workflows", { headers: keyHeader(t), json: { name: "licence", features: ["liveness", "credential"] } });
-    expect(create.status).toBe(400);
-    expect(create.body.error.code).toBe("invalid_request");
-    expect(create.body.data.errors).toEqual({ "features.1": [expect.stringMatching(/credential check is not available/)] });
-    const id = await createWorkflow(t, ["liveness"]);
-    const update = await api("PATCH", `/api/v2/workflows/${id}`, { headers: keyHeader(t), json: { features: ["credential"] } });
-    expect(update.status).toBe(400);
-    expect(update.body.data.errors).toHaveProperty(["features.0"]);
-    const unchanged = await api("GET", `/api/v2/workflows/${id}`, { headers: keyHeader(t) });
-    expect(unchanged.body.data.workflow.features).toEqual(["liveness"]);
+  it("credential brings id_verification (a licence must belong to the verified person) and takes its settings", async () => {
+    const create = await api("POST", "/api/v2/workflows", {
+      headers: keyHeader(t),
+      json: { name: "licence", features: ["liveness", "credential"], settings: { credential: { license_types: ["Registered Nurse"] } } },
+    });
+    expect(create.status).toBe(201);
+    expect(create.body.data.workflow.features).toEqual(["id_verification", "liveness", "credential"]);
+    expect(create.body.data.workflow.settings.credential).toEqual({ license_types: ["Registered Nurse"], max_attempts: 5 });
+    const bad = await api("PATCH", `/api/v2/workflows/${create.body.data.workflow.id}`, {
+      headers: keyHeader(t),
+      json: { settings: { credential: { max_attempts: 0, license_type: "typo" } } },
+    });
+    expect(bad.status).toBe(400);
+    expect(Object.keys(bad.body.data.errors).sort()).toEqual(["settings.credential", "settings.credential.max_attempts"]);
   });
 
   it("update validates too, and an empty update is 400", async () => {

@@ -45,18 +45,39 @@ describe("projectPseudonym", () => {
   });
 });
 
-describe("licenceFromCheck", () => {
-  it("reads a credential check's licence, and nothing without a type", async () => {
-    const { licenceFromCheck } = await import("@/lib/identity/proofs");
-    expect(licenceFromCheck({ match: true, license: { type: "MD", number: "A-1", status: "active", expires_at: "2099-12-31T00:00:00Z", state: "CA" } })).toEqual({
-      license_type: "MD",
-      license_number: "A-1",
+describe("licenceFromRecord", () => {
+  it("makes a licence proof of a credential check's sealed record, with how to look it up again", async () => {
+    const { licenceFromRecord, licenceProofKey } = await import("@/lib/identity/proofs");
+    const at = new Date("2026-11-24T10:00:00Z");
+    const proof = licenceFromRecord(
+      {
+        licence: {
+          license_number: "SMB-10001",
+          license_type: "Physician and Surgeon",
+          holder: { first: "JORDAN", last: "SAMPLE", full: null },
+          status: "active",
+          registry_status: "Active",
+          expires_on: "2030-06-30",
+          state: "CA",
+          issuing_authority: "Sample Board",
+        },
+        lookup: { provider_code: "sample-board", credential_code: "sample-board-phy", inputs: { license_number: "SMB-10001" } },
+      },
+      at,
+    );
+    expect(proof).toEqual({
+      license_type: "Physician and Surgeon",
+      license_number: "SMB-10001",
       state: "CA",
-      issuing_authority: null,
+      issuing_authority: "Sample Board",
       status: "active",
-      registry_status: "active",
-      expires_on: "2099-12-31",
+      registry_status: "Active",
+      expires_on: "2030-06-30",
+      lookup: { provider_code: "sample-board", credential_code: "sample-board-phy", inputs: { license_number: "SMB-10001" } },
+      checked_at: "2026-11-24T10:00:00.000Z",
     });
-    expect(licenceFromCheck({ match: true, license: {} })).toBeNull();
+    // The holder's name stays with the session: the proof does not carry it.
+    expect(JSON.stringify(proof)).not.toContain("JORDAN");
+    expect(licenceProofKey(proof)).toBe("Physician and Surgeon|CA|SMB-10001");
   });
 });

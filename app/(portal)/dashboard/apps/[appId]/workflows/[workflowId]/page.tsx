@@ -19,7 +19,7 @@ export default async function WorkflowPage({ params }: { params: Promise<{ appId
   return (
     <>
       <SubPageHeading back={{ href: `/dashboard/apps/${app.id}/workflows`, label: t.workflows.backToList }} title={t.workflows.editTitle(presented.name)} />
-      <WorkflowBuilder appId={app.id} schema={workflowBuilderSchema()} workflow={presented} />
+      <WorkflowBuilder appId={app.id} schema={await workflowBuilderSchema()} workflow={presented} />
       <WorkflowActions
         appId={app.id}
         initial={presented}

@@ -14,7 +14,7 @@ export default async function NewWorkflowPage({ params }: { params: Promise<{ ap
   return (
     <>
       <SubPageHeading back={{ href: `/dashboard/apps/${app.id}/workflows`, label: t.workflows.backToList }} title={t.workflows.newTitle} />
-      <WorkflowBuilder appId={app.id} schema={workflowBuilderSchema()} />
+      <WorkflowBuilder appId={app.id} schema={await workflowBuilderSchema()} />
     </>
   );
 }

@@ -1,0 +1,6 @@
+import { apiRoute, routeMethods } from "@/lib/http/api-route";
+import { credentialStates } from "@/lib/credentials/catalogue";
+
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routeMethods({
+  GET: apiRoute({ auth: "apiKey" }, async () => credentialStates()),
+});

@@ -1,0 +1,8 @@
+import { apiRoute, routeMethods } from "@/lib/http/api-route";
+import { credentialStates } from "@/lib/credentials/catalogue";
+import { sessionLicenceTypes } from "@/lib/credentials/session-licence-types";
+
+/** The hosted page's discovery: as GET /api/v2/credential/states, narrowed to the licence types the session's workflow accepts. */
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routeMethods({
+  GET: apiRoute({ auth: "sessionToken" }, async ({ session }) => credentialStates(sessionLicenceTypes(session))),
+});
