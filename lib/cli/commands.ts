@@ -13,6 +13,8 @@ import { sendTestEvent, TEST_EVENT_KINDS, type TestEventKind } from "@/lib/webho
 import { db } from "@/lib/db/client";
 import { ApiError } from "@/lib/http/api-error";
 import { listSigningKeys, rotateSigningKey } from "@/lib/oidc/keys";
+import { importRegistry, listImportedRegistries } from "@/lib/credentials/import/import-registry";
+import { recheckLicences } from "@/lib/credentials/recheck-licences";
 import { requireFlag, UsageError, type ParsedArgs } from "./args";
 
 /** `--amount` (a decimal amount such as 12.50) in cents; a malformed amount is a usage error. */
@@ -190,6 +192,53 @@ export const COMMANDS: Record<string, Command> = {
     usage: "",
     async run() {
       return { keys: await listSigningKeys() };
+    },
+  },
+  "registry:import": {
+    usage:
+      '--file F --provider CODE --name "Display name" --state XX [--issuer "Issuing authority"] [--format csv|json] [--required-fields license_number]',
+    async run(flags) {
+      const format = flags.format;
+      if (format !== undefined && format !== "csv" && format !== "json") throw new UsageError("--format must be csv or json");
+      const displayName = requireFlag(flags, "name");
+      const issuer = flags.issuer;
+      if (issuer === true) throw new UsageError("--issuer needs a value");
+      const requiredFields = flags["required-fields"];
+      if (requiredFields === true) throw new UsageError("--required-fields needs a value");
+      return importRegistry({
+        file: requireFlag(flags, "file"),
+        providerCode: requireFlag(flags, "provider"),
+        displayName,
+        stateCode: requireFlag(flags, "state"),
+        issuingAuthority: issuer ?? displayName,
+        requiredFields: requiredFields?.split(/[\s,]+/).filter(Boolean),
+        format,
+      });
+    },
+  },
+  "registry:list": {
+    usage: "",
+    async run() {
+      const providers = await listImportedRegistries();
+      return {
+        providers: providers.map((p) => ({
+          provider_code: p.provider_code,
+          display_name: p.display_name,
+          state_code: p.state_code,
+          issuing_authority: p.issuing_authority,
+          required_fields: p.required_fields,
+          licences: p.licences,
+          credentials: p.credentials,
+          imported_at: p.imported_at,
+          sha256: p.sha256,
+        })),
+      };
+    },
+  },
+  "licences:recheck": {
+    usage: "[--force]",
+    async run(flags) {
+      return recheckLicences(undefined, { force: flags.force === true });
     },
   },
   demo: {

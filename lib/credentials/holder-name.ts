@@ -6,8 +6,9 @@ import type { HolderName } from "./types";
  * verified (README "Professional licences", name matching). Both names are
  * normalised the same way (normaliseNameTokens), then:
  *   - last names match when, normalised, they are equal, share a token of at
- *     least two letters (double and hyphenated surnames: "Garcia-Lopez" and
- *     "Garcia"), or differ by one edit when at least five letters long;
+ *     least two letters that is not a particle (double and hyphenated
+ *     surnames: "Garcia-Lopez" and "Garcia"; but not "de Souza" and "de la
+ *     Cruz"), or differ by one edit when at least five letters long;
  *   - first names match when their first tokens are equal, one is the
  *     other's initial ("J" and "Jordan"), or they differ by one edit when at
  *     least five letters long.
@@ -20,16 +21,32 @@ const IGNORED_TOKENS = new Set([
   "pharmd", "lpn", "aprn", "esq",
 ]);
 
-/** Lower-case ASCII tokens: accents removed (NFKD), apostrophes dropped ("O'Brien" -> "obrien"), other punctuation splits. */
+/** Surname particles: a shared particle alone ("de", "van", "al") does not make two surnames the same. */
+const PARTICLES = new Set([
+  "de", "del", "della", "der", "den", "di", "da", "das", "dos", "do", "du", "la", "le", "les", "van", "von", "ten", "ter",
+  "st", "al", "el", "bin", "ibn", "mc", "mac",
+]);
+
+/** Latin letters that NFKD does not decompose, as ASCII ("Søren" -> "soren", "Strauß" -> "strauss"). */
+const LETTERS: Record<string, string> = { ß: "ss", æ: "ae", ø: "o", œ: "oe", ł: "l", đ: "d", ð: "d", þ: "th", ı: "i", ħ: "h" };
+
+/**
+ * Lower-case ASCII tokens: accents removed (NFKD), apostrophes dropped
+ * ("O'Brien" -> "obrien"), other punctuation splits. Titles, suffixes and
+ * degrees are dropped unless nothing else is left (the surname "Do").
+ */
 export function normaliseNameTokens(name: string | null | undefined): string[] {
   if (!name) return [];
-  return name
+  const tokens = name
     .normalize("NFKD")
     .replace(/\p{M}/gu, "")
     .toLowerCase()
+    .replace(/[ßæøœłđðþıħ]/g, (c) => LETTERS[c]!)
     .replace(/['\u2019`]/g, "")
     .split(/[^a-z]+/)
-    .filter((t) => t !== "" && !IGNORED_TOKENS.has(t));
+    .filter((t) => t !== "");
+  const kept = tokens.filter((t) => !IGNORED_TOKENS.has(t));
+  return kept.length ? kept : tokens;
 }
 
 /** The name as one normalised string (tokens joined by a space): the form the registry index hashes. */
@@ -55,7 +72,7 @@ export function lastNamesMatch(a: string[], b: string[]): boolean {
   const joinedA = a.join("");
   const joinedB = b.join("");
   if (joinedA === joinedB || oneEditApart(joinedA, joinedB)) return true;
-  return a.some((t) => t.length >= 2 && b.includes(t));
+  return a.some((t) => t.length >= 2 && !PARTICLES.has(t) && b.includes(t));
 }
 
 export function firstNamesMatch(a: string[], b: string[]): boolean {

@@ -12,11 +12,13 @@ export function normaliseLicenceNumber(value: string): string {
  */
 export function licenceStatusOf(raw: string): LicenceStatus | null {
   const s = raw.trim().toLowerCase();
-  if (/^(active|current|clear|valid|good standing|in good standing|licensed|a)$/.test(s) || /^active\b/.test(s)) return "active";
+  if (/^(active|current|clear|valid|good standing|in good standing|licensed|a)$/.test(s)) return "active";
+  // Words that restrict a licence win over a leading "Active" ("Active - Probation" is not simply active).
   if (/revok|surrender|cancel|denied|void/.test(s)) return "revoked";
   if (/suspen|probation|restrict|summary/.test(s)) return "suspended";
   if (/expir|lapse|delinquent|not renewed/.test(s)) return "expired";
   if (/inactive|retired|deceased|closed|deactivated|^i$|^d$/.test(s)) return "inactive";
+  if (/^active\b/.test(s)) return "active";
   return null;
 }
 

@@ -1,6 +1,6 @@
 import { createHmac } from "node:crypto";
 import { derivedKey } from "@/lib/crypto/encryption-key";
-import { normalisedName } from "./holder-name";
+import { normaliseNameTokens } from "./holder-name";
 import { normaliseLicenceNumber } from "./normalise";
 
 /**
@@ -17,6 +17,7 @@ export function licenceNumberKey(licenceNumber: string): string {
   return indexKey("number", normaliseLicenceNumber(licenceNumber));
 }
 
+/** The last name's normalised words run together, so "De Souza", "de-souza" and "DeSouza" find each other. */
 export function lastNameKey(lastName: string): string {
-  return indexKey("last_name", normalisedName(lastName));
+  return indexKey("last_name", normaliseNameTokens(lastName).join(""));
 }

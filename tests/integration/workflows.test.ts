@@ -61,7 +61,7 @@ describe("workflows (spec 4.2)", () => {
       json: { settings: { credential: { max_attempts: 0, license_type: "typo" } } },
     });
     expect(bad.status).toBe(400);
-    expect(Object.keys(bad.body.data.errors).sort()).toEqual(["settings.credential", "settings.credential.max_attempts"]);
+    expect(Object.keys(bad.body.data.errors).sort()).toEqual(["settings.credential.license_type", "settings.credential.max_attempts"]);
   });
 
   it("update validates too, and an empty update is 400", async () => {
