@@ -6,6 +6,7 @@ import { createFlowApi, FlowApiError, isSessionProblem, type FlowApi } from "./a
 import { readSessionLink, safeReturnUrl, sessionUrl, type SessionLink } from "./api/session-link";
 import { DECIDED_STATUSES, GONE_STATUSES, type FlowState, type FlowStep } from "./api/types";
 import { cameraAvailability, isDesktopLike, type CameraAvailability } from "./camera/open-camera";
+import { CredentialStep } from "./credential/credential-step";
 import { DocumentStep } from "./document/document-step";
 import { DonePage } from "./flow/done-page";
 import { FollowingPage } from "./flow/following-page";
@@ -43,6 +44,7 @@ const STEP_COMPONENTS: Record<string, (props: StepProps) => React.ReactNode> = {
   liveness: LivenessStep,
   location: LocationStep,
   face_uniqueness: SelfieStep,
+  credential: CredentialStep,
 };
 
 /** Whether any step's result changed between two readings (the phone did something). */

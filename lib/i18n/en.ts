@@ -43,6 +43,7 @@ export const en = {
       liveness: "Selfie video",
       location: "Location",
       face_uniqueness: "Selfie",
+      credential: "Licence",
       other: "Check",
     },
   },
@@ -55,6 +56,7 @@ export const en = {
       liveness: "a device with a camera, to record a short selfie video",
       face_uniqueness: "a device with a camera, to take a selfie",
       location: "permission to share your location once",
+      credential: "your professional licence number",
     },
     checksHeading: "What will be checked",
     checks: {
@@ -64,7 +66,7 @@ export const en = {
       age: "That you meet the minimum age, from the date of birth on your document.",
       location: "Where you are right now, from your browser, with your permission.",
       face_uniqueness: "That your face has not already been used to verify someone else.",
-      credential: "Your professional licence.",
+      credential: "That your professional licence is in your name and valid, in the official registry.",
       other: "An additional check requested by the app.",
     } as Record<string, string>,
     /** A step the person's verified profile already covers (Reusable Verification). */
@@ -314,6 +316,68 @@ export const en = {
       },
     },
     continueWithout: "Continue without sharing",
+  },
+
+  credential: {
+    heading: "Your professional licence",
+    intro: (app: string) =>
+      `${app} asks to check your professional licence in the official registry. The licence must be in the name on the identity document you verified.`,
+    loadingStates: "Loading the states…",
+    loadingLicences: "Loading the licences for this state…",
+    stateLabel: "State where the licence was issued",
+    statePlaceholder: "Choose a state",
+    licenceLabel: "Licence",
+    licencePlaceholder: "Choose your licence",
+    /** One licence a registry checks: its name and who keeps the register. */
+    licenceOption: (credential: string, provider: string) => `${credential} — ${provider}`,
+    noStates: "No licence registry is available for this verification. You can continue; the verification will say your licence was not checked.",
+    noLicences: "No licence of the accepted types can be checked in this state. Choose another state.",
+    fields: {
+      license_number: { label: "Licence number", hint: "As it appears on your licence or in the registry." },
+      npi_number: { label: "NPI number", hint: "Your 10-digit National Provider Identifier." },
+    },
+    fieldErrors: {
+      empty: { license_number: "Enter your licence number.", npi_number: "Enter your NPI number." },
+      invalid: {
+        license_number: "Use only letters, digits, spaces, dots, dashes and slashes, at most 40 characters.",
+        npi_number: "This is not a valid NPI number: it has 10 digits. Check it and try again.",
+      },
+    },
+    chooseState: "Choose the state where your licence was issued.",
+    chooseLicence: "Choose your licence.",
+    fixFields: "Check the highlighted details, then try again.",
+    notAccepted: "This licence cannot be checked for this verification. Choose another one.",
+    submit: "Check my licence",
+    checking: "Checking your licence in the registry… This can take a few seconds.",
+    /** `type`: the licence type; `state`: the state's name; `until`: a formatted date. */
+    passed: (type: string, state: string, until: string | null) =>
+      until ? `Licence verified: ${type}, ${state}, valid until ${until}.` : `Licence verified: ${type}, ${state}, no expiry published.`,
+    failedHeading: "We could not verify your licence",
+    reviewHeading: "We could not reach the registry",
+    failures: {
+      license_not_found: "The registry has no licence with this number. Check the number, the state and the licence type, then try again.",
+      license_holder_mismatch:
+        "This licence is registered to someone else, not to the person on the identity document you verified. Check the number, then try again.",
+      license_expired: "The registry lists this licence as expired. Renew it with the licensing board, then verify again.",
+      registry_unavailable: "The licence registry did not answer just now. Try again in a moment, or continue: a person will check your licence.",
+      other: "Your licence could not be verified. Check the details and try again.",
+    } as Record<string, string>,
+    /** `license_inactive`, by the status the registry gives. */
+    inactive: {
+      suspended: "The registry lists this licence as suspended. Contact the licensing board.",
+      revoked: "The registry lists this licence as revoked. Contact the licensing board.",
+      inactive: "The registry lists this licence as inactive. Contact the licensing board.",
+    } as Record<string, string>,
+    continueWithout: "Continue without a verified licence",
+    kycRequired: {
+      title: "Your identity document is not verified",
+      body: "Your licence can only be checked once your identity document has been verified, so we can compare the names. You can continue; the verification will say your licence was not checked.",
+    },
+    alreadyVerified: "Your licence is already verified.",
+    noAttemptsLeft: {
+      title: "No licence checks left",
+      body: "You have used all the licence checks for this verification. You can continue; the verification will say your licence was not verified.",
+    },
   },
 
   finish: {

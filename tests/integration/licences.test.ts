@@ -23,7 +23,8 @@ import { freePort } from "../support/server";
  */
 useServerDatabase();
 const nppesPort = await freePort();
-useOidcProvider({ NPPES_BASE_URL: `http://127.0.0.1:${nppesPort}/api/`, REGISTRY_TIMEOUT_MS: "1500" });
+// JOB_WORKER on, as in production: this server schedules the daily re-check.
+useOidcProvider({ NPPES_BASE_URL: `http://127.0.0.1:${nppesPort}/api/`, REGISTRY_TIMEOUT_MS: "1500", JOB_WORKER: "on" });
 
 const PROVIDER = "sample-board";
 const SAMPLE = "registry/samples/sample-medical-board.csv";
@@ -361,7 +362,8 @@ describe("a verified licence as a reusable proof", () => {
       setClock(null);
     }
 
-    // The board revokes it; the daily re-check (the worker's job, run here by its CLI command) finds out.
+    // The board revokes it; the daily re-check (the worker's scheduled job, run here by its CLI command) finds out.
+    await expect.poll(async () => sql(env(), "SELECT cron FROM pgboss.schedule WHERE name = 'licence-recheck'"), { timeout: 30_000 }).toEqual([{ cron: "30 3 * * *" }]);
     const revoked = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "svc-registry-")), "board.csv");
     fs.writeFileSync(revoked, fs.readFileSync(SAMPLE, "utf8").replace(/^(SMB-10006,.*?),Active,/m, "$1,Revoked,"));
     expect(fs.readFileSync(revoked, "utf8")).toMatch(/^SMB-10006,.*,Revoked,/m);

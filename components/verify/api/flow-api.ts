@@ -1,4 +1,4 @@
-import type { Challenge, ChecksResponse, FinishResponse, FlowState } from "./types";
+import type { Challenge, ChecksResponse, CredentialProvider, CredentialResponse, CredentialState, FinishResponse, FlowState, LicenceField } from "./types";
 
 /**
  * The page's calls to the hosted-flow API, each authenticated by the session
@@ -66,6 +66,11 @@ export function createFlowApi(token: string, options: { onSessionProblem?: (err:
     submitBurst: (endpoint: string, form: FormData) => call<ChecksResponse>("POST", endpoint, form),
     submitSelfie: (endpoint: string, form: FormData) => call<ChecksResponse>("POST", endpoint, form),
     submitLocation: (endpoint: string, body: Record<string, unknown>) => call<ChecksResponse["checks"][number]>("POST", endpoint, body),
+    getCredentialStates: (statesEndpoint: string) => call<{ states: CredentialState[] }>("GET", statesEndpoint),
+    getCredentialProviders: (statesEndpoint: string, stateCode: string) =>
+      call<{ providers: CredentialProvider[] }>("GET", `${statesEndpoint}/${encodeURIComponent(stateCode)}/providers`),
+    submitCredential: (endpoint: string, body: { credential_code: string; fields: Partial<Record<LicenceField, string>> }) =>
+      call<CredentialResponse>("POST", endpoint, body),
     finish: () => call<FinishResponse>("POST", "/api/v2/flow/finish"),
   };
 }

@@ -9,6 +9,8 @@ export type FrameCounts = { min: number; max: number; recommended: number };
 export type DocumentInput = { endpoint: string; document_types: string[] };
 export type LivenessInput = { challenge_endpoint: string; endpoint: string; frames: FrameCounts; max_attempts: number };
 export type EndpointInput = { endpoint: string };
+/** The licence step (`credential`): discovery narrowed to the workflow's licence types, then the lookup. */
+export type CredentialInput = { endpoint: string; states_endpoint: string; license_types: string[]; max_attempts: number };
 
 export type FlowStep = {
   type: string;
@@ -52,6 +54,39 @@ export type Challenge = {
   expires_in: number;
   attempts_left: number;
 };
+
+/** `GET {states_endpoint}`: the jurisdictions with at least one accepted credential, by name. */
+export type CredentialState = { state_name: string; state_code: string };
+
+export type LicenceField = "license_number" | "npi_number";
+
+/** `GET {states_endpoint}/{state_code}/providers` (spec 2.6): one row per credential; `provider_code` repeats, `credential_code` does not. */
+export type CredentialProvider = {
+  provider_code: string;
+  provider_display_name: string;
+  credential_code: string;
+  credential_name: string;
+  state_code: string;
+  remote_code: string;
+  required_fields: LicenceField[];
+};
+
+/** The `credential` check a lookup recorded (`data.license` is null unless the licence is the verified person's). */
+export type CredentialCheck = {
+  type: "credential";
+  status: "passed" | "failed" | "review";
+  data: {
+    match: boolean | null;
+    license: { status: string; expires_at: string | null } | null;
+    license_type: string;
+    state: string;
+    provider_code: string;
+    credential_code: string;
+  };
+  error: { code: string; message: string } | null;
+};
+
+export type CredentialResponse = { checks: CredentialCheck[]; attempts_left: number };
 
 export type FinishResponse = { session_id: string; status: SessionStatus; redirect_url: string | null };
 

@@ -6,7 +6,7 @@ export function personSteps(flow: FlowState): FlowStep[] {
 }
 
 /** The step types this page knows how to run. */
-export const STEP_TYPES: ReadonlySet<string> = new Set(["id_verification", "liveness", "location", "face_uniqueness"]);
+export const STEP_TYPES: ReadonlySet<string> = new Set(["id_verification", "liveness", "location", "face_uniqueness", "credential"]);
 
 /** Steps that need a camera (the document step can also take an uploaded file). */
 export function needsCamera(steps: FlowStep[]): boolean {
