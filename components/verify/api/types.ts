@@ -58,18 +58,8 @@ export type Challenge = {
 /** `GET {states_endpoint}`: the jurisdictions with at least one accepted credential, by name. */
 export type CredentialState = { state_name: string; state_code: string };
 
-export type LicenceField = "license_number" | "npi_number";
-
 /** `GET {states_endpoint}/{state_code}/providers` (spec 2.6): one row per credential; `provider_code` repeats, `credential_code` does not. */
-export type CredentialProvider = {
-  provider_code: string;
-  provider_display_name: string;
-  credential_code: string;
-  credential_name: string;
-  state_code: string;
-  remote_code: string;
-  required_fields: LicenceField[];
-};
+export type { CatalogueEntry as CredentialProvider, LicenceInputField as LicenceField } from "@/lib/credentials/types";
 
 /** The `credential` check a lookup recorded (`data.license` is null unless the licence is the verified person's). */
 export type CredentialCheck = {

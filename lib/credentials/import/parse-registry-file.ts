@@ -3,7 +3,7 @@ import { z } from "zod";
 import { normalisedName } from "../holder-name";
 import { LICENCE_INPUT_RULES } from "../inputs";
 import { licenceStatusOf, normaliseLicenceNumber } from "../normalise";
-import type { LicenceStatus } from "../types";
+import type { RegistryRow } from "./registry-row";
 
 /**
  * Reads a licence registry export (README "Importing a licence registry"):
@@ -33,17 +33,7 @@ export const MAX_REPORTED_ERRORS = 50;
 export type RegistryFileFormat = "csv" | "json";
 
 /** One valid row, with the credential it belongs to (`slug`, see ParsedCredential). */
-export type ParsedLicence = {
-  license_number: string;
-  first_name: string;
-  last_name: string;
-  full_name: string | null;
-  license_type: string;
-  registry_status: string;
-  status: LicenceStatus;
-  expires_on: string | null;
-  slug: string;
-};
+export type ParsedLicence = Omit<RegistryRow, "state" | "issuing_authority"> & { slug: string };
 
 /** A licence type of the file: its name, the board's code (remote_code) and the slug of the credential code. */
 export type ParsedCredential = { license_type: string; remote_code: string; slug: string };
