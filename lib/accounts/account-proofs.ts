@@ -18,7 +18,7 @@ export type LicenceProof = {
   state: ProofState;
   /** A valid proof the registry did not call lapsed (lib/identity/predicates.ts isLicenceValid). */
   valid: boolean;
-  /** Not expired and not lapsed: may be served at all (isLicenceServable). */
+  /** Not expired, not lapsed, confirmed lately: may be served at all (isLicenceServable). */
   servable: boolean;
 };
 
@@ -29,7 +29,8 @@ export type AccountProofs = {
 };
 
 export async function readAccountProofs(accountId: string): Promise<AccountProofs> {
-  const profile = await readProfile(accountId, now());
+  const at = now();
+  const profile = await readProfile(accountId, at);
   const idVerified = isIdVerified(profile);
   return {
     idVerified,
@@ -43,8 +44,8 @@ export async function readAccountProofs(accountId: string): Promise<AccountProof
       issuer: l.content.issuing_authority,
       verifiedAt: l.verifiedAt.toISOString(),
       state: l.state,
-      valid: isLicenceValid(l),
-      servable: isLicenceServable(l),
+      valid: isLicenceValid(l, at),
+      servable: isLicenceServable(l, at),
     })),
   };
 }

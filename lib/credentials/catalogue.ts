@@ -29,6 +29,26 @@ export async function listCatalogue(filter: LicenceTypeFilter = []): Promise<Cat
   return [...nppesCatalogue(), ...(await importedCatalogue())].filter(allowedBy(filter));
 }
 
+/**
+ * A workflow's `credential.license_types` must each be a `credential_name`
+ * some configured registry offers (compared without case), else 400 with
+ * `settings.credential.license_types.<i>`: a typo would otherwise leave
+ * every session without a licence to choose.
+ */
+export async function assertLicenceTypesOffered(licenceTypes: readonly string[]) {
+  if (licenceTypes.length === 0) return;
+  const offered = new Set((await listCatalogue()).map((e) => e.credential_name.toLowerCase()));
+  const errors: Record<string, string[]> = Object.create(null);
+  licenceTypes.forEach((type, i) => {
+    if (!offered.has(type.toLowerCase())) {
+      errors[`settings.credential.license_types.${i}`] = [`No configured licence registry offers "${type}"; GET /api/v2/credential/states/{state}/providers lists the credential_name values`];
+    }
+  });
+  if (Object.keys(errors).length) {
+    throw new ApiError("invalid_request", { message: `Invalid workflow settings: ${Object.keys(errors).join(", ")}`, data: { errors } });
+  }
+}
+
 /** GET /api/v2/credential/states: the jurisdictions with at least one provider, by name. */
 export async function credentialStates(filter: LicenceTypeFilter = []) {
   const codes = new Set((await listCatalogue(filter)).map((e) => e.state_code));

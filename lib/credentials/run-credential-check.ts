@@ -4,14 +4,14 @@ import { now } from "@/lib/clock";
 import { db } from "@/lib/db/client";
 import type { DocumentFields } from "@/lib/documents/document-reading";
 import { ApiError } from "@/lib/http/api-error";
-import { consumeRateLimit } from "@/lib/http/rate-limit";
 import { readProfile } from "@/lib/identity/profile";
 import { endOfDay, wasReused } from "@/lib/identity/proofs";
-import { loadJsonArtifact, saveJsonArtifact } from "@/lib/sessions/artifacts";
+import { loadJsonArtifact } from "@/lib/sessions/artifacts";
+import { lockOpenSession } from "@/lib/sessions/open-session";
 import type { WorkflowSnapshot } from "@/lib/sessions/present";
 import { recordCheckResult } from "@/lib/sessions/record-check";
 import { adapterFor, findCatalogueEntry } from "./catalogue";
-import { holderNameMatches } from "./holder-name";
+import { holderNameMatch } from "./holder-name";
 import { LICENCE_INPUT_RULES } from "./inputs";
 import { sessionLicenceTypes } from "./session-licence-types";
 import { statusOn } from "./normalise";
@@ -28,8 +28,10 @@ import { RegistryUnavailableError, type CatalogueEntry, type HolderName, type Li
  * - failed: not found (`license_not_found`), another person's licence
  *   (`license_holder_mismatch`: nothing about it is returned), expired
  *   (`license_expired`), suspended, revoked or inactive (`license_inactive`);
- * - review: the registry did not answer (`registry_unavailable`): not
- *   billed; the person may try again, or finish and a reviewer decides.
+ * - review: the registry did not answer (`registry_unavailable`: not
+ *   billed, the try given back), or its holder's name is close to the
+ *   verified one but not the same (`license_holder_uncertain`): the person
+ *   may try again, or finish and a reviewer decides.
  * `kyc_required` (400) until id_verification passed in this session.
  */
 export const CredentialBody = z
@@ -46,10 +48,19 @@ export const CredentialBody = z
   });
 export type CredentialBody = z.infer<typeof CredentialBody>;
 
-/** The licence and how it was found: sealed in the session (artifact `licence_record`) until the decision saves it as a proof. */
+/**
+ * A lookup to keep: sealed in the session (artifact `licence_record`) until
+ * the decision. A passed licence becomes the account's proof; one in review
+ * shows the reviewer what was asked and what the registry holds.
+ */
 export type LicenceRecord = {
-  licence: RegistryLicence;
+  /** The licence found (null when the registry did not answer). */
+  licence: RegistryLicence | null;
   lookup: { provider_code: string; credential_code: string; inputs: Partial<Record<LicenceInputField, string>> };
+  /** The name of the document the licence was matched against. */
+  verified_holder: HolderName;
+  /** When the registry was asked (ISO timestamp). */
+  looked_up_at: string;
 };
 
 function credentialSettings(session: Session) {
@@ -96,43 +107,61 @@ export function credentialVerdict(found: RegistryLicence[], person: HolderName, 
   if (found.length === 0) {
     return { status: "failed", data: { match: false, license: null }, error: { code: "license_not_found", message: "The registry has no such licence" } };
   }
-  const theirs = found.filter((l) => holderNameMatches(l.holder, person));
+  const judged = found.map((l) => ({ ...l, status: statusOn(l.status, l.expires_on, today), match: holderNameMatch(l.holder, person) }));
+  const theirs = judged.filter((l) => l.match === "same");
   if (theirs.length === 0) {
+    const close = judged.find((l) => l.match === "uncertain");
+    // A near name (a sibling, a namesake, a typo) is for a person to judge: never a pass, and nothing about the licence is returned.
+    if (close) {
+      return {
+        status: "review",
+        data: { match: null, license: null },
+        error: { code: "license_holder_uncertain", message: "The registry's name for this licence is close to, but not the same as, the verified name; a reviewer will compare them" },
+        licence: close,
+      };
+    }
     return {
       status: "failed",
       data: { match: false, license: null },
       error: { code: "license_holder_mismatch", message: "The licence is registered to someone other than the verified person" },
     };
   }
-  const judged = theirs.map((l) => ({ ...l, status: statusOn(l.status, l.expires_on, today) }));
-  const licence = judged.find((l) => l.status === "active") ?? judged[0]!;
+  const licence = theirs.find((l) => l.status === "active") ?? theirs[0]!;
   const data = { match: true, license: { status: licence.status, expires_at: endOfDay(licence.expires_on)?.toISOString() ?? null } };
-  if (licence.status === "active") return { status: "passed", data, error: null, licence };
+  const { match: _match, ...found_ } = licence;
+  if (licence.status === "active") return { status: "passed", data, error: null, licence: found_ };
   const error =
     licence.status === "expired"
       ? { code: "license_expired", message: `The licence expired${licence.expires_on ? ` on ${licence.expires_on}` : ""}; renew it and verify again` }
       : { code: "license_inactive", message: `The registry lists the licence as ${licence.status}` };
-  return { status: "failed", data, error, licence };
+  return { status: "failed", data, error, licence: found_ };
 }
 
-async function reserveAttempt(session: Session, maxAttempts: number) {
+const tooMany = (maxAttempts: number) =>
+  new ApiError("too_many_attempts", { message: "No licence lookups left in this session", data: { max_attempts: maxAttempts } });
+
+/**
+ * Reserves one lookup under the session's row lock (table credential_lookups):
+ * refused once the check passed (409) or max_attempts lookups were made (429),
+ * however many run at once. Returns the reservation and how many came before it.
+ */
+async function reserveLookup(session: Session, maxAttempts: number): Promise<{ id: string; before: number }> {
   const prisma = await db();
-  const previous = await prisma.checkResult.findUnique({
-    where: { sessionId_type: { sessionId: session.id, type: "credential" } },
-    select: { status: true, attempts: true },
+  return prisma.$transaction(async (tx) => {
+    await lockOpenSession(tx, session.id);
+    const current = await tx.checkResult.findUnique({ where: { sessionId_type: { sessionId: session.id, type: "credential" } }, select: { status: true } });
+    if (current?.status === "passed") throw new ApiError("credential_already_verified");
+    const before = await tx.credentialLookup.count({ where: { sessionId: session.id } });
+    if (before >= maxAttempts) throw tooMany(maxAttempts);
+    const { id } = await tx.credentialLookup.create({ data: { sessionId: session.id }, select: { id: true } });
+    return { id, before };
   });
-  if (previous?.status === "passed") throw new ApiError("credential_already_verified");
-  const tooMany = () =>
-    new ApiError("too_many_attempts", { message: "No licence lookups left in this session", data: { max_attempts: maxAttempts } });
-  if (previous && previous.attempts >= maxAttempts) throw tooMany();
-  // The count above sees finished lookups; this budget also holds lookups running at the same time to max_attempts.
-  try {
-    await consumeRateLimit("credential-lookups", session.id, maxAttempts, 8 * 24 * 3600);
-  } catch (err) {
-    if (err instanceof ApiError && err.code === "rate_limited") throw tooMany();
-    throw err;
-  }
-  return previous?.attempts ?? 0;
+}
+
+/** A lookup the registry did not answer is given back: an outage does not use up the person's tries. */
+async function releaseLookup(id: string) {
+  const prisma = await db();
+  await prisma.credentialLookup.deleteMany({ where: { id } });
 }
 
 export async function submitCredential(session: Session, body: CredentialBody, signal: AbortSignal = new AbortController().signal) {
@@ -162,7 +191,7 @@ export async function submitCredential(session: Session, body: CredentialBody, s
   const inputs = validatedInputs(entry, body.fields);
   const person = await verifiedName(session, wasReused(idCheck.data));
   if (!person) throw new ApiError("kyc_required", { message: "The verified document's name is not available; verify the document again" });
-  const used = await reserveAttempt(session, settings.max_attempts);
+  const reservation = await reserveLookup(session, settings.max_attempts);
 
   let outcome: Outcome;
   let evidence: Record<string, unknown> = { provider_code: entry.provider_code, credential_code: entry.credential_code };
@@ -179,13 +208,21 @@ export async function submitCredential(session: Session, body: CredentialBody, s
       error: { code: "registry_unavailable", message: "The licence registry did not answer; try again, or continue and a reviewer will check the licence" },
     };
     evidence = { ...evidence, registry_error: err.reason, registry_message: err.message };
+    await releaseLookup(reservation.id);
   }
   evidence.lookup_ms = Date.now() - started;
+  const unanswered = outcome.error?.code === "registry_unavailable";
 
-  if (outcome.status === "passed" && outcome.licence) {
-    const record: LicenceRecord = { licence: outcome.licence, lookup: { provider_code: entry.provider_code, credential_code: entry.credential_code, inputs } };
-    await saveJsonArtifact(session.id, "licence_record", record);
-  }
+  // Kept for the proof (passed) or the reviewer (review); a failed lookup keeps nothing.
+  const record: LicenceRecord | null =
+    outcome.status === "failed"
+      ? null
+      : {
+          licence: outcome.licence ?? null,
+          lookup: { provider_code: entry.provider_code, credential_code: entry.credential_code, inputs },
+          verified_holder: person,
+          looked_up_at: new Date(started).toISOString(),
+        };
   const data = { ...outcome.data, license_type: entry.credential_name, state: entry.state_code, provider_code: entry.provider_code, credential_code: entry.credential_code };
   await recordCheckResult({
     sessionId: session.id,
@@ -195,8 +232,11 @@ export async function submitCredential(session: Session, body: CredentialBody, s
     error: outcome.error,
     evidence,
     // A lookup the registry could not answer did not run: never billed (a later answered try is).
-    billable: outcome.status !== "review",
+    billable: !unanswered,
+    // A lookup that ran alongside one that passed never replaces it.
+    keepPassed: "credential_already_verified",
+    artifacts: { licence_record: record },
   });
-  const attemptsLeft = Math.max(0, settings.max_attempts - used - 1);
+  const attemptsLeft = Math.max(0, settings.max_attempts - reservation.before - (unanswered ? 0 : 1));
   return { checks: [{ type: "credential", status: outcome.status, data, error: outcome.error }], attempts_left: attemptsLeft };
 }

@@ -25,7 +25,6 @@ export type RateLimitBucket =
   | "auth"
   | "portal"
   | "session-uploads"
-  | "credential-lookups"
   | "portal-sign-in-ip"
   | "portal-sign-in-account"
   | "portal-password-reset";

@@ -539,6 +539,16 @@ export const portalText = {
     deciding: "Saving…",
     approveUnavailable: "Approval needs passed ID verification, liveness and face match checks, so this session can only be declined.",
     decided: (id: string, status: string) => `Session ${id}: ${status}.`,
+    licence: {
+      heading: "Licence lookup",
+      credential: "Credential",
+      input: (field: string) => (field === "npi_number" ? "NPI number typed" : field === "license_number" ? "Licence number typed" : field),
+      verifiedName: "Name on the verified document",
+      registryName: "Name in the registry",
+      noAnswer: "The registry did not answer: look the licence up on its site",
+      registryStatus: "Registry status",
+      expiresOn: "Expires on",
+    },
   },
   // --- the organization's pages: roster, seats and billing, recovery log (lib/i18n/portal-organization-en.ts) ---
   organization: portalOrganizationText,

@@ -12,21 +12,31 @@ export type Predicates = { id_verified: boolean } & Partial<Record<Exclude<Predi
 
 const LAPSED_STATUS = /expired|revoked|suspended|inactive|lapsed|not_found/i;
 
-type JudgedLicence = Pick<Judged<"licence">, "state"> & { content: { status: string | null } };
+type JudgedLicence = Pick<Judged<"licence">, "state" | "verifiedAt"> & { content: { status: string | null; checked_at?: string } };
 
-/** A licence its registry no longer calls active (the daily re-check, lib/credentials/recheck-licences.ts). */
-function isLapsed(licence: JudgedLicence): boolean {
-  return LAPSED_STATUS.test(licence.content.status ?? "");
+/**
+ * A licence its registry has not confirmed for this many days (the daily
+ * re-check could not reach it) is not served until a re-check confirms it:
+ * a registry that publishes no expiry (NPPES) would otherwise vouch for a
+ * licence indefinitely.
+ */
+export const LICENCE_CONFIRMATION_DAYS = 7;
+
+/** A licence its registry no longer calls active (the daily re-check, lib/credentials/recheck-licences.ts), or has not confirmed lately. */
+function isLapsed(licence: JudgedLicence, at: Date): boolean {
+  if (LAPSED_STATUS.test(licence.content.status ?? "")) return true;
+  const confirmed = licence.content.checked_at ? Date.parse(licence.content.checked_at) : licence.verifiedAt.getTime();
+  return at.getTime() - confirmed > LICENCE_CONFIRMATION_DAYS * 86_400_000;
 }
 
-/** A licence that may be served at all (spec 1.2): not past its expiry, and not lapsed in its registry. */
-export function isLicenceServable(licence: JudgedLicence): boolean {
-  return licence.state !== "expired" && !isLapsed(licence);
+/** A licence that may be served at all (spec 1.2): not past its expiry, not lapsed, confirmed lately. */
+export function isLicenceServable(licence: JudgedLicence, at: Date): boolean {
+  return licence.state !== "expired" && !isLapsed(licence, at);
 }
 
-/** A licence counts as valid: a valid proof (not expired, not stale) whose registry status is not a lapse. */
-export function isLicenceValid(licence: JudgedLicence): boolean {
-  return licence.state === "valid" && !isLapsed(licence);
+/** A licence counts as valid: servable and not stale. */
+export function isLicenceValid(licence: JudgedLicence, at: Date): boolean {
+  return licence.state === "valid" && !isLapsed(licence, at);
 }
 
 export function identityPredicates(profile: Profile, at: Date): Predicates {
@@ -37,6 +47,6 @@ export function identityPredicates(profile: Profile, at: Date): Predicates {
     if (bands.is_18_plus !== null) out.age_over_18 = bands.is_18_plus;
     if (bands.is_21_plus !== null) out.age_over_21 = bands.is_21_plus;
   }
-  if (profile.licences.length > 0) out.licence_valid = profile.licences.some(isLicenceValid);
+  if (profile.licences.length > 0) out.licence_valid = profile.licences.some((l) => isLicenceValid(l, at));
   return out;
 }

@@ -3,7 +3,11 @@ import { openJson, sealJson } from "@/lib/crypto/encryption";
 import type { Tx } from "@/lib/db/client";
 import type { DocumentFields } from "@/lib/documents/document-reading";
 import type { FaceTemplate } from "@/lib/faces/templates";
+import { createHmac } from "node:crypto";
+import { normaliseLicenceNumber } from "@/lib/credentials/normalise";
 import type { LicenceRecord } from "@/lib/credentials/run-credential-check";
+import type { HolderName } from "@/lib/credentials/types";
+import { derivedKey } from "@/lib/crypto/encryption-key";
 import { loadJsonArtifact } from "@/lib/sessions/artifacts";
 
 /**
@@ -32,7 +36,9 @@ export type LicenceProof = {
   /** The registry's own words. */
   registry_status: string | null;
   expires_on: string | null;
-  /** How to ask the registry again (the daily re-check, lib/credentials/recheck-licences.ts). */
+  /** The registry's holder, matched again by the daily re-check (lib/credentials/recheck-licences.ts). */
+  holder?: HolderName;
+  /** How to ask the registry again (the daily re-check). */
   lookup?: LicenceRecord["lookup"];
   /** When the registry last confirmed it (ISO timestamp). */
   checked_at?: string;
@@ -98,9 +104,10 @@ export async function enrollFace(tx: Tx, accountId: string, face: FaceTemplate, 
   await upsertProof(tx, accountId, { kind: "face", key: "", content: face, verifiedAt: at, validUntil: null, sourceSessionId: null });
 }
 
-/** The licence proof a passed credential check's sealed record makes (lib/credentials/run-credential-check.ts). */
-export function licenceFromRecord(record: LicenceRecord, at: Date): LicenceProof {
+/** The licence proof a passed credential check's sealed record makes (lib/credentials/run-credential-check.ts); null without a licence. */
+export function licenceFromRecord(record: LicenceRecord): LicenceProof | null {
   const l = record.licence;
+  if (!l) return null;
   return {
     license_type: l.license_type,
     license_number: l.license_number,
@@ -109,14 +116,20 @@ export function licenceFromRecord(record: LicenceRecord, at: Date): LicenceProof
     status: l.status,
     registry_status: l.registry_status,
     expires_on: l.expires_on,
+    holder: l.holder,
     lookup: record.lookup,
-    checked_at: at.toISOString(),
+    checked_at: record.looked_up_at,
   };
 }
 
-/** One licence proof per credential and number. */
+/**
+ * One licence proof per credential and number: its key is an HMAC (key
+ * derived from ENCRYPTION_KEY) of type, state and normalised number, so the
+ * number is not in clear beside the account.
+ */
 export function licenceProofKey(licence: Pick<LicenceProof, "license_type" | "license_number" | "state">): string {
-  return `${licence.license_type}|${licence.state ?? ""}|${licence.license_number ?? ""}`;
+  const name = `${licence.license_type.toLowerCase()}|${licence.state ?? ""}|${normaliseLicenceNumber(licence.license_number ?? "")}`;
+  return createHmac("sha256", derivedKey("licence-proof-key")).update(name).digest("base64url");
 }
 
 /**
@@ -164,8 +177,8 @@ export async function saveSessionProofs(tx: Tx, session: Pick<Session, "id" | "a
 
   const record = passed.has("credential") ? await loadJsonArtifact<LicenceRecord>(session.id, "licence_record", tx) : null;
   if (record) {
-    const licence = licenceFromRecord(record, at);
-    await upsertProof(tx, accountId, {
+    const licence = licenceFromRecord(record);
+    if (licence) await upsertProof(tx, accountId, {
       kind: "licence",
       key: licenceProofKey(licence),
       content: licence,

@@ -27,9 +27,9 @@ export async function sharesWithApp(accountId: string, appId: string): Promise<b
 }
 
 /** Licences as spec 2.4 lists them; an expired or lapsed licence is never served. */
-function presentLicences(licences: Judged<"licence">[]) {
+function presentLicences(licences: Judged<"licence">[], at: Date) {
   return licences
-    .filter(isLicenceServable)
+    .filter((l) => isLicenceServable(l, at))
     .map((l) => ({
       license_type: l.content.license_type,
       status: l.content.status,
@@ -81,7 +81,7 @@ export async function readIdentity(app: App, query: z.infer<typeof IdentityQuery
       svc_id: accountId,
       pseudonym: projectPseudonym(app.id, accountId),
       age_bands: ageBands(profile.document, at),
-      licenses: presentLicences(profile.licences),
+      licenses: presentLicences(profile.licences, at),
       verified_at: profile.verifiedAt?.toISOString() ?? null,
       stale: profile.stale,
     },
@@ -103,7 +103,7 @@ export async function decisionIdentity(session: Pick<Session, "accountId" | "app
     svc_id: session.accountId,
     full_name: profile.document && profile.document.state !== "expired" ? profile.document.content.full_name : null,
     licenses: profile.licences
-      .filter(isLicenceServable)
+      .filter((l) => isLicenceServable(l, at))
       .map((l) => ({ license_type: l.content.license_type, license_state: l.content.state, status: l.content.status, expire_date: l.content.expires_on })),
     verified_at: profile.verifiedAt?.toISOString() ?? null,
     stale: profile.stale,

@@ -26,6 +26,16 @@ export const QUEUES = {
 } as const;
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
 
+const QUEUE_OPTIONS = { retryLimit: 8, retryDelay: 30, retryBackoff: true };
+/**
+ * The licence re-check may run for hours against a slow registry: it may
+ * take 6 hours before pg-boss calls it lost, and is tried once more at most
+ * (a rerun skips what the first one confirmed), so runs never pile up.
+ */
+const QUEUE_OVERRIDES: Partial<Record<QueueName, Partial<PgBoss.Queue>>> = {
+  [QUEUES.licenceRecheck]: { retryLimit: 1, retryDelay: 600, expireInSeconds: 6 * 3600 },
+};
+
 const globalForJobs = globalThis as unknown as { __svcJobQueue?: Promise<PgBoss> };
 
 async function startQueue(): Promise<PgBoss> {
@@ -34,7 +44,7 @@ async function startQueue(): Promise<PgBoss> {
   boss.on("error", (err) => logger.error("background job queue error", describeError(err)));
   await boss.start();
   for (const name of Object.values(QUEUES)) {
-    if (!(await boss.getQueue(name))) await boss.createQueue(name, { name, retryLimit: 8, retryDelay: 30, retryBackoff: true });
+    if (!(await boss.getQueue(name))) await boss.createQueue(name, { name, ...QUEUE_OPTIONS, ...QUEUE_OVERRIDES[name] });
   }
   return boss;
 }

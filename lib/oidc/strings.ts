@@ -83,7 +83,7 @@ export const STRINGS = {
     profile: "Your email address, your name if you gave one, and whether your identity is verified",
     verifications: "Whether you passed identity and liveness checks, and your licences' verification status",
     zkp: "Proofs about you (such as being over 18) without the underlying details",
-    doctor_license: "Your medical licence's verification status",
+    doctor_license: "Your professional licences: their type, number, issuing board, status and expiry",
   } as Record<string, string>,
   messages: {
     otp_invalid: (left: number) =>

@@ -4,6 +4,8 @@ import { db } from "@/lib/db/client";
 import { applyLedgerEntry } from "@/lib/billing/ledger";
 import { checkPrices } from "@/lib/billing/prices";
 import { ApiError } from "@/lib/http/api-error";
+import type { ErrorCode } from "@/lib/http/error-catalogue";
+import { saveJsonArtifact, type ArtifactKind } from "./artifacts";
 import type { Feature } from "@/lib/workflows/schemas";
 import { lockOpenSession } from "./open-session";
 import type { CheckStatus } from "./statuses";
@@ -19,6 +21,10 @@ export type CheckResultInput = {
   evidence?: Record<string, unknown>;
   /** false: a check that could not run (a licence registry that did not answer) is recorded without a charge. */
   billable?: boolean;
+  /** A passed result is final: another result for it is refused with this error (the credential check). */
+  keepPassed?: ErrorCode;
+  /** Session artifacts written (value) or removed (null) with the result, in its transaction. */
+  artifacts?: Partial<Record<ArtifactKind, unknown | null>>;
 };
 
 /**
@@ -38,6 +44,10 @@ export async function recordCheckResult(input: CheckResultInput) {
     const session = await lockOpenSession(tx, input.sessionId, at);
     if (!session.features.includes(input.type)) {
       throw new ApiError("invalid_request", { message: `${input.type} is not a check of this session's workflow` });
+    }
+    if (input.keepPassed) {
+      const current = await tx.checkResult.findUnique({ where: { sessionId_type: { sessionId: session.id, type: input.type } }, select: { status: true } });
+      if (current?.status === "passed") throw new ApiError(input.keepPassed);
     }
     const price = input.billable === false ? 0 : checkPrices()[input.type];
     const charge = price > 0
@@ -61,6 +71,10 @@ export async function recordCheckResult(input: CheckResultInput) {
       create: { sessionId: session.id, type: input.type, ...values },
       update: { ...values, attempts: { increment: 1 } },
     });
+    for (const [kind, value] of Object.entries(input.artifacts ?? {}) as Array<[ArtifactKind, unknown]>) {
+      if (value === null) await tx.sessionArtifact.deleteMany({ where: { sessionId: session.id, kind } });
+      else await saveJsonArtifact(session.id, kind, value, tx);
+    }
     if (session.status === "NOT_STARTED") {
       await tx.session.update({ where: { id: session.id }, data: { status: "IN_PROGRESS", startedAt: at } });
     }

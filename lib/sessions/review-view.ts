@@ -1,4 +1,7 @@
 import type { Session } from "@/generated/prisma/client";
+import type { LicenceRecord } from "@/lib/credentials/run-credential-check";
+import type { HolderName } from "@/lib/credentials/types";
+import { openJson } from "@/lib/crypto/encryption";
 import { db } from "@/lib/db/client";
 import { canApproveManually, type CheckOutcome } from "@/lib/decisions/decide";
 import type { CheckView } from "./load-session";
@@ -49,6 +52,39 @@ export function reviewReasons(checks: readonly PresentedCheck[]): ReviewReason[]
 
 type CheckRow = CheckView & { sessionId: string; updatedAt: Date; attempts: number };
 
+/**
+ * A licence lookup in review (README "Professional licences"): what the
+ * person asked for and what the registry holds, so the reviewer can compare
+ * the names or look the licence up on the registry's own site. From the
+ * session's sealed `licence_record`, shown only while the session is IN_REVIEW.
+ */
+export type LicenceReview = {
+  provider_code: string;
+  credential_code: string;
+  inputs: Record<string, string>;
+  verified_name: string | null;
+  registry_name: string | null;
+  registry_status: string | null;
+  expires_on: string | null;
+  looked_up_at: string;
+};
+
+const nameOf = (n: HolderName | null | undefined) => (n ? n.full ?? ([n.first, n.last].filter(Boolean).join(" ") || null) : null);
+
+function licenceReview(sealed: Uint8Array): LicenceReview {
+  const record = openJson<LicenceRecord>(sealed);
+  return {
+    provider_code: record.lookup.provider_code,
+    credential_code: record.lookup.credential_code,
+    inputs: record.lookup.inputs as Record<string, string>,
+    verified_name: nameOf(record.verified_holder),
+    registry_name: nameOf(record.licence?.holder),
+    registry_status: record.licence?.registry_status ?? null,
+    expires_on: record.licence?.expires_on ?? null,
+    looked_up_at: record.looked_up_at,
+  };
+}
+
 export type ReviewItem = Awaited<ReturnType<typeof reviewItems>>[number];
 
 /** The review view of each session (in the given order), with two queries for all of them: check results and kept image kinds. */
@@ -63,14 +99,18 @@ export async function reviewItems(sessions: readonly Session[]) {
           select: { sessionId: true, type: true, status: true, score: true, data: true, error: true, updatedAt: true, attempts: true },
         })
       : [],
-    // Images are offered only while a decision may need them: IN_REVIEW.
+    // Images and the licence lookup are offered only while a decision may need them: IN_REVIEW.
     reviewIds.length
       ? prisma.sessionArtifact.findMany({
-          where: { sessionId: { in: reviewIds }, kind: { in: [...REVIEW_IMAGE_KINDS] } },
+          where: { sessionId: { in: reviewIds }, kind: { in: [...REVIEW_IMAGE_KINDS, "licence_record"] } },
           select: { sessionId: true, kind: true },
         })
       : [],
   ]);
+  const licenceIds = imageRows.filter((r) => r.kind === "licence_record").map((r) => r.sessionId);
+  const licenceRows = licenceIds.length
+    ? await prisma.sessionArtifact.findMany({ where: { sessionId: { in: licenceIds }, kind: "licence_record" }, select: { sessionId: true, sealed: true } })
+    : [];
   return sessions.map((session) => {
     const rows = (checkRows as CheckRow[]).filter((r) => r.sessionId === session.id);
     const decision = presentDecision(session, rows);
@@ -86,6 +126,7 @@ export async function reviewItems(sessions: readonly Session[]) {
       })),
       reasons: reviewReasons(decision.checks),
       images: REVIEW_IMAGE_KINDS.filter((kind) => kept.has(kind)),
+      licence: byType.get("credential")?.status === "review" ? (licenceRows.filter((r) => r.sessionId === session.id).map((r) => licenceReview(r.sealed))[0] ?? null) : null,
       can_approve: session.status === "IN_REVIEW" && canApproveManually(rows as CheckOutcome[]),
     };
   });

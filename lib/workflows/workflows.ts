@@ -5,6 +5,7 @@ import { db } from "@/lib/db/client";
 import { ApiError } from "@/lib/http/api-error";
 import { UUID_PATTERN } from "@/lib/http/validation";
 import { normaliseFeatures, type CreateWorkflowBody, type Feature, type UpdateWorkflowBody } from "./schemas";
+import { assertLicenceTypesOffered } from "@/lib/credentials/catalogue";
 import { assertWorkflowFeaturesRunnable } from "./runnable-features";
 import { resolveSettings, type WorkflowSettings } from "./settings";
 
@@ -33,6 +34,7 @@ export async function createWorkflow(app: App, body: z.infer<typeof CreateWorkfl
   await assertWorkflowFeaturesRunnable(body.features);
   const features = normaliseFeatures(body.features);
   const settings = resolveSettings(features, body.settings);
+  await assertLicenceTypesOffered(settings.credential?.license_types ?? []);
   const prisma = await db();
   const workflow = await prisma.workflow.create({
     data: { appId: app.id, name: body.name, features, settings, isActive: body.is_active },
@@ -65,6 +67,8 @@ export async function updateWorkflow(app: App, id: string, body: z.infer<typeof 
     ),
   );
   const settings = resolveSettings(features, { ...kept, ...(body.settings ?? {}) });
+  // Checked when they are set: a licence type a registry stopped offering later does not block other changes.
+  if (body.settings && "credential" in body.settings) await assertLicenceTypesOffered(settings.credential?.license_types ?? []);
   const prisma = await db();
   const workflow = await prisma.workflow.update({
     where: { id: existing.id },

@@ -62,6 +62,13 @@ describe("workflows (spec 4.2)", () => {
     });
     expect(bad.status).toBe(400);
     expect(Object.keys(bad.body.data.errors).sort()).toEqual(["settings.credential.license_type", "settings.credential.max_attempts"]);
+    // A licence type no configured registry offers (NPPES calls it "Physician (MD/DO)") would leave sessions nothing to choose.
+    const unknown = await api("PATCH", `/api/v2/workflows/${create.body.data.workflow.id}`, {
+      headers: keyHeader(t),
+      json: { settings: { credential: { license_types: ["registered nurse", "Physician"] } } },
+    });
+    expect(unknown.status).toBe(400);
+    expect(Object.keys(unknown.body.data.errors)).toEqual(["settings.credential.license_types.1"]);
   });
 
   it("update validates too, and an empty update is 400", async () => {

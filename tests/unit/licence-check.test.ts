@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { licencesOfNppesResult, NPPES_CREDENTIALS } from "@/lib/credentials/adapters/nppes";
 import { isValidNpi } from "@/lib/credentials/inputs";
 import { credentialVerdict } from "@/lib/credentials/run-credential-check";
-import type { CatalogueEntry, RegistryLicence } from "@/lib/credentials/types";
+import { RegistryUnavailableError, type CatalogueEntry, type RegistryLicence } from "@/lib/credentials/types";
 
 const JORDAN = { first: "JORDAN", last: "SAMPLE", full: "JORDAN SAMPLE" };
 
@@ -102,6 +102,12 @@ describe("the NPPES adapter's reading of a registry record", () => {
       },
     ]);
     expect(licencesOfNppesResult(record(), query("A999999"))).toEqual([]);
+  });
+
+  it("a record it cannot read, or of another NPI, means the registry is unavailable (review), never not found", () => {
+    expect(() => licencesOfNppesResult(record({ enumeration_type: undefined }), query("A123456"))).toThrow(RegistryUnavailableError);
+    expect(() => licencesOfNppesResult(record({ taxonomies: "none" }), query("A123456"))).toThrow(RegistryUnavailableError);
+    expect(() => licencesOfNppesResult(record({ number: 1234567901 }), query("A123456"))).toThrow(/another NPI/);
   });
 
   it("a deactivated NPI's licence is inactive; an organisation (NPI-2) holds none", () => {

@@ -46,24 +46,28 @@ describe("projectPseudonym", () => {
 });
 
 describe("licenceFromRecord", () => {
-  it("makes a licence proof of a credential check's sealed record, with how to look it up again", async () => {
+  const record = (licence: object | null) =>
+    ({
+      licence,
+      lookup: { provider_code: "sample-board", credential_code: "sample-board-phy", inputs: { license_number: "SMB-10001" } },
+      verified_holder: { first: "JORDAN", last: "SAMPLE", full: "JORDAN SAMPLE" },
+      looked_up_at: "2026-11-24T09:59:00.000Z",
+    }) as Parameters<typeof import("@/lib/identity/proofs").licenceFromRecord>[0];
+
+  it("makes a licence proof of a credential check's sealed record, with how and when it was looked up", async () => {
     const { licenceFromRecord, licenceProofKey } = await import("@/lib/identity/proofs");
-    const at = new Date("2026-11-24T10:00:00Z");
+    const holder = { first: "JORDAN", last: "SAMPLE", full: null };
     const proof = licenceFromRecord(
-      {
-        licence: {
-          license_number: "SMB-10001",
-          license_type: "Physician and Surgeon",
-          holder: { first: "JORDAN", last: "SAMPLE", full: null },
-          status: "active",
-          registry_status: "Active",
-          expires_on: "2030-06-30",
-          state: "CA",
-          issuing_authority: "Sample Board",
-        },
-        lookup: { provider_code: "sample-board", credential_code: "sample-board-phy", inputs: { license_number: "SMB-10001" } },
-      },
-      at,
+      record({
+        license_number: "SMB-10001",
+        license_type: "Physician and Surgeon",
+        holder,
+        status: "active",
+        registry_status: "Active",
+        expires_on: "2030-06-30",
+        state: "CA",
+        issuing_authority: "Sample Board",
+      }),
     );
     expect(proof).toEqual({
       license_type: "Physician and Surgeon",
@@ -73,11 +77,16 @@ describe("licenceFromRecord", () => {
       status: "active",
       registry_status: "Active",
       expires_on: "2030-06-30",
+      holder,
       lookup: { provider_code: "sample-board", credential_code: "sample-board-phy", inputs: { license_number: "SMB-10001" } },
-      checked_at: "2026-11-24T10:00:00.000Z",
+      checked_at: "2026-11-24T09:59:00.000Z",
     });
-    // The holder's name stays with the session: the proof does not carry it.
-    expect(JSON.stringify(proof)).not.toContain("JORDAN");
-    expect(licenceProofKey(proof)).toBe("Physician and Surgeon|CA|SMB-10001");
+    // One proof per licence, found again however the number is typed; the key does not show the number.
+    const key = licenceProofKey(proof!);
+    expect(key).toBe(licenceProofKey({ ...proof!, license_number: "smb 10001" }));
+    expect(key).not.toBe(licenceProofKey({ ...proof!, license_number: "SMB-10002" }));
+    expect(key).not.toMatch(/SMB|10001/);
+    // A record without a licence (the registry did not answer) makes no proof.
+    expect(licenceFromRecord(record(null))).toBeNull();
   });
 });

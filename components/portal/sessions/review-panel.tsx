@@ -28,6 +28,33 @@ function KeptImage({ appId, sessionId, kind }: { appId: string; sessionId: strin
   );
 }
 
+/** The licence lookup a reviewer compares or repeats at the registry: the names side by side, what was typed. */
+function LicenceLookup({ licence, H }: { licence: NonNullable<ReviewItem["licence"]>; H: "h3" | "h4" }) {
+  const rows: Array<[string, string | null]> = [
+    [t.licence.credential, licence.credential_code],
+    ...Object.entries(licence.inputs).map(([field, value]) => [t.licence.input(field), value] as [string, string]),
+    [t.licence.verifiedName, licence.verified_name],
+    [t.licence.registryName, licence.registry_name ?? t.licence.noAnswer],
+    [t.licence.registryStatus, licence.registry_status],
+    [t.licence.expiresOn, licence.expires_on],
+  ];
+  return (
+    <>
+      <H className="mt-4 font-semibold text-slate-900">{t.licence.heading}</H>
+      <dl className="mt-2 grid grid-cols-[auto_1fr] gap-x-3 gap-y-1 text-slate-800">
+        {rows
+          .filter(([, value]) => value)
+          .map(([label, value]) => (
+            <div key={label} className="contents">
+              <dt className="font-medium">{label}</dt>
+              <dd className="break-all">{value}</dd>
+            </div>
+          ))}
+      </dl>
+    </>
+  );
+}
+
 /**
  * What a reviewer needs to decide one IN_REVIEW session, side by side: the
  * kept images, the engine's reasons and every check's score; then Approve
@@ -44,7 +71,7 @@ export function ReviewPanel({
   onDecided,
 }: {
   appId: string;
-  item: Pick<ReviewItem, "reasons" | "images" | "checks" | "can_approve"> & { session: { session_id: string } };
+  item: Pick<ReviewItem, "reasons" | "images" | "checks" | "can_approve" | "licence"> & { session: { session_id: string } };
   headingLevel: "h3" | "h4";
   onDecided?: (session: PresentedSession) => void;
 }) {
@@ -84,6 +111,7 @@ export function ReviewPanel({
             <li>{t.reasonUnknown}</li>
           )}
         </ul>
+        {item.licence && <LicenceLookup licence={item.licence} H={H} />}
         <H className="mt-4 font-semibold text-slate-900">{t.checksHeading}</H>
         <ul className="mt-2 space-y-1">
           {item.checks.map((c) => (

@@ -48,7 +48,7 @@ export function nppesCatalogue(): CatalogueEntry[] {
 }
 
 type NppesTaxonomy = { code?: unknown; desc?: unknown; state?: unknown; license?: unknown };
-type NppesResult = { enumeration_type?: unknown; basic?: Record<string, unknown>; taxonomies?: unknown };
+type NppesResult = { number?: unknown; enumeration_type?: unknown; basic?: Record<string, unknown>; taxonomies?: unknown };
 type NppesReply = { result_count?: unknown; results?: unknown; Errors?: unknown };
 
 const str = (v: unknown) => (typeof v === "string" ? v.trim() : typeof v === "number" ? String(v) : "");
@@ -84,12 +84,17 @@ async function fetchNpi(npi: string, signal: AbortSignal): Promise<NppesReply> {
 
 /** The licences of one NPPES record that answer the query (state, taxonomy prefix, licence number). */
 export function licencesOfNppesResult(result: NppesResult, query: LicenceQuery): RegistryLicence[] {
+  // A record this adapter cannot read is the registry's problem, never "not found".
+  if (!result || typeof result !== "object" || !["NPI-1", "NPI-2"].includes(str(result.enumeration_type)) || !Array.isArray(result.taxonomies)) {
+    throw new RegistryUnavailableError("NPPES answered a record without its enumeration type or taxonomies", "bad_response");
+  }
+  if (str(result.number) !== query.inputs.npi_number) throw new RegistryUnavailableError("NPPES answered another NPI than the one asked", "bad_response");
   if (str(result.enumeration_type) !== "NPI-1") return []; // organisations hold no professional licence
   const basic = result.basic ?? {};
   const wanted = normaliseLicenceNumber(query.inputs.license_number ?? "");
   const prefixes = query.entry.remote_code.split(",");
   const active = str(basic.status).toUpperCase() === "A";
-  const taxonomies = (Array.isArray(result.taxonomies) ? result.taxonomies : []) as NppesTaxonomy[];
+  const taxonomies = result.taxonomies as NppesTaxonomy[];
   return taxonomies
     .filter(
       (t) =>

@@ -43,7 +43,7 @@ const PROVIDER_CODE = /^[a-z0-9][a-z0-9-]{1,39}$/;
 /** The built-in NPPES adapter's provider code; its credential codes start with "nppes-". */
 const RESERVED_PROVIDER = /^nppes(-|$)/;
 const BATCH = 5000;
-/** A big registry (2,000,000 licences) takes minutes to write; the transaction may run that long. */
+/** A registry at the row limit (1,000,000 licences) takes minutes to write; the transaction may run that long. */
 const TRANSACTION_OPTIONS = { maxWait: 60_000, timeout: 30 * 60_000 };
 
 function invalid(message: string, data?: Record<string, unknown>): never {
@@ -80,7 +80,7 @@ export async function importRegistry(input: ImportRegistryInput): Promise<Import
     invalid(`Cannot read ${input.file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
   }
   if (size > REGISTRY_FILE_LIMITS.maxBytes) {
-    invalid(`The file is ${size} bytes; the limit is ${REGISTRY_FILE_LIMITS.maxBytes} (split the registry by licence type)`);
+    invalid(`The file is ${size} bytes; the limit is ${REGISTRY_FILE_LIMITS.maxBytes} (split the export into several files, each under its own provider code)`);
   }
   const bytes = fs.readFileSync(input.file);
   const sha256 = createHash("sha256").update(bytes).digest("hex");
