@@ -136,4 +136,41 @@ describe.skipIf(chromiumMissing !== null)(suiteName, () => {
     await page.getByRole("link", { name: t.sessions.open(ids.faceReview) }).click();
     await page.getByRole("region", { name: t.common.table(t.sessions.auditHeading) }).getByRole("cell", { name: dev.email }).waitFor();
   }, 150_000);
+
+  it("a licence in review shows the reviewer the lookup: both names, what was typed, the registry's words", async () => {
+    const app = await dev.call("POST", "/api/portal/apps", { json: { name: "Clinic", environment: "test" } });
+    const tenant = { apiKey: app.body.data.api_key as string };
+    const workflow = await createWorkflow(tenant, ["id_verification", "liveness", "face_match", "credential"]);
+    const id = await seedSession(tenant, workflow, {
+      results: { id_verification: "passed", liveness: "passed", face_match: "passed", credential: "review" },
+      licenceRecord: {
+        licence: {
+          license_number: "C111222",
+          license_type: "Physician (MD/DO)",
+          holder: { first: "JORDON", last: "SAMPLE", full: null },
+          status: "active",
+          registry_status: "NPI active; Internal Medicine",
+          expires_on: null,
+          state: "CA",
+          issuing_authority: "California licensing board (listed in NPPES)",
+        },
+        lookup: { provider_code: "nppes", credential_code: "nppes-ca-physician", inputs: { npi_number: "1234567919", license_number: "C111222" } },
+        verified_holder: { first: "JORDAN", last: "SAMPLE", full: "JORDAN SAMPLE" },
+        looked_up_at: new Date().toISOString(),
+      },
+    });
+    await page.goto(`/dashboard/apps/${app.body.data.app_id}/review`);
+    const card = page.locator("article").filter({ has: page.getByRole("heading", { name: t.sessions.open(id) }) });
+    await card.getByRole("heading", { name: t.review.licence.heading }).waitFor();
+    for (const [label, value] of [
+      [t.review.licence.verifiedName, "JORDAN SAMPLE"],
+      [t.review.licence.registryName, "JORDON SAMPLE"],
+      [t.review.licence.input("npi_number"), "1234567919"],
+      [t.review.licence.input("license_number"), "C111222"],
+      [t.review.licence.registryStatus, "NPI active; Internal Medicine"],
+    ]) {
+      expect(await card.locator("dt", { hasText: label! }).locator("xpath=following-sibling::dd[1]").textContent()).toBe(value);
+    }
+    await expectPortalAccessible(page, "review-queue-licence");
+  }, 60_000);
 });

@@ -39,7 +39,7 @@ export async function keptImages(): Promise<KeptImages> {
 export async function seedSession(
   tenant: Pick<Tenant, "apiKey">,
   workflowId: string,
-  options: { vendorData?: string; results: Record<string, CheckStatus>; images?: KeptImages | null; finish?: boolean },
+  options: { vendorData?: string; results: Record<string, CheckStatus>; images?: KeptImages | null; finish?: boolean; licenceRecord?: object },
 ): Promise<string> {
   const { recordCheckResult } = await import("@/lib/sessions/record-check");
   const { completeSession } = await import("@/lib/sessions/complete-session");
@@ -60,6 +60,8 @@ export async function seedSession(
     await saveArtifact(s.session_id, "document_back", options.images.document_back, "image/png");
     await saveArtifact(s.session_id, "selfie", options.images.selfie, "image/jpeg");
   }
+  // A licence lookup the credential step kept (lib/credentials/run-credential-check.ts LicenceRecord).
+  if (options.licenceRecord) await (await import("@/lib/sessions/artifacts")).saveJsonArtifact(s.session_id, "licence_record", options.licenceRecord);
   if (options.finish ?? true) await completeSession(s.session_id);
   return s.session_id;
 }

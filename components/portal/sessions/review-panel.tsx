@@ -47,7 +47,7 @@ function LicenceLookup({ licence, H }: { licence: NonNullable<ReviewItem["licenc
           .map(([label, value]) => (
             <div key={label} className="contents">
               <dt className="font-medium">{label}</dt>
-              <dd className="break-all">{value}</dd>
+              <dd className="[overflow-wrap:anywhere]">{value}</dd>
             </div>
           ))}
       </dl>
