@@ -81,12 +81,17 @@ describe("portal workflows: create and validation", () => {
     expect(unknownField.status).toBe(400);
   });
 
-  it("refuses a check the server cannot run (credential) at its index, and creates nothing", async () => {
+  it("takes the licence check (it brings id_verification) and refuses, at its index, a licence type no registry offers, creating nothing", async () => {
     const before = (await a.call("GET", base())).body.data.workflows.length;
-    const res = await a.call("POST", base(), { json: { name: "Licences", features: ["liveness", "credential"] } });
-    expect(res.status).toBe(400);
-    expect(res.body.data.errors).toEqual({ "features.1": ["The credential check is not available on this server yet"] });
+    const unknown = await a.call("POST", base(), {
+      json: { name: "Licences", features: ["liveness", "credential"], settings: { credential: { license_types: ["Dentist", "Wizard"] } } },
+    });
+    expect(unknown.status).toBe(400);
+    expect(Object.keys(unknown.body.data.errors)).toEqual(["settings.credential.license_types.1"]);
     expect((await a.call("GET", base())).body.data.workflows.length).toBe(before);
+    const res = await a.call("POST", base(), { json: { name: "Licences", features: ["liveness", "credential"], settings: { credential: { license_types: ["Dentist"] } } } });
+    expect(res.status).toBe(201);
+    expect(res.body.data.workflow.features).toEqual(["id_verification", "liveness", "credential"]);
   });
 });
 
