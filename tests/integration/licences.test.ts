@@ -237,6 +237,19 @@ describe("the credential check on an imported board registry", () => {
     expect(JSON.stringify(stored)).not.toMatch(/SMB-1000|OTHERPERSON/);
   });
 
+  it.each([
+    ["not in the registry", "SMB-99999", "license_not_found"],
+    ["another person's", "SMB-10004", "license_holder_mismatch"],
+    ["expired", "SMB-10002", "license_expired"],
+    ["revoked", "SMB-10005", "license_inactive"],
+  ])("a licence %s, as the only result: DECLINED with %s", async (_, number, code) => {
+    const s = await licenceSession();
+    await passDocument(s.session_token);
+    expect((await lookUp(s.session_token, board(number))).body.data.checks[0].error.code).toBe(code);
+    expect(await finish(s.session_token)).toBe("DECLINED");
+    expect((await decision(s.session_id)).checks.find((c: { type: string }) => c.type === "credential")).toMatchObject({ status: "failed", error: { code } });
+  });
+
   it("an active licence in the person's name passes -> APPROVED; a passed licence is not looked up again; lookups are limited", async () => {
     const s = await licenceSession({ max_attempts: 2 });
     await passDocument(s.session_token);
