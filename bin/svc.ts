@@ -20,11 +20,12 @@ function fail(code: string, message: string, exitCode: number, details?: unknown
 async function main() {
   let parsed;
   try {
-    parsed = parseArgs(process.argv.slice(2));
+    parsed = parseArgs(process.argv.slice(2), (name) => (Object.hasOwn(COMMANDS, name) ? COMMANDS[name]!.usage : undefined));
   } catch (err) {
-    fail("usage", `${(err as Error).message}\n${usage()}`, 2);
+    const name = process.argv[2]!;
+    fail("usage", `${(err as Error).message}\nusage: ${name} ${COMMANDS[name]!.usage}`, 2);
   }
-  const command = parsed.command ? COMMANDS[parsed.command] : undefined;
+  const command = parsed.command && Object.hasOwn(COMMANDS, parsed.command) ? COMMANDS[parsed.command] : undefined;
   if (!command) fail("usage", parsed.command ? `Unknown command "${parsed.command}"\n${usage()}` : usage(), 2);
 
   setDatabaseRole("cli");

@@ -15,10 +15,10 @@ import { ApiError } from "@/lib/http/api-error";
 import { listSigningKeys, rotateSigningKey } from "@/lib/oidc/keys";
 import { importRegistry, listImportedRegistries } from "@/lib/credentials/import/import-registry";
 import { recheckLicences } from "@/lib/credentials/recheck-licences";
-import { requireFlag, UsageError, type ParsedArgs } from "./args";
+import { requireFlag, UsageError, type Flags } from "./args";
 
 /** `--amount` (a decimal amount such as 12.50) in cents; a malformed amount is a usage error. */
-function amountFlagInCents(flags: ParsedArgs["flags"]): number {
+function amountFlagInCents(flags: Flags): number {
   try {
     return parseAmountToCents(requireFlag(flags, "amount"));
   } catch (err) {
@@ -27,7 +27,6 @@ function amountFlagInCents(flags: ParsedArgs["flags"]): number {
   }
 }
 
-type Flags = ParsedArgs["flags"];
 type Command = { usage: string; run(flags: Flags): Promise<object> };
 
 /** The admin CLI's commands: each prints one JSON object (README "Admin CLI"). */

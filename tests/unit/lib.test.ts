@@ -1,7 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { centsToAmount, parseAmountToCents } from "@/lib/billing/money";
-import { parseArgs } from "@/lib/cli/args";
 import { parseEnv } from "@/lib/config/env";
 import { decodeEncryptionKey } from "@/lib/crypto/encryption-key";
 import { decryptString, encryptString } from "@/lib/crypto/encryption";
@@ -90,14 +89,41 @@ describe("configuration", () => {
 });
 
 describe("CLI arguments", () => {
-  it("reads --key value, --key=value and bare flags", () => {
-    expect(parseArgs(["webhook:create", "--app", "a1", "--url=https://x/y?a=b", "--approve"])).toEqual({
+  const usageOf = (name: string) => (name === "webhook:create" ? "--app APP --url URL [--approve]" : name === "demo" ? "" : undefined);
+
+  it("reads --key value, --key=value and switches, as the command's usage line declares them", async () => {
+    const { parseArgs } = await import("@/lib/cli/args");
+    expect(parseArgs(["webhook:create", "--app", "a1", "--url=https://x/y?a=b", "--approve"], usageOf)).toEqual({
       command: "webhook:create",
       flags: { app: "a1", url: "https://x/y?a=b", approve: true },
     });
   });
-  it("rejects stray arguments", () => {
-    expect(() => parseArgs(["demo", "oops"])).toThrow(/Unexpected/);
+
+  it("refuses stray arguments, unknown or misspelt flags, a value for a switch and a flag without its value", async () => {
+    const { parseArgs, UsageError } = await import("@/lib/cli/args");
+    expect(() => parseArgs(["demo", "oops"], usageOf)).toThrow(UsageError);
+    expect(() => parseArgs(["webhook:create", "--app", "a1", "--ulr", "x"], usageOf)).toThrow(/ulr/);
+    expect(() => parseArgs(["webhook:create", "--approve=yes"], usageOf)).toThrow(UsageError);
+    expect(() => parseArgs(["webhook:create", "--app"], usageOf)).toThrow(/--app/);
+    // An unknown command's flags are not read: the caller says the command is unknown.
+    expect(parseArgs(["nope", "--x"], usageOf)).toEqual({ command: "nope", flags: {} });
+  });
+
+  it("takes each command's flags from its usage line", async () => {
+    const { optionsOfUsage } = await import("@/lib/cli/args");
+    const { COMMANDS } = await import("@/lib/cli/commands");
+    expect(optionsOfUsage(COMMANDS["registry:import"]!.usage)).toEqual({
+      file: { type: "string" },
+      provider: { type: "string" },
+      name: { type: "string" },
+      state: { type: "string" },
+      issuer: { type: "string" },
+      format: { type: "string" },
+      "required-fields": { type: "string" },
+    });
+    expect(optionsOfUsage(COMMANDS["app:logo"]!.usage)).toEqual({ app: { type: "string" }, file: { type: "string" }, clear: { type: "boolean" } });
+    expect(optionsOfUsage(COMMANDS["licences:recheck"]!.usage)).toEqual({ force: { type: "boolean" } });
+    expect(optionsOfUsage(COMMANDS["app:scopes"]!.usage)).toEqual({ app: { type: "string" }, scopes: { type: "string" } });
   });
 });
 
