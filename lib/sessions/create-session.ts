@@ -9,6 +9,7 @@ import { prepareQuery, runPrepared, typedSql } from "@/lib/db/typed-sql";
 import { hashSecret, randomToken } from "@/lib/crypto/secrets";
 import { assertWalletCoversSession } from "@/lib/billing/session-cover";
 import { ApiError } from "@/lib/http/api-error";
+import { returnUrlProblem } from "@/lib/tenancy/schemas";
 import { resolveAccountFromAccessToken } from "@/lib/accounts/resolve-access-token";
 import { assertWorkflowStartsSessions, sessionTtlSeconds } from "@/lib/workflows/session-workflow";
 import { isLocalHttpUrl } from "@/lib/tenancy/schemas";
@@ -92,11 +93,9 @@ const insertSession = prepareQuery("session_create_insert", (v: Required<Omit<In
  * session bound to an account then reuses the account's valid proofs.
  */
 export async function createSession(app: App, input: CreateSessionInput) {
-  if (input.redirect_url && app.environment === "production" && new URL(input.redirect_url).protocol !== "https:") {
-    throw new ApiError("invalid_request", {
-      message: "redirect_url must use https for production apps",
-      data: { errors: { redirect_url: ["Must use https for production apps"] } },
-    });
+  const returnProblem = input.redirect_url ? returnUrlProblem(app.environment as "test" | "production", new URL(input.redirect_url)) : null;
+  if (returnProblem) {
+    throw new ApiError("invalid_request", { message: `redirect_url: ${returnProblem}`, data: { errors: { redirect_url: [returnProblem] } } });
   }
   if (input.callback !== undefined) await assertCallbackAllowed(app, input.callback);
   const accountId = input.svc_access_token ? await resolveAccountFromAccessToken(app, input.svc_access_token) : null;

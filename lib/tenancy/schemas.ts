@@ -24,6 +24,16 @@ export function isLocalHttpUrl(url: URL): boolean {
 }
 
 /**
+ * Where a person is sent back after a hosted session or an account recovery
+ * (`redirect_url`, `redirectUrl`): https; a test app may also use http on
+ * localhost. Null when allowed, else why not.
+ */
+export function returnUrlProblem(environment: "test" | "production", url: URL): string | null {
+  if (url.protocol === "https:" || (environment === "test" && isLocalHttpUrl(url))) return null;
+  return environment === "test" ? "Must use https (http only for localhost in test apps)" : "Must use https for production apps";
+}
+
+/**
  * Spec 5 rule 8: redirect URIs are registered exactly; HTTPS, except a local
  * callback on localhost for development. No fragments, no wildcards.
  */

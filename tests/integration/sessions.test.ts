@@ -15,6 +15,22 @@ beforeAll(async () => {
 });
 
 describe("POST /api/v2/session", () => {
+  it("redirect_url: https; a test app may also return to http on localhost, a production app never to http", async () => {
+    const live = await createTenant(shared().env, "production");
+    const liveWorkflow = await createWorkflow(live, ["liveness"]);
+    for (const [tenant, wf, url, status] of [
+      [t, workflowId, "http://localhost:3000/done", 201],
+      [t, workflowId, "https://shop.example/done", 201],
+      [t, workflowId, "http://shop.example/done", 400],
+      [live, liveWorkflow, "https://shop.example/done", 201],
+      [live, liveWorkflow, "http://localhost:3000/done", 400],
+    ] as const) {
+      const res = await postSession(tenant, { workflow_id: wf, redirect_url: url });
+      expect(res.status, url).toBe(status);
+      if (status === 400) expect(Object.keys(res.body.data.errors)).toEqual(["redirect_url"]);
+    }
+  });
+
   it("201 with the create response of spec 2.2", async () => {
     const started = Date.now();
     const res = await postSession(t, { workflow_id: workflowId, redirect_url: "https://shop.example/done", vendor_data: "user-1" });

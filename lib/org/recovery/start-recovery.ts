@@ -13,7 +13,7 @@ import { readProfile } from "@/lib/identity/profile";
 import { enqueueJobs, jobQueue } from "@/lib/jobs/queue";
 import { saveJsonArtifact } from "@/lib/sessions/artifacts";
 import { hostedUrl } from "@/lib/sessions/create-session";
-import { isLocalHttpUrl } from "@/lib/tenancy/schemas";
+import { returnUrlProblem } from "@/lib/tenancy/schemas";
 import { mailAvailable } from "../invitations";
 import { recoveryEmailJob } from "./recovery-email";
 import { RECOVERY_FEATURES, RECOVERY_SESSION_SECONDS, RECOVERY_VARIANTS, recoverySettings, recoveryWorkflow, type RecoveryVariant } from "./recovery-workflow";
@@ -74,12 +74,10 @@ function parseRecovery(app: App, body: z.infer<typeof RecoveryBody>) {
     { svcId: body.svcId ?? body.svc_id ?? "", variant: body.variant ?? "with_id", redirectUrl: body.redirectUrl ?? body.redirect_url },
     "body",
   );
-  if (input.redirectUrl) {
-    const url = new URL(input.redirectUrl);
-    // As a session's redirect_url: https (a test app may also use http on localhost).
-    if (url.protocol !== "https:" && !(app.environment === "test" && isLocalHttpUrl(url))) {
-      throw new ApiError("invalid_request", { message: "redirectUrl must use https", data: { errors: { redirectUrl: ["Must use https (a test app may use http on localhost)"] } } });
-    }
+  // The same rule as a session's redirect_url.
+  const returnProblem = input.redirectUrl ? returnUrlProblem(app.environment as "test" | "production", new URL(input.redirectUrl)) : null;
+  if (returnProblem) {
+    throw new ApiError("invalid_request", { message: `redirectUrl: ${returnProblem}`, data: { errors: { redirectUrl: [returnProblem] } } });
   }
   return input;
 }
