@@ -1,5 +1,5 @@
 // Identity document reading for the vision worker (workers/vision-worker.mjs
-// dispatches the "pdf417" and "mrz" ops here). Plain JavaScript that Next.js
+// dispatches the "pdf417", "mrz" and "front_text" ops here). Plain JavaScript that Next.js
 // never bundles. Everything loads from node_modules and the repository's
 // models/ folder; nothing is fetched from the network.
 //
@@ -275,6 +275,96 @@ async function readMrz(bytes) {
   return best ? { ...best, ms: Math.round(performance.now() - started), model } : null;
 }
 
+// ------------------------------------------------------------------ front (visual zone)
+
+/**
+ * The English LSTM model (tesseract's tessdata "best_int", Apache-2.0) from
+ * the npm package @tesseract.js-data/eng 1.0.0 (pinned): read from disk,
+ * gzipped as shipped, never fetched.
+ */
+const FRONT_LANGUAGE = "eng";
+const FRONT_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789/,.-' ";
+let frontOcrReady;
+
+async function loadFrontOcr() {
+  const langPath = path.join(packageDir("@tesseract.js-data/eng"), "4.0.0_best_int");
+  // As for the MRZ model: a missing file would make tesseract.js fetch it from a CDN.
+  if (!fs.existsSync(path.join(langPath, `${FRONT_LANGUAGE}.traineddata.gz`))) throw new Error(`OCR model missing: ${langPath}/${FRONT_LANGUAGE}.traineddata.gz`);
+  const { createWorker, OEM, PSM } = require("tesseract.js");
+  const worker = await createWorker(FRONT_LANGUAGE, OEM.LSTM_ONLY, {
+    langPath,
+    gzip: true,
+    cacheMethod: "none",
+    logger: () => {},
+    errorHandler: () => {},
+  });
+  await worker.setParameters({
+    tessedit_char_whitelist: FRONT_ALPHABET,
+    tessedit_pageseg_mode: PSM.AUTO,
+    user_defined_dpi: "300",
+    debug_file: "/dev/null",
+  });
+  return { worker, model: `tesseract.js@${packageVersion("tesseract.js")}+${FRONT_LANGUAGE}@${packageVersion("@tesseract.js-data/eng")}` };
+}
+
+/**
+ * Where the printed fields are looked for on a card's front: the specimen
+ * layouts (tests/fixtures/generate-documents.ts) print them right of the
+ * portrait, below the title band. The whole front follows only when that
+ * region gives no text at all (a card photographed off-centre).
+ */
+function frontCrops(width, height) {
+  const left = Math.round(width * 0.35);
+  const top = Math.round(height * 0.12);
+  return [
+    { name: "fields-region", region: { left, top, width: width - left, height: Math.min(Math.round(height * 0.72), height - top) } },
+    { name: "whole", region: { left: 0, top: 0, width, height } },
+  ];
+}
+
+/** Lines of text with their words and confidences (0..1). */
+function frontLines(page) {
+  const lines = [];
+  for (const block of page.blocks ?? []) {
+    for (const paragraph of block.paragraphs) {
+      for (const line of paragraph.lines) {
+        const words = line.words.map((w) => ({ text: w.text.trim(), confidence: Math.round(w.confidence) / 100 })).filter((w) => w.text);
+        if (words.length) lines.push({ text: words.map((w) => w.text).join(" "), confidence: Math.round(line.confidence) / 100, words });
+      }
+    }
+  }
+  return lines;
+}
+
+/**
+ * The printed text of a card's front: { lines: [{ text, confidence, words }],
+ * variant, ms, model }. Field extraction and the comparison with the barcode
+ * or MRZ happen in lib/documents/ (pure, unit-tested).
+ */
+async function readFrontText(bytes) {
+  const started = performance.now();
+  frontOcrReady ??= loadFrontOcr().catch((err) => {
+    frontOcrReady = undefined;
+    throw err;
+  });
+  const { worker, model } = await frontOcrReady;
+  const { width, height, pipeline: decoded } = await decode(bytes);
+  let lines = [];
+  let variant = null;
+  for (const crop of frontCrops(width, height)) {
+    const image = await decoded().extract(crop.region).greyscale().normalise().png().toBuffer();
+    const { data } = await worker.recognize(image, {}, { text: false, blocks: true }).catch((err) => {
+      frontOcrReady = undefined;
+      worker.terminate().catch(() => {});
+      throw err;
+    });
+    lines = frontLines(data);
+    variant = crop.name;
+    if (lines.some((l) => l.confidence >= 0.6)) break;
+  }
+  return { lines, variant, ms: Math.round(performance.now() - started), model };
+}
+
 // ------------------------------------------------------------------ task handlers
 
 /** Piscina task "pdf417": { ok: true, value: reading | null } or { ok: false, error }. */
@@ -290,6 +380,15 @@ export async function pdf417Task(image) {
 export async function mrzTask(image) {
   try {
     return { ok: true, value: await readMrz(image) };
+  } catch (err) {
+    return { ok: false, error: errorMessage(err) };
+  }
+}
+
+/** Piscina task "front_text": { ok: true, value: reading } or { ok: false, error }. */
+export async function frontTextTask(image) {
+  try {
+    return { ok: true, value: await readFrontText(image) };
   } catch (err) {
     return { ok: false, error: errorMessage(err) };
   }

@@ -6,7 +6,7 @@ import fs from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import { mrzTask, pdf417Task } from "./document-reader.mjs";
+import { frontTextTask, mrzTask, pdf417Task } from "./document-reader.mjs";
 
 const require = createRequire(import.meta.url);
 
@@ -111,6 +111,7 @@ export default async function run(task) {
   try {
     if (task.op === "pdf417") return await pdf417Task(task.image);
     if (task.op === "mrz") return await mrzTask(task.image);
+    if (task.op === "front_text") return await frontTextTask(task.image);
     ready ??= load();
     if (task.op === "faces") return { ok: true, value: await analyseFaces(task.image) };
     if (task.op === "ping") {

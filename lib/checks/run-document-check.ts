@@ -26,10 +26,16 @@ import { runFaceMatchIfReady } from "./run-face-match";
  * 422 `no_face` / `face_rescan_required` (no clear portrait on the front).
  * A document that was read is recorded as the id_verification check
  * (billed once per session; a retake replaces it):
- * - `failed`: expired, or check digits that do not add up on a confident read;
+ * - `failed`: a licence's or ID card's front whose printed fields disagree
+ *   with its barcode or MRZ (`document_inconsistent`), expired, or check
+ *   digits that do not add up on a confident read;
  * - `review`: a read below the workflow's `min_read_confidence` (a doubtful
- *   OCR, a missing field, check digits failing on a doubtful read);
- * - `passed`: read, check digits valid, not expired, portrait found.
+ *   OCR, a missing field, check digits failing on a doubtful read), or a
+ *   front that could not be compared with the back (`front_unreadable`) or
+ *   whose date is one digit away from it (`front_uncertain`): never a pass
+ *   on the barcode or MRZ alone;
+ * - `passed`: read, check digits valid, not expired, portrait found, the
+ *   front agreeing with the back (licences and ID cards).
  * The age check (when the workflow has it) follows from the date of birth,
  * and face match runs once the liveness selfie exists.
  */
@@ -42,6 +48,10 @@ const RETAKE_HINT: Record<string, string> = {
 
 function idStatus(reading: DocumentReading, minConfidence: number): { status: "passed" | "failed" | "review"; error: { code: string; message: string } | null } {
   const doubtful = reading.problems.some((p) => p.startsWith("low_ocr_confidence"));
+  const consistency = reading.consistency;
+  if (consistency?.verdict === "inconsistent") {
+    return { status: "failed", error: { code: "document_inconsistent", message: "The front of the document does not match its barcode or machine-readable zone" } };
+  }
   if (!reading.checks.not_expired && reading.fields.expiry_date) {
     return { status: "failed", error: { code: "document_expired", message: `The document expired on ${reading.fields.expiry_date}` } };
   }
@@ -50,6 +60,11 @@ function idStatus(reading: DocumentReading, minConfidence: number): { status: "p
   }
   if (reading.confidence < minConfidence || reading.checks.check_digits_valid === false || !reading.checks.not_expired) {
     return { status: "review", error: { code: "low_confidence_read", message: "The document could not be read with confidence; a person will review it" } };
+  }
+  if (reading.document_type !== "passport" && consistency?.verdict !== "consistent") {
+    return consistency?.verdict === "uncertain"
+      ? { status: "review", error: { code: "front_uncertain", message: "A date on the front of the document differs slightly from its barcode or machine-readable zone; a person will review it" } }
+      : { status: "review", error: { code: "front_unreadable", message: "The front of the document could not be read to compare it with its back; a person will review it" } };
   }
   return { status: "passed", error: null };
 }
@@ -109,6 +124,8 @@ export async function submitDocument(session: Session, upload: Upload) {
     source: reading.source,
     confidence: Math.round(reading.confidence * 1000) / 1000,
     checks: reading.checks,
+    // Which of the front's fields disagree with the back (names of fields, never their values).
+    front_mismatched_fields: reading.consistency?.mismatched ?? [],
   };
   const evidence = {
     front_sha256: frontSha,
@@ -116,6 +133,8 @@ export async function submitDocument(session: Session, upload: Upload) {
     models: reading.models,
     timings_ms: reading.timings_ms,
     problems: reading.problems,
+    // How each field compared (match / near / mismatch / unread), never the values.
+    front_consistency: reading.consistency,
   };
   await recordCheckResult({ sessionId: session.id, type: "id_verification", status, score: reading.confidence, data: idData, error, evidence });
 

@@ -1,4 +1,5 @@
 import type { Sex } from "./aamva";
+import type { Consistency } from "./document-consistency";
 
 /** What readDocument returns: the fields read, how far to trust them, and the portrait. */
 export type DocumentType = "passport" | "id_card" | "driving_licence";
@@ -32,6 +33,13 @@ export type DocumentChecks = {
   /** Expiry date known and not before `today`. */
   not_expired: boolean;
   portrait_found: boolean;
+  /**
+   * The front's printed fields agree with the barcode or MRZ (a driving
+   * licence or ID card: see document-consistency.ts): false when one
+   * disagrees, null when the front could not be read well enough, or for a
+   * passport (its visual zone and MRZ are on the same page).
+   */
+  front_matches_back: boolean | null;
 };
 
 export type DocumentPortrait = {
@@ -56,8 +64,14 @@ export type DocumentReading = {
    */
   confidence: number;
   portrait: DocumentPortrait | null;
-  models: { faces: string | null; pdf417: string | null; ocr: string | null };
-  timings_ms: { total: number; faces: number | null; pdf417: number | null; mrz: number | null };
+  /**
+   * The front against the barcode or MRZ (null for a passport, or when the
+   * barcode/MRZ was not read). `fields` says how each compared field agreed;
+   * no value is kept.
+   */
+  consistency: (Consistency & { variant: string | null }) | null;
+  models: { faces: string | null; pdf417: string | null; ocr: string | null; front_ocr: string | null };
+  timings_ms: { total: number; faces: number | null; pdf417: number | null; mrz: number | null; front_ocr: number | null };
   /** Machine-readable reasons not to trust the read ("mrz_check_digit_mismatch:birthDate", "expired", ...). */
   problems: string[];
 };

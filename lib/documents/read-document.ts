@@ -1,6 +1,7 @@
 import { inspectImage } from "@/lib/images/inspect-image";
 import { EMPTY_FIELDS, type DocumentReading, type DocumentType, type ZoneAttempt } from "./document-reading";
 import { findPortrait } from "./find-portrait";
+import { frontConsistency, readFront, type FrontRead } from "./read-front";
 import { readBarcodeZone } from "./read-barcode-zone";
 import { readMrzZone } from "./read-mrz-zone";
 
@@ -39,8 +40,10 @@ const model = (attempts: ZoneAttempt[], source: ZoneAttempt["source"]) => attemp
  * Reads an identity document: the fields of its barcode or MRZ (never
  * guessed: a partial or doubtful read comes back with a low confidence and
  * `problems`, for the caller to send to manual review), whether it has
- * expired, and the portrait's face embedding. Bytes that are not an image are
- * 422 `invalid_image`. The models run in the vision worker pool.
+ * expired, the portrait's face embedding and, for a driving licence or ID
+ * card, whether the front's printed fields agree with the barcode or MRZ
+ * (`consistency`). Bytes that are not an image are 422 `invalid_image`. The
+ * models run in the vision worker pool.
  */
 export async function readDocument(input: ReadDocumentInput): Promise<DocumentReading> {
   const started = performance.now();
@@ -48,11 +51,15 @@ export async function readDocument(input: ReadDocumentInput): Promise<DocumentRe
   await inspectImage(input.front, "front");
   if (input.back) await inspectImage(input.back, "back");
 
-  const [attempts, portrait] = await Promise.all([readMachineZone(input, today), findPortrait(input.front)]);
+  // A licence's or ID card's front is read too, to be compared with its back (a passport's visual zone and MRZ share one page).
+  const compareFront = input.documentType !== "passport" && input.back !== undefined;
+  const noFront: Promise<FrontRead | null> = Promise.resolve(null);
+  const [attempts, portrait, front] = await Promise.all([readMachineZone(input, today), findPortrait(input.front), compareFront ? readFront(input.front) : noFront]);
   const zone = attempts.at(-1)!;
   const fields = zone.read ? zone.fields : EMPTY_FIELDS;
   const expiry = fields.expiry_date;
   const notExpired = expiry !== null && expiry >= isoDay(today);
+  const consistency = front && zone.read ? frontConsistency(front, fields, today) : null;
 
   const problems = [
     ...(input.documentType !== "passport" && !input.back ? ["back_missing"] : []),
@@ -60,6 +67,10 @@ export async function readDocument(input: ReadDocumentInput): Promise<DocumentRe
     ...(zone.read && expiry === null ? ["expiry_unknown"] : []),
     ...(expiry !== null && !notExpired ? ["expired"] : []),
     ...(portrait.problem ? [portrait.problem] : []),
+    ...(front?.error ? ["front_ocr_failed"] : []),
+    ...(consistency?.verdict === "inconsistent" ? consistency.mismatched.map((field) => `front_mismatch:${field}`) : []),
+    ...(consistency?.verdict === "uncertain" ? (Object.keys(consistency.fields) as Array<keyof typeof consistency.fields>).filter((f) => consistency.fields[f] === "near").map((field) => `front_uncertain:${field}`) : []),
+    ...(consistency?.verdict === "unreadable" ? ["front_unreadable"] : []),
   ];
 
   return {
@@ -71,11 +82,13 @@ export async function readDocument(input: ReadDocumentInput): Promise<DocumentRe
       check_digits_valid: zone.read ? zone.check_digits_valid : null,
       not_expired: notExpired,
       portrait_found: portrait.portrait !== null,
+      front_matches_back: consistency?.verdict === "consistent" ? true : consistency?.verdict === "inconsistent" ? false : null,
     },
     confidence: zone.read ? zone.confidence : 0,
     portrait: portrait.portrait,
-    models: { faces: portrait.model, pdf417: model(attempts, "pdf417"), ocr: model(attempts, "mrz") },
-    timings_ms: { total: Math.round(performance.now() - started), faces: portrait.ms, pdf417: timing(attempts, "pdf417"), mrz: timing(attempts, "mrz") },
+    consistency,
+    models: { faces: portrait.model, pdf417: model(attempts, "pdf417"), ocr: model(attempts, "mrz"), front_ocr: front?.model ?? null },
+    timings_ms: { total: Math.round(performance.now() - started), faces: portrait.ms, pdf417: timing(attempts, "pdf417"), mrz: timing(attempts, "mrz"), front_ocr: front?.ms ?? null },
     problems,
   };
 }

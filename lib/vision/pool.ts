@@ -150,3 +150,18 @@ export function readMrz(image: Uint8Array): Promise<MrzOcrReading | null> {
   const copy = image.slice().buffer as ArrayBuffer;
   return run<MrzOcrReading | null>({ op: "mrz", image: copy }, [copy]);
 }
+
+/** The printed text of a card's front (English OCR model, offline), line by line. */
+export type FrontTextReading = {
+  lines: Array<{ text: string; confidence: number; words: Array<{ text: string; confidence: number }> }>;
+  /** Which crop was read ("fields-region", or "whole" when that region gave nothing). */
+  variant: string | null;
+  ms: number;
+  model: string;
+};
+
+/** OCR of the front of a driving licence or ID card (its visual zone), for the cross-check with its barcode or MRZ. */
+export function readFrontText(image: Uint8Array): Promise<FrontTextReading> {
+  const copy = image.slice().buffer as ArrayBuffer;
+  return run<FrontTextReading>({ op: "front_text", image: copy }, [copy]);
+}

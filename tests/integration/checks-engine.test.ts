@@ -54,7 +54,7 @@ describe("a full KYC session on person A's fixtures", () => {
     expect(doc.status).toBe(200);
     expect(check(doc, "id_verification")).toMatchObject({
       status: "passed",
-      data: { reused: false, document_type: "driving_licence", source: "pdf417", checks: { read: true, not_expired: true, portrait_found: true } },
+      data: { reused: false, document_type: "driving_licence", source: "pdf417", checks: { read: true, not_expired: true, portrait_found: true, front_matches_back: true }, front_mismatched_fields: [] },
       error: null,
     });
     expect(check(doc, "age")).toMatchObject({ status: "passed", data: { is_18_plus: true, is_21_plus: true, minimum_age: 21, meets_minimum_age: true } });
@@ -168,6 +168,69 @@ describe("POST /api/v2/document", () => {
     expect(badType.status).toBe(400);
     const flow = await api("GET", "/api/v2/flow", { headers: bearer(s.session_token) });
     expect(flow.body.data.steps[0]).toMatchObject({ type: "id_verification", status: "pending", attempts: 0 });
+  });
+});
+
+describe("the front of a licence or ID card against its back", () => {
+  let wf: string;
+  beforeAll(async () => {
+    wf = await createWorkflow(t, ["id_verification"]);
+  });
+  const docs = (front: string, back: string) => ({ front: fixture("documents", front), back: fixture("documents", back) });
+
+  it("person A's front with person B's barcode fails document_inconsistent (fields named, no values) and the session is DECLINED", async () => {
+    const s = await createSession(t, { workflow_id: wf });
+    const doc = await postDocument(s.session_token, "driving_licence", docs("licence-a-front.jpg", "licence-b-back.jpg"));
+    expect(doc.status).toBe(200);
+    const id = check(doc, "id_verification");
+    expect(id).toMatchObject({ status: "failed", data: { source: "pdf417", checks: { read: true, portrait_found: true, front_matches_back: false } }, error: { code: "document_inconsistent" } });
+    expect(id.data.front_mismatched_fields).toEqual(expect.arrayContaining(["name", "date_of_birth"]));
+    expect(doc.text).not.toMatch(/JORDAN|SAMPLE|RILEY|EXAMPLE|S4829105|E7654321|1990|2007/);
+    const done = await api("POST", "/api/v2/flow/finish", { headers: bearer(s.session_token) });
+    expect(done.body.data.status).toBe("DECLINED");
+    // The audit trail says how each field compared, never what was read.
+    const { db } = await import("@/lib/db/client");
+    const row = await (await db()).checkResult.findFirst({ where: { sessionId: s.session_id, type: "id_verification" } });
+    const evidence = row!.evidence as Record<string, any>;
+    expect(evidence.front_consistency).toMatchObject({ verdict: "inconsistent", fields: { name: "mismatch" } });
+    expect(evidence.timings_ms.front_ocr).toBeGreaterThan(0);
+    expect(JSON.stringify(evidence)).not.toMatch(/JORDAN|RILEY|S4829105|E7654321/);
+  });
+
+  it("person B's ID card front with person A's MRZ back fails too", async () => {
+    const s = await createSession(t, { workflow_id: wf });
+    const doc = await postDocument(s.session_token, "id_card", docs("id-card-b-front.jpg", "id-card-a-back.jpg"));
+    expect(check(doc, "id_verification")).toMatchObject({ status: "failed", data: { source: "mrz", checks: { front_matches_back: false } }, error: { code: "document_inconsistent" } });
+  });
+
+  it("a single altered field (the barcode's date of birth) fails; a birth year one digit away goes to review", async () => {
+    const s1 = await createSession(t, { workflow_id: wf });
+    const altered = await postDocument(s1.session_token, "driving_licence", docs("licence-a-front.jpg", "licence-a-back-altered-dob.jpg"));
+    expect(check(altered, "id_verification")).toMatchObject({ status: "failed", data: { front_mismatched_fields: ["date_of_birth"] }, error: { code: "document_inconsistent" } });
+    const s2 = await createSession(t, { workflow_id: wf });
+    const oneDigit = await postDocument(s2.session_token, "driving_licence", docs("licence-b-front.jpg", "licence-b-back-altered-dob-one-digit.jpg"));
+    expect(check(oneDigit, "id_verification")).toMatchObject({ status: "review", data: { checks: { front_matches_back: null } }, error: { code: "front_uncertain" } });
+  });
+
+  it("a front with a portrait but no readable text goes to review (front_unreadable), never a pass on the barcode alone", async () => {
+    const sharp = (await import("sharp")).default;
+    const front = await sharp({ create: { width: 1012, height: 638, channels: 3, background: { r: 230, g: 236, b: 244 } } })
+      .composite([{ input: await faceCell(0, 0, 300), left: 44, top: 130 }])
+      .jpeg()
+      .toBuffer();
+    const s = await createSession(t, { workflow_id: wf });
+    const doc = await postDocument(s.session_token, "driving_licence", { front, back: licence("a").back });
+    expect(doc.status).toBe(200);
+    expect(check(doc, "id_verification")).toMatchObject({ status: "review", data: { checks: { read: true, portrait_found: true, front_matches_back: null } }, error: { code: "front_unreadable" } });
+  });
+
+  it("consistent documents still pass: person B's ID card, the phone photo of A's licence", async () => {
+    const s1 = await createSession(t, { workflow_id: wf });
+    const card = await postDocument(s1.session_token, "id_card", docs("id-card-b-front.jpg", "id-card-b-back.jpg"));
+    expect(check(card, "id_verification")).toMatchObject({ status: "passed", data: { checks: { front_matches_back: true } } });
+    const s2 = await createSession(t, { workflow_id: wf });
+    const photo = await postDocument(s2.session_token, "driving_licence", docs("licence-a-front-degraded.jpg", "licence-a-back-degraded.jpg"));
+    expect(check(photo, "id_verification")).toMatchObject({ status: "passed", data: { checks: { front_matches_back: true } } });
   });
 });
 

@@ -72,10 +72,11 @@ describe("driving licences (PDF417 on the back)", () => {
       document_type: "driving_licence",
       source: "pdf417",
       fields: LICENCE_A_FIELDS,
-      checks: { read: true, check_digits_valid: null, not_expired: true, portrait_found: true },
+      checks: { read: true, check_digits_valid: null, not_expired: true, portrait_found: true, front_matches_back: true },
       confidence: 1,
       problems: [],
-      models: { faces: expect.stringMatching(/^human@/), pdf417: expect.stringMatching(/^zxing-wasm@/), ocr: null },
+      consistency: { verdict: "consistent", fields: { name: "match", date_of_birth: "match", document_number: "match", expiry_date: "match" }, mismatched: [] },
+      models: { faces: expect.stringMatching(/^human@/), pdf417: expect.stringMatching(/^zxing-wasm@/), ocr: null, front_ocr: expect.stringMatching(/^tesseract\.js@.*\+eng@1\.0\.0$/) },
     });
     expect(reading.portrait!.embedding).toHaveLength(1024);
   });
@@ -110,7 +111,9 @@ describe("passports (MRZ on the data page)", () => {
     expect(reading).toMatchObject({
       source: "mrz",
       fields: PASSPORT_A_FIELDS,
-      checks: { read: true, check_digits_valid: true, not_expired: true, portrait_found: true },
+      // A passport's visual zone and MRZ are on one page: no front/back cross-check.
+      checks: { read: true, check_digits_valid: true, not_expired: true, portrait_found: true, front_matches_back: null },
+      consistency: null,
       problems: [],
       models: { ocr: expect.stringMatching(/^tesseract\.js@.*ocrb_int$/) },
     });
@@ -131,9 +134,60 @@ describe("ID cards", () => {
     expect(reading).toMatchObject({
       source: "mrz",
       fields: { first_name: "RILEY", last_name: "EXAMPLE", date_of_birth: "2007-03-08", expiry_date: "2032-03-08", document_number: "C03847261", sex: "F" },
-      checks: { read: true, check_digits_valid: true, not_expired: true, portrait_found: true },
+      checks: { read: true, check_digits_valid: true, not_expired: true, portrait_found: true, front_matches_back: true },
     });
     expect(reading.timings_ms.pdf417).not.toBeNull(); // the barcode was looked for first
+  });
+});
+
+describe("the front against the back (printed fields vs barcode or MRZ)", () => {
+  const FIELDS = ["name", "date_of_birth", "document_number", "expiry_date"];
+
+  it("person A's ID card: the front agrees with its MRZ", async () => {
+    const reading = await read("id card A (TD1)", { documentType: "id_card", front: fixture("id-card-a-front.jpg"), back: fixture("id-card-a-back.jpg") });
+    expect(reading).toMatchObject({ fields: { first_name: "JORDAN", date_of_birth: "1990-04-12" }, checks: { front_matches_back: true }, consistency: { verdict: "consistent" } });
+  });
+
+  it("person A's licence front with person B's back is inconsistent, naming the fields (never their values)", async () => {
+    const reading = await read("licence A front + B back", { documentType: "driving_licence", front: fixture("licence-a-front.jpg"), back: fixture("licence-b-back.jpg") });
+    expect(reading.fields.first_name).toBe("RILEY"); // the barcode is read as before...
+    expect(reading.checks).toMatchObject({ read: true, portrait_found: true, front_matches_back: false });
+    expect(reading.consistency).toMatchObject({ verdict: "inconsistent", fields: { name: "mismatch", date_of_birth: "mismatch", expiry_date: "mismatch" } });
+    expect(reading.consistency!.mismatched).toEqual(expect.arrayContaining(["name", "date_of_birth", "expiry_date"]));
+    expect(reading.problems).toEqual(expect.arrayContaining(["front_mismatch:name", "front_mismatch:date_of_birth"]));
+    expect(JSON.stringify(reading.consistency)).not.toMatch(/JORDAN|SAMPLE|RILEY|EXAMPLE|1990|2007/);
+  });
+
+  it("person B's ID card front with person A's MRZ back is inconsistent", async () => {
+    const reading = await read("id card B front + A back", { documentType: "id_card", front: fixture("id-card-b-front.jpg"), back: fixture("id-card-a-back.jpg") });
+    expect(reading.source).toBe("mrz");
+    expect(reading.consistency).toMatchObject({ verdict: "inconsistent", mismatched: FIELDS });
+    expect(reading.checks.front_matches_back).toBe(false);
+  });
+
+  it("a single altered field (the barcode's date of birth) is inconsistent on that field alone", async () => {
+    const reading = await read("licence A, altered DOB", { documentType: "driving_licence", front: fixture("licence-a-front.jpg"), back: fixture("licence-a-back-altered-dob.jpg") });
+    expect(reading.fields.date_of_birth).toBe("1985-04-12");
+    expect(reading.consistency).toMatchObject({ verdict: "inconsistent", mismatched: ["date_of_birth"], fields: { name: "match", document_number: "match", expiry_date: "match" } });
+  });
+
+  it("a birth year moved by one digit is not tolerated as an OCR error: uncertain", async () => {
+    const reading = await read("licence B, DOB one digit", { documentType: "driving_licence", front: fixture("licence-b-front.jpg"), back: fixture("licence-b-back-altered-dob-one-digit.jpg") });
+    expect(reading.fields.date_of_birth).toBe("2003-03-08");
+    expect(reading.consistency).toMatchObject({ verdict: "uncertain", fields: { date_of_birth: "near" }, mismatched: [] });
+    expect(reading.checks.front_matches_back).toBeNull();
+    expect(reading.problems).toContain("front_uncertain:date_of_birth");
+  });
+
+  it("a front with a portrait but no readable text is unreadable, not inconsistent", async () => {
+    const portraitOnly = await sharp({ create: { width: 1012, height: 638, channels: 3, background: { r: 230, g: 236, b: 244 } } })
+      .composite([{ input: await sharp(FACE_GRID).extract({ left: 2, top: 282, width: 100, height: 100 }).resize(300).png().toBuffer(), left: 44, top: 130 }])
+      .jpeg()
+      .toBuffer();
+    const reading = await read("portrait-only front", { documentType: "driving_licence", front: new Uint8Array(portraitOnly), back: fixture("licence-a-back.jpg") });
+    expect(reading.checks).toMatchObject({ read: true, portrait_found: true, front_matches_back: null });
+    expect(reading.consistency).toMatchObject({ verdict: "unreadable", mismatched: [] });
+    expect(reading.problems).toContain("front_unreadable");
   });
 });
 
