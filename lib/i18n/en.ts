@@ -221,6 +221,7 @@ export const en = {
     failed: {
       document_expired: "This document has expired. Use a document that is still valid.",
       check_digits_invalid: "We could not confirm that this document is genuine. Use another document, or continue.",
+      document_inconsistent: "The front and the back of this document do not match. Photograph both sides of the same document.",
       other: "This document could not be verified. Use another document, or continue.",
     } as Record<string, string>,
     useAnother: "Use another document",
