@@ -11,6 +11,7 @@ import type { WorkflowSnapshot } from "@/lib/sessions/present";
 import { recordCheckResult } from "@/lib/sessions/record-check";
 import { VisionUnavailableError } from "@/lib/vision/pool";
 import { DOCUMENT_TYPES } from "@/lib/workflows/settings";
+import { holderOf } from "@/lib/credentials/holder-name";
 import { rejudgeLicenceAfterDocument } from "@/lib/credentials/rejudge-after-document";
 import { ageVerdict } from "./age-verdict";
 import { runFaceMatchIfReady } from "./run-face-match";
@@ -145,7 +146,7 @@ export async function submitDocument(session: Session, upload: Upload) {
     saveJsonArtifact(session.id, "portrait_template", portrait),
     saveJsonArtifact(session.id, "document_fields", { document_type: documentType, ...reading.fields }),
   ]);
-  await rejudgeLicenceAfterDocument(session, { first: reading.fields.first_name, last: reading.fields.last_name, full: reading.fields.full_name });
+  await rejudgeLicenceAfterDocument(session, holderOf(reading.fields));
 
   const checks: unknown[] = [{ type: "id_verification", status, score: reading.confidence, data: idData, error }];
   if (session.features.includes("age") && settings.age) {

@@ -55,20 +55,15 @@ export function normaliseNameTokens(name: string | null | undefined): string[] {
   return kept.length ? kept : tokens;
 }
 
-/** The name as one normalised string (tokens joined by a space): the form the registry index hashes. */
-export function normalisedName(name: string | null | undefined): string {
-  return normaliseNameTokens(name).join(" ");
+/** The first name's words: the given first name, else a full name's first word ("JORDAN SAMPLE"). */
+function firstNameWords(name: HolderName): string[] {
+  const first = normaliseNameTokens(name.first);
+  return first.length ? first : normaliseNameTokens(name.full).slice(0, 1);
 }
 
-/** First and last name, splitting a full name ("JORDAN SAMPLE": first word, last word) when the parts are missing. */
-export function nameParts(name: HolderName): { first: string[]; last: string[] } {
-  const full = normaliseNameTokens(name.full);
-  const first = normaliseNameTokens(name.first);
-  const last = normaliseNameTokens(name.last);
-  return {
-    first: first.length ? first : full.slice(0, 1),
-    last: last.length ? last : full.length > 1 ? full.slice(-1) : [],
-  };
+/** A person's name as documents give it: first, last and full name fields. */
+export function holderOf(fields: { first_name: string | null; last_name: string | null; full_name: string | null }): HolderName {
+  return { first: fields.first_name, last: fields.last_name, full: fields.full_name };
 }
 
 /**
@@ -125,7 +120,7 @@ export function firstNameMatch(a: string[], b: string[]): NameMatch {
 
 /** Whether the registry's holder is the verified person: see the top of this file. */
 export function holderNameMatch(registry: HolderName, verified: HolderName): NameMatch {
-  const first = firstNameMatch(nameParts(registry).first, nameParts(verified).first);
+  const first = firstNameMatch(firstNameWords(registry), firstNameWords(verified));
   if (first === "different") return "different";
   let last: NameMatch = "different";
   for (const a of lastNameReadings(registry)) {

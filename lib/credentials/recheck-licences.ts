@@ -3,10 +3,10 @@ import { openJson, sealJson } from "@/lib/crypto/encryption";
 import { db } from "@/lib/db/client";
 import { endOfDay, type LicenceProof } from "@/lib/identity/proofs";
 import { describeError, logger } from "@/lib/log/logger";
-import { adapterFor, findCatalogueEntry } from "./catalogue";
+import { adapterFor, listCatalogue } from "./catalogue";
 import { holderNameMatch } from "./holder-name";
 import { normaliseLicenceNumber, statusOn } from "./normalise";
-import { RegistryUnavailableError, type RegistryLicence } from "./types";
+import { RegistryUnavailableError, type CatalogueEntry, type RegistryLicence } from "./types";
 
 /**
  * The daily licence re-check (README "Professional licences"): every stored
@@ -44,13 +44,15 @@ function sameLicence(proof: LicenceProof, found: RegistryLicence[]): RegistryLic
   );
 }
 
-async function recheckOne(row: ProofRow, at: Date, force: boolean, downProviders: Map<string, number>): Promise<Outcome> {
+type Run = { at: Date; force: boolean; catalogue: ReadonlyMap<string, CatalogueEntry>; downProviders: Map<string, number> };
+
+async function recheckOne(row: ProofRow, { at, force, catalogue, downProviders }: Run): Promise<Outcome> {
   const proof = openJson<LicenceProof>(row.sealed);
   const lookup = proof.lookup;
   if (!lookup) return "skipped"; // saved before licences were looked up by this service: nothing to ask
   if (!force && proof.checked_at && at.getTime() - Date.parse(proof.checked_at) < MIN_HOURS_BETWEEN_CHECKS * 3600_000) return "skipped";
   if ((downProviders.get(lookup.provider_code) ?? 0) >= MAX_CONSECUTIVE_UNAVAILABLE) return "unavailable";
-  const entry = await findCatalogueEntry({ credential_code: lookup.credential_code });
+  const entry = catalogue.get(lookup.credential_code);
   if (!entry) return "unavailable";
   let found: RegistryLicence[];
   try {
@@ -85,7 +87,8 @@ async function recheckOne(row: ProofRow, at: Date, force: boolean, downProviders
 export async function recheckLicences(at: Date = now(), options: { force?: boolean } = {}): Promise<RecheckSummary> {
   const prisma = await db();
   const summary: RecheckSummary = { checked: 0, confirmed: 0, lapsed: 0, unavailable: 0, skipped: 0 };
-  const downProviders = new Map<string, number>();
+  // The configured credentials, read once for the run.
+  const run: Run = { at, force: options.force === true, catalogue: new Map((await listCatalogue()).map((e) => [e.credential_code, e])), downProviders: new Map() };
   let after = "";
   for (;;) {
     const rows = await prisma.accountProof.findMany({
@@ -101,7 +104,7 @@ export async function recheckLicences(at: Date = now(), options: { force?: boole
       while (next < rows.length) {
         const row = rows[next++]!;
         try {
-          const outcome = await recheckOne(row, at, options.force === true, downProviders);
+          const outcome = await recheckOne(row, run);
           summary[outcome] += 1;
           if (outcome === "confirmed" || outcome === "lapsed") summary.checked += 1;
         } catch (err) {

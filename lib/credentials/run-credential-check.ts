@@ -11,7 +11,7 @@ import { lockOpenSession } from "@/lib/sessions/open-session";
 import type { WorkflowSnapshot } from "@/lib/sessions/present";
 import { recordCheckResult } from "@/lib/sessions/record-check";
 import { adapterFor, findCatalogueEntry } from "./catalogue";
-import { holderNameMatch } from "./holder-name";
+import { holderNameMatch, holderOf } from "./holder-name";
 import { LICENCE_INPUT_RULES } from "./inputs";
 import { sessionLicenceTypes } from "./session-licence-types";
 import { statusOn } from "./normalise";
@@ -72,10 +72,10 @@ function credentialSettings(session: Session) {
 async function verifiedName(session: Session, reused: boolean): Promise<HolderName | null> {
   if (reused && session.accountId) {
     const document = (await readProfile(session.accountId, now())).document;
-    return document ? { first: document.content.first_name, last: document.content.last_name, full: document.content.full_name } : null;
+    return document ? holderOf(document.content) : null;
   }
   const fields = await loadJsonArtifact<DocumentFields>(session.id, "document_fields");
-  return fields ? { first: fields.first_name, last: fields.last_name, full: fields.full_name } : null;
+  return fields ? holderOf(fields) : null;
 }
 
 function validatedInputs(entry: CatalogueEntry, fields: Record<string, string>) {
@@ -107,10 +107,10 @@ export function credentialVerdict(found: RegistryLicence[], person: HolderName, 
   if (found.length === 0) {
     return { status: "failed", data: { match: false, license: null }, error: { code: "license_not_found", message: "The registry has no such licence" } };
   }
-  const judged = found.map((l) => ({ ...l, status: statusOn(l.status, l.expires_on, today), match: holderNameMatch(l.holder, person) }));
-  const theirs = judged.filter((l) => l.match === "same");
+  const judged = found.map((l) => ({ licence: { ...l, status: statusOn(l.status, l.expires_on, today) }, match: holderNameMatch(l.holder, person) }));
+  const theirs = judged.filter((j) => j.match === "same").map((j) => j.licence);
   if (theirs.length === 0) {
-    const close = judged.find((l) => l.match === "uncertain");
+    const close = judged.find((j) => j.match === "uncertain")?.licence;
     // A near name (a sibling, a namesake, a typo) is for a person to judge: never a pass, and nothing about the licence is returned.
     if (close) {
       return {
@@ -128,13 +128,12 @@ export function credentialVerdict(found: RegistryLicence[], person: HolderName, 
   }
   const licence = theirs.find((l) => l.status === "active") ?? theirs[0]!;
   const data = { match: true, license: { status: licence.status, expires_at: endOfDay(licence.expires_on)?.toISOString() ?? null } };
-  const { match: _match, ...found_ } = licence;
-  if (licence.status === "active") return { status: "passed", data, error: null, licence: found_ };
+  if (licence.status === "active") return { status: "passed", data, error: null, licence };
   const error =
     licence.status === "expired"
       ? { code: "license_expired", message: `The licence expired${licence.expires_on ? ` on ${licence.expires_on}` : ""}; renew it and verify again` }
       : { code: "license_inactive", message: `The registry lists the licence as ${licence.status}` };
-  return { status: "failed", data, error, licence: found_ };
+  return { status: "failed", data, error, licence };
 }
 
 const tooMany = (maxAttempts: number) =>

@@ -71,8 +71,10 @@ export type LicenceReview = {
 
 const nameOf = (n: HolderName | null | undefined) => (n ? n.full ?? ([n.first, n.last].filter(Boolean).join(" ") || null) : null);
 
-function licenceReview(sealed: Uint8Array): LicenceReview {
-  const record = openJson<LicenceRecord>(sealed);
+/** The lookup of a credential check in review, when the session kept one. */
+function licenceInReview(status: string | undefined, row: { sealed: Uint8Array } | undefined): LicenceReview | null {
+  if (status !== "review" || !row) return null;
+  const record = openJson<LicenceRecord>(row.sealed);
   return {
     provider_code: record.lookup.provider_code,
     credential_code: record.lookup.credential_code,
@@ -92,7 +94,7 @@ export async function reviewItems(sessions: readonly Session[]) {
   const ids = sessions.map((s) => s.id);
   const reviewIds = sessions.filter((s) => s.status === "IN_REVIEW").map((s) => s.id);
   const prisma = await db();
-  const [checkRows, imageRows] = await Promise.all([
+  const [checkRows, imageRows, licenceRows] = await Promise.all([
     ids.length
       ? prisma.checkResult.findMany({
           where: { sessionId: { in: ids } },
@@ -102,15 +104,14 @@ export async function reviewItems(sessions: readonly Session[]) {
     // Images and the licence lookup are offered only while a decision may need them: IN_REVIEW.
     reviewIds.length
       ? prisma.sessionArtifact.findMany({
-          where: { sessionId: { in: reviewIds }, kind: { in: [...REVIEW_IMAGE_KINDS, "licence_record"] } },
+          where: { sessionId: { in: reviewIds }, kind: { in: [...REVIEW_IMAGE_KINDS] } },
           select: { sessionId: true, kind: true },
         })
       : [],
+    reviewIds.length
+      ? prisma.sessionArtifact.findMany({ where: { sessionId: { in: reviewIds }, kind: "licence_record" }, select: { sessionId: true, sealed: true } })
+      : [],
   ]);
-  const licenceIds = imageRows.filter((r) => r.kind === "licence_record").map((r) => r.sessionId);
-  const licenceRows = licenceIds.length
-    ? await prisma.sessionArtifact.findMany({ where: { sessionId: { in: licenceIds }, kind: "licence_record" }, select: { sessionId: true, sealed: true } })
-    : [];
   return sessions.map((session) => {
     const rows = (checkRows as CheckRow[]).filter((r) => r.sessionId === session.id);
     const decision = presentDecision(session, rows);
@@ -126,7 +127,7 @@ export async function reviewItems(sessions: readonly Session[]) {
       })),
       reasons: reviewReasons(decision.checks),
       images: REVIEW_IMAGE_KINDS.filter((kind) => kept.has(kind)),
-      licence: byType.get("credential")?.status === "review" ? (licenceRows.filter((r) => r.sessionId === session.id).map((r) => licenceReview(r.sealed))[0] ?? null) : null,
+      licence: licenceInReview(byType.get("credential")?.status, licenceRows.find((r) => r.sessionId === session.id)),
       can_approve: session.status === "IN_REVIEW" && canApproveManually(rows as CheckOutcome[]),
     };
   });

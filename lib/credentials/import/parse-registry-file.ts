@@ -1,6 +1,6 @@
 import { parse as parseCsv, CsvError } from "csv-parse/sync";
 import { z } from "zod";
-import { normalisedName } from "../holder-name";
+import { normaliseNameTokens } from "../holder-name";
 import { LICENCE_INPUT_RULES } from "../inputs";
 import { licenceStatusOf, normaliseLicenceNumber } from "../normalise";
 import type { RegistryRow } from "./registry-row";
@@ -91,7 +91,7 @@ const RowSchema = z.object({
       .refine((v) => normaliseLicenceNumber(v) !== "", "has no letters or digits"),
   ),
   first_name: requiredText(100),
-  last_name: requiredText(100).refine((v) => normalisedName(v) !== "", "has no letters A-Z (accents are fine)"),
+  last_name: requiredText(100).refine((v) => normaliseNameTokens(v).length > 0, "has no letters A-Z (accents are fine)"),
   full_name: optionalText(200),
   license_type: requiredText(120).transform((v) => v.replace(/\s+/g, " ")),
   license_type_code: optionalText(40),
