@@ -138,7 +138,7 @@ describe.skipIf(chromiumMissing !== null)(suiteName, () => {
   }, 150_000);
 
   it("a licence in review shows the reviewer the lookup: both names, what was typed, the registry's words", async () => {
-    const app = await dev.call("POST", "/api/portal/apps", { json: { name: "Clinic", environment: "test" } });
+    const app = await dev.call("POST", "/api/portal/apps", { json: { name: "Clinic", environment: "production" } });
     const tenant = { apiKey: app.body.data.api_key as string };
     const workflow = await createWorkflow(tenant, ["id_verification", "liveness", "face_match", "credential"]);
     const id = await seedSession(tenant, workflow, {

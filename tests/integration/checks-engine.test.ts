@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { api, createSession, createTenant, createWorkflow, keyHeader, type Tenant, bearer, checkOf } from "../support/api";
+import { api, createSession, createTenant, createWorkflow, keyHeader, shared, type Tenant, bearer, checkOf } from "../support/api";
 import { useServerDatabase } from "../support/domain";
 import { blankImage, faceCell, fixture, imageForm } from "../support/images";
 
@@ -18,7 +18,8 @@ const burst = (name: string) => [1, 2, 3, 4, 5].map((i) => fixture("faces", name
 const licence = (who: "a" | "b" | "a-expired") => ({ front: fixture("documents", `licence-${who}-front.jpg`), back: fixture("documents", `licence-${who}-back.jpg`) });
 
 beforeAll(async () => {
-  t = await createTenant();
+  // A production app: the checks run as they do for a live integration.
+  t = await createTenant(shared().env, "production");
   kyc = await createWorkflow(t, ["id_verification", "liveness", "face_match", "age", "location"], {
     settings: { liveness: { actions: ["turn_left", "turn_right"], actions_per_challenge: 2 }, age: { minimum_age: 21 } },
   });
