@@ -367,6 +367,27 @@ async function readFrontText(bytes) {
 
 // ------------------------------------------------------------------ task handlers
 
+/**
+ * Loads the barcode reader and both OCR models in this thread (the vision
+ * pool's warm-up), so a session's first document does not pay ~1.5 s of
+ * model loading.
+ */
+export async function warmDocumentReaders() {
+  zxingReady ??= loadZxing().catch((err) => {
+    zxingReady = undefined;
+    throw err;
+  });
+  ocrReady ??= loadOcr().catch((err) => {
+    ocrReady = undefined;
+    throw err;
+  });
+  frontOcrReady ??= loadFrontOcr().catch((err) => {
+    frontOcrReady = undefined;
+    throw err;
+  });
+  await Promise.all([zxingReady, ocrReady, frontOcrReady]);
+}
+
 /** Piscina task "pdf417": { ok: true, value: reading | null } or { ok: false, error }. */
 export async function pdf417Task(image) {
   try {

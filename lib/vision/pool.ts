@@ -30,7 +30,8 @@ type TaskResult<T> = { ok: true; value: T } | { ok: false; error: string };
 
 const globalForPool = globalThis as unknown as { __svcVisionPool?: Piscina };
 
-function threads(): number {
+/** Size of the vision pool: VISION_THREADS, else 1 on 2 cores, cores - 1 up to 4 on more. */
+export function visionThreads(): number {
   const configured = Number(process.env.VISION_THREADS);
   if (Number.isInteger(configured) && configured > 0) return configured;
   return Math.max(1, Math.min(4, os.cpus().length - 1));
@@ -39,8 +40,8 @@ function threads(): number {
 export function visionPool(): Piscina {
   globalForPool.__svcVisionPool ??= new Piscina({
     filename: path.join(/* turbopackIgnore: true */ process.cwd(), "workers", "vision-worker.mjs"),
-    minThreads: threads(),
-    maxThreads: threads(),
+    minThreads: visionThreads(),
+    maxThreads: visionThreads(),
     idleTimeout: Number.POSITIVE_INFINITY,
   });
   return globalForPool.__svcVisionPool;
@@ -59,7 +60,7 @@ const globalForGate = globalThis as unknown as { __svcVisionGate?: { running: nu
 
 async function takeTurn(): Promise<void> {
   const gate = (globalForGate.__svcVisionGate ??= { running: 0, waiting: [] });
-  if (gate.running < threads()) {
+  if (gate.running < visionThreads()) {
     gate.running++;
     return;
   }
@@ -91,9 +92,13 @@ export function analyseFaces(image: Uint8Array): Promise<FaceAnalysis> {
   return run<FaceAnalysis>({ op: "faces", image: copy }, [copy]);
 }
 
-/** Loads the models (call at start-up so the first request is warm). */
-export function warmVision(): Promise<{ model: string }> {
-  return run({ op: "ping" });
+/**
+ * Loads the face models, the barcode reader and the OCR models in every
+ * thread of the pool (call at start-up so no request pays for loading).
+ */
+export async function warmVision(): Promise<{ model: string }> {
+  const pings = await Promise.all(Array.from({ length: visionThreads() }, () => run<{ model: string }>({ op: "ping" })));
+  return pings[0]!;
 }
 
 export async function closeVisionPool() {
