@@ -1,4 +1,5 @@
 import type { LivenessAction } from "@/lib/workflows/settings";
+import { presentationAttackVerdict, type PadOptions, type PadVerdict } from "@/lib/liveness/presentation-attack";
 import { cosineSimilarity, type FaceAnalysis } from "@/lib/vision/pool";
 
 /**
@@ -11,9 +12,13 @@ import { cosineSimilarity, type FaceAnalysis } from "@/lib/vision/pool";
  *   1. every frame shows exactly one face,
  *   2. every frame shows the same person as the frontal-most frame
  *      (embedding cosine similarity), and
- *   3. the requested motions are measured IN ORDER over the frames.
+ *   3. the requested motions are measured IN ORDER over the frames, and
+ *   4. nothing says the face is a picture (lib/liveness/presentation-attack.ts:
+ *      a turn that moves like a flat sheet, a screen's or print's texture,
+ *      glare), else `spoof_suspected`, reported before `different_person`
+ *      and `action_not_detected` (the more specific finding).
  * The shipped antispoof / liveness model scores are recorded in `data` but
- * never decide (STACK.md: they did not separate spoofs from real faces).
+ * never decide (they did not separate the generated attacks from live faces).
  *
  * YAW SIGN CONVENTION (measured, @vladmandic/human 3.3.6 `face.rotation.angle.yaw`):
  * yaw < 0 is the person's head turned to THEIR OWN LEFT in a raw, unmirrored
@@ -138,6 +143,8 @@ export type LivenessData = {
   best_face: number | null;
   /** Shipped model scores, recorded for reviewers; they do not decide. */
   model_scores: { deciding: false; antispoof: Array<number | null>; live: Array<number | null> };
+  /** The presentation-attack signals and what they concluded (evidence for reviewers; never sent to the person). */
+  presentation_attack: PadVerdict;
   thresholds: LivenessOptions;
 };
 
@@ -386,7 +393,7 @@ function frameLabel(i: number, n: number) {
   return `frame ${i + 1} of ${n}`;
 }
 
-export function livenessVerdict(actions: LivenessAction[], frames: FrameFaces[], options?: Partial<LivenessOptions>): LivenessVerdict {
+export function livenessVerdict(actions: LivenessAction[], frames: FrameFaces[], options?: Partial<LivenessOptions>, padOptions?: Partial<PadOptions>): LivenessVerdict {
   const o: LivenessOptions = { ...LIVENESS_DEFAULTS, ...options };
   const n = frames.length;
   const measures = frames.map((f) => measureFrame(f, o));
@@ -405,6 +412,13 @@ export function livenessVerdict(actions: LivenessAction[], frames: FrameFaces[],
   const motion: Motion = { delta, openness: measures.map((m) => m.openness), nearFrontal, openBaseline, options: o };
   const detected = baseline === null ? [] : detectActionsInOrder(actions, motion);
   const best = bestFrame(measures, openBaseline, o);
+  const turns = detected.filter((d) => d.detected && d.action !== "blink" && d.frame !== null && d.value !== null).map((d) => ({ frame: d.frame!, yawChangeDeg: d.value! }));
+  const pad = presentationAttackVerdict(
+    measures.map((m) => m.face),
+    baseline,
+    turns,
+    padOptions,
+  );
 
   // The first rule broken, in the order the spec lists them.
   let error: LivenessVerdict["error"] = null;
@@ -424,6 +438,9 @@ export function livenessVerdict(actions: LivenessAction[], frames: FrameFaces[],
         : { code: "multiple_faces", message: `More than one face (${measures[i]!.counted}) in ${frameLabel(i, n)}: only the person verifying may be in view` };
   } else if (unmeasured >= 0) {
     error = { code: "face_not_measurable", message: `The face in ${frameLabel(unmeasured, n)} could not be measured (no head pose or embedding)` };
+  } else if (pad.suspected) {
+    // Which signal fired and its threshold stay in the evidence: the person is told no more than this.
+    error = { code: "spoof_suspected", message: "The camera did not see a live person: what it saw looked like a photo or a screen" };
   } else if (otherPerson >= 0) {
     error = {
       code: "different_person",
@@ -441,7 +458,8 @@ export function livenessVerdict(actions: LivenessAction[], frames: FrameFaces[],
   const identityScore =
     minSimilarity === null ? 0 : clamp01(0.5 + (0.5 * (minSimilarity - o.same_person_threshold)) / (CERTAIN_SAME_PERSON - o.same_person_threshold));
   const faceScore = noFace >= 0 || manyFaces >= 0 || unmeasured >= 0 || n === 0 ? 0 : 1;
-  const live_score = liveScore([faceScore, identityScore, ...detected.map((d) => d.score), ...(actions.length && !detected.length ? [0] : [])], passed);
+  // A suspected attack scores 0: a graded score would show an attacker how close the picture came.
+  const live_score = pad.suspected ? 0 : liveScore([faceScore, identityScore, ...detected.map((d) => d.score), ...(actions.length && !detected.length ? [0] : [])], passed);
 
   return {
     status: passed ? "passed" : "failed",
@@ -467,6 +485,7 @@ export function livenessVerdict(actions: LivenessAction[], frames: FrameFaces[],
         antispoof: measures.map((m) => roundOrNull(m.face?.antispoof ?? null, 3)),
         live: measures.map((m) => roundOrNull(m.face?.live ?? null, 3)),
       },
+      presentation_attack: pad,
       thresholds: o,
     },
     error,

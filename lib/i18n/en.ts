@@ -262,6 +262,7 @@ export const en = {
       no_face: "We lost sight of your face. Keep your face inside the oval for the whole video.",
       face_not_measurable: "We could not see your face clearly. Face the camera in good light.",
       no_frames: "The video did not record. Please try again.",
+      spoof_suspected: "We need to see you, not a photo or a screen. Use your own face in front of the camera, in normal light, and try again.",
       other: "We could not confirm the video. Please try again.",
     } as Record<string, string>,
     retryable: {

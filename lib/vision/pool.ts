@@ -19,6 +19,15 @@ export type FaceAnalysis = {
     ear: { left: number | null; right: number | null };
     antispoof: number | null;
     live: number | null;
+    /** Mesh points for the flatness test ([x, y] in pixels, workers/presentation-cues.mjs LANDMARK_INDICES), null without a mesh. */
+    landmarks: Array<[number, number]> | null;
+    /**
+     * Image cues of a presentation attack (workers/presentation-cues.mjs), on
+     * the largest face only: `moire`, the strongest narrow high-frequency
+     * peak of the skin's spectrum (log units, null when the face is too
+     * small), and `glare`, the share of the face box blown out to white.
+     */
+    texture: { moire: number | null; glare: number | null } | null;
   }>;
   width: number;
   height: number;

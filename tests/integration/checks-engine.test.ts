@@ -30,17 +30,26 @@ async function postDocument(token: string, type: string, files: Record<string, B
 }
 
 const PERFORMS: Record<string, string> = { "turn_left,turn_right": "a-left-right", "turn_right,turn_left": "a-right-left" };
+const personA = (performed: string[]) => burst(PERFORMS[performed.join()]!);
+
+/**
+ * A generated screen replay (tests/fixtures/attacks) of person A performing
+ * these turns, one whose moire survived the camera: the replay's identity
+ * holds across frames, so only the presentation-attack signals can refuse it.
+ */
+const SCREEN_REPLAYS: Record<string, string> = { "turn_left,turn_right": "screen-03", "turn_right,turn_left": "screen-07" };
+const screenReplay = (performed: string[]) => [1, 2, 3, 4, 5].map((i) => fixture("attacks", SCREEN_REPLAYS[performed.join()]!, `${i}.jpg`));
 
 /**
  * One challenge, answered by person A performing its turns (`order: "reverse"`:
  * the opposite order, which must fail).
  */
-async function postBurst(token: string, order: "as_asked" | "reverse" = "as_asked") {
+async function postBurst(token: string, order: "as_asked" | "reverse" = "as_asked", framesOf: (performed: string[]) => Buffer[] = personA) {
   const res = await api("POST", "/api/v2/antispoof/challenge", { headers: bearer(token) });
   expect(res.status).toBe(201);
   const { challenge_id, actions } = res.body.data as { challenge_id: string; actions: string[] };
   const performed = order === "as_asked" ? actions : [...actions].reverse();
-  return api("POST", "/api/v2/antispoof", { headers: bearer(token), form: imageForm({ frames: burst(PERFORMS[performed.join()]!) }, { challenge_id }) });
+  return api("POST", "/api/v2/antispoof", { headers: bearer(token), form: imageForm({ frames: framesOf(performed) }, { challenge_id }) });
 }
 
 const check = checkOf;
@@ -128,6 +137,19 @@ describe("a full KYC session on person A's fixtures", () => {
     const steps = Object.fromEntries(flow.body.data.steps.map((x: { type: string }) => [x.type, x]));
     expect(steps.id_verification).toMatchObject({ status: "passed", attempts: 2 });
     expect(steps.face_match).toMatchObject({ status: "passed", attempts: 2, derived: true }); // once per document, with the burst's selfie
+  });
+});
+
+describe("presentation attacks over HTTP", () => {
+  it("a screen replay of A's head turns, in the order asked, fails spoof_suspected and says nothing of the signals", async () => {
+    const s = await createSession(t, { workflow_id: kyc });
+    const replay = await postBurst(s.session_token, "as_asked", screenReplay);
+    expect(replay.status).toBe(200);
+    expect(check(replay, "liveness")).toMatchObject({ status: "failed", score: 0, data: { live_score: 0 }, error: { code: "spoof_suspected" } });
+    expect(JSON.stringify(replay.body)).not.toMatch(/texture|glare|moire|residual|threshold|flat/);
+    // The person can still prove they are live on a later attempt: the real A passes.
+    const live = await postBurst(s.session_token, "as_asked");
+    expect(check(live, "liveness")).toMatchObject({ status: "passed", error: null });
   });
 });
 

@@ -30,6 +30,8 @@ function face(spec: FaceSpec = {}): FrameFaces["faces"][number] {
     ear: { left: spec.ear ?? 0.38, right: spec.ear ?? 0.4 },
     antispoof: 0.55,
     live: 0.98,
+    landmarks: null,
+    texture: null,
   };
 }
 
