@@ -8,6 +8,7 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { frontTextTask, mrzTask, pdf417Task, warmDocumentReaders } from "./document-reader.mjs";
 import { fuseModelGraph } from "./fuse-model-graph.mjs";
+import { glareShare, keyLandmarks, moireScore } from "./presentation-cues.mjs";
 
 const require = createRequire(import.meta.url);
 
@@ -96,7 +97,9 @@ async function analyseFaces(bytes) {
   const tensor = human.tf.tensor(new Uint8Array(data), [info.height, info.width, 3], "int32");
   try {
     const result = await human.detect(tensor);
-    const faces = result.face.map((f) => ({
+    // Presentation-attack cues are measured on the largest face only (the person's; others are refused anyway).
+    const largest = result.face.reduce((best, f, i, all) => (f.box[2] * f.box[3] > all[best].box[2] * all[best].box[3] ? i : best), 0);
+    const faces = result.face.map((f, i) => ({
       box: f.box,
       score: f.score,
       box_score: f.boxScore,
@@ -106,6 +109,8 @@ async function analyseFaces(bytes) {
       ear: { left: eyeAspectRatio(f.annotations, "left"), right: eyeAspectRatio(f.annotations, "right") },
       antispoof: f.real ?? null,
       live: f.live ?? null,
+      landmarks: keyLandmarks(f.mesh),
+      texture: i === largest ? { moire: moireScore(data, info.width, info.height, f.box), glare: glareShare(data, info.width, info.height, f.box) } : null,
     }));
     return { faces, width: info.width, height: info.height, ms: Math.round(performance.now() - started), model: MODEL_VERSION };
   } finally {
