@@ -124,7 +124,7 @@ export function printVision(rows: VisionRow[]) {
   if (concurrent && session) {
     const threads = concurrent.threads;
     console.log(`\nthroughput: ${(concurrent.perSecond / threads).toFixed(1)} camera frames/s per vision thread (baseline ${(concurrent.baseline.perSecond / threads).toFixed(1)}); ${threads} thread(s)`);
-    console.log(`capacity: about ${((60 * 1000) / session.p50 / 1).toFixed(0)} sessions' vision per minute per vision thread (document + 5-frame burst, ${session.p50.toFixed(0)} ms each)`);
+    console.log(`capacity: about ${((60 * 1000) / session.p50).toFixed(0)} sessions' vision per minute per vision thread (document + 5-frame burst, ${session.p50.toFixed(0)} ms each)`);
   }
   console.log("targets: 1 frame <= 60 ms p50, burst <= 350 ms, session vision <= 1 s, event loop p99 < 20 ms");
 }

@@ -64,6 +64,15 @@ async function decode(bytes) {
 
 let zxingReady;
 
+/** The barcode reader, loaded once per thread (loaded again after a failed load). */
+function zxing() {
+  zxingReady ??= loadZxing().catch((err) => {
+    zxingReady = undefined;
+    throw err;
+  });
+  return zxingReady;
+}
+
 async function loadZxing() {
   const wasmBinary = fs.readFileSync(path.join(packageDir("zxing-wasm"), "dist", "reader", "zxing_reader.wasm"));
   const zxing = await import("zxing-wasm/reader");
@@ -107,11 +116,7 @@ async function imageData(pipeline) {
 /** First PDF417 symbol in the image: { text, format, variant, ms, model } or null. */
 async function readPdf417(bytes) {
   const started = performance.now();
-  zxingReady ??= loadZxing().catch((err) => {
-    zxingReady = undefined;
-    throw err;
-  });
-  const { readBarcodes, model } = await zxingReady;
+  const { readBarcodes, model } = await zxing();
   const { width, pipeline: decoded } = await decode(bytes);
   for (const variant of PDF417_VARIANTS) {
     const results = await readBarcodes(await imageData(variant.prepare(decoded(), width)), { formats: ["PDF417"], textMode: "Plain", tryHarder: true, tryRotate: true, tryInvert: false, maxNumberOfSymbols: 1, ...variant.options });
@@ -124,6 +129,15 @@ async function readPdf417(bytes) {
 // ------------------------------------------------------------------ MRZ
 
 let ocrReady;
+
+/** The MRZ OCR worker, created once per thread (created again after a failure). */
+function mrzOcr() {
+  ocrReady ??= loadOcr().catch((err) => {
+    ocrReady = undefined;
+    throw err;
+  });
+  return ocrReady;
+}
 let mrzParse;
 
 /** One tesseract.js worker per thread, created once and reused; the model is read from disk, never fetched. */
@@ -247,11 +261,7 @@ async function checkDigitsMatch(lines) {
  */
 async function readMrz(bytes) {
   const started = performance.now();
-  ocrReady ??= loadOcr().catch((err) => {
-    ocrReady = undefined;
-    throw err;
-  });
-  const { worker, model } = await ocrReady;
+  const { worker, model } = await mrzOcr();
   const { width, height, pipeline: decoded } = await decode(bytes);
   let best = null;
   for (const crop of mrzCrops(width, height)) {
@@ -285,6 +295,15 @@ async function readMrz(bytes) {
 const FRONT_LANGUAGE = "eng";
 const FRONT_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789/,.-' ";
 let frontOcrReady;
+
+/** The front's OCR worker, created once per thread (created again after a failure). */
+function frontOcr() {
+  frontOcrReady ??= loadFrontOcr().catch((err) => {
+    frontOcrReady = undefined;
+    throw err;
+  });
+  return frontOcrReady;
+}
 
 async function loadFrontOcr() {
   const langPath = path.join(packageDir("@tesseract.js-data/eng"), "4.0.0_best_int");
@@ -343,11 +362,7 @@ function frontLines(page) {
  */
 async function readFrontText(bytes) {
   const started = performance.now();
-  frontOcrReady ??= loadFrontOcr().catch((err) => {
-    frontOcrReady = undefined;
-    throw err;
-  });
-  const { worker, model } = await frontOcrReady;
+  const { worker, model } = await frontOcr();
   const { width, height, pipeline: decoded } = await decode(bytes);
   let lines = [];
   let variant = null;
@@ -373,19 +388,7 @@ async function readFrontText(bytes) {
  * model loading.
  */
 export async function warmDocumentReaders() {
-  zxingReady ??= loadZxing().catch((err) => {
-    zxingReady = undefined;
-    throw err;
-  });
-  ocrReady ??= loadOcr().catch((err) => {
-    ocrReady = undefined;
-    throw err;
-  });
-  frontOcrReady ??= loadFrontOcr().catch((err) => {
-    frontOcrReady = undefined;
-    throw err;
-  });
-  await Promise.all([zxingReady, ocrReady, frontOcrReady]);
+  await Promise.all([zxing(), mrzOcr(), frontOcr()]);
 }
 
 /** Piscina task "pdf417": { ok: true, value: reading | null } or { ok: false, error }. */

@@ -99,6 +99,10 @@ export function moireScore(rgb, width, height, box) {
   if (side < MIN_PATCH) return null;
   const spectrum = logSpectrum(greyPatch(rgb, width, height, bx + bw / 2, by + bh / 2, n), n);
   const grid = n / 8; // JPEG block frequencies: multiples of 1/8 cycle per pixel
+  const nearGrid = (k) => {
+    const r = Math.abs(k) % grid;
+    return r <= 1 || r >= grid - 1;
+  };
   const rings = new Map();
   const bins = [];
   // Half the plane is enough: the spectrum of a real image is symmetric.
@@ -106,10 +110,6 @@ export function moireScore(rgb, width, height, box) {
     for (let uu = -n / 2 + 1; uu <= n / 2; uu++) {
       const radius = Math.hypot(uu, v);
       if (radius / n < MIN_FREQUENCY || radius > n / 2) continue;
-      const nearGrid = (k) => {
-        const r = ((Math.abs(k) % grid) + grid) % grid;
-        return r <= 1 || r >= grid - 1;
-      };
       if (nearGrid(uu) || nearGrid(v)) continue;
       const ring = Math.round(radius);
       const value = spectrum[v * n + ((uu + n) % n)];

@@ -97,9 +97,7 @@ async function analyseFaces(bytes) {
   const tensor = human.tf.tensor(new Uint8Array(data), [info.height, info.width, 3], "int32");
   try {
     const result = await human.detect(tensor);
-    // Presentation-attack cues are measured on the largest face only (the person's; others are refused anyway).
-    const largest = result.face.reduce((best, f, i, all) => (f.box[2] * f.box[3] > all[best].box[2] * all[best].box[3] ? i : best), 0);
-    const faces = result.face.map((f, i) => ({
+    const faces = result.face.map((f) => ({
       box: f.box,
       score: f.score,
       box_score: f.boxScore,
@@ -110,7 +108,7 @@ async function analyseFaces(bytes) {
       antispoof: f.real ?? null,
       live: f.live ?? null,
       landmarks: keyLandmarks(f.mesh),
-      texture: i === largest ? { moire: moireScore(data, info.width, info.height, f.box), glare: glareShare(data, info.width, info.height, f.box) } : null,
+      texture: { moire: moireScore(data, info.width, info.height, f.box), glare: glareShare(data, info.width, info.height, f.box) },
     }));
     return { faces, width: info.width, height: info.height, ms: Math.round(performance.now() - started), model: MODEL_VERSION };
   } finally {

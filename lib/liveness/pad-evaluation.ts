@@ -16,7 +16,7 @@ import type { LivenessAction } from "@/lib/workflows/settings";
  */
 export type BurstKind = "live" | "print" | "screen" | "still";
 export type Burst = { name: string; kind: BurstKind; performs: LivenessAction[]; files: string[] };
-export type BurstResult = { burst: Burst; actions: LivenessAction[]; verdict: LivenessVerdict };
+export type BurstResult = { burst: Burst; verdict: LivenessVerdict };
 export type KindSummary = {
   kind: BurstKind;
   bursts: number;
@@ -51,8 +51,7 @@ export function evaluationBursts(): Burst[] {
 
 export async function judgeEvaluationBurst(burst: Burst): Promise<BurstResult> {
   const frames: FaceAnalysis[] = await Promise.all(burst.files.map((f) => analyseFaces(fs.readFileSync(f))));
-  const actions = burst.performs.length ? burst.performs : DEFAULT_CHALLENGE;
-  return { burst, actions, verdict: livenessVerdict(actions, frames) };
+  return { burst, verdict: livenessVerdict(burst.performs.length ? burst.performs : DEFAULT_CHALLENGE, frames) };
 }
 
 export function summarise(results: BurstResult[]): KindSummary[] {

@@ -22,8 +22,8 @@ export type FaceAnalysis = {
     /** Mesh points for the flatness test ([x, y] in pixels, workers/presentation-cues.mjs LANDMARK_INDICES), null without a mesh. */
     landmarks: Array<[number, number]> | null;
     /**
-     * Image cues of a presentation attack (workers/presentation-cues.mjs), on
-     * the largest face only: `moire`, the strongest narrow high-frequency
+     * Image cues of a presentation attack (workers/presentation-cues.mjs):
+     * `moire`, the strongest narrow high-frequency
      * peak of the skin's spectrum (log units, null when the face is too
      * small), and `glare`, the share of the face box blown out to white.
      */
