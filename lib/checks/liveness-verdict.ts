@@ -64,7 +64,7 @@ export type LivenessOptions = {
   /**
    * A blink: eye openness (the smaller eye aspect ratio of the two eyes) below
    * this fraction of the open-eye baseline. Open eyes measured 0.3-0.47, closed
-   * ~0.08 (STACK.md); one open-eyed photo with camera jitter varied by at most
+   * ~0.08 (the reference set of the face evaluation); one open-eyed photo with camera jitter varied by at most
    * 5% (fixture a-still: 0.35-0.39).
    */
   blink_closed_ratio: number;
@@ -75,9 +75,9 @@ export type LivenessOptions = {
    * face. Measured: frames of one photo with camera jitter 0.94-0.99; person A
    * frontal vs A turned 22 deg, from DIFFERENT photos (the pessimistic case for
    * one burst) 0.655 and 0.709; different people: at most 0.609 over the 2,244
-   * certainly-different pairs of `npm run eval:faces`, 0.63 in STACK.md's set,
+   * certainly-different pairs of `npm run eval:faces`, 0.63 in the reference set,
    * A vs B 0.40-0.42. 0.62 sits above every different-person pair of our set
-   * (at STACK.md's maximum within 0.01) and below the lowest same-person value
+   * (at the reference set's maximum within 0.01) and below the lowest same-person value
    * measured for a turned head.
    */
   same_person_threshold: number;

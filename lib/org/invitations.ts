@@ -1,5 +1,6 @@
 import type { Member } from "@/generated/prisma/client";
 import type { RosterCaller } from "./caller";
+import { z } from "zod";
 import { now } from "@/lib/clock";
 import { encryptString } from "@/lib/crypto/encryption";
 import { db } from "@/lib/db/client";
@@ -45,6 +46,9 @@ export function invitationEmailJob(memberId: string, link: ActivationLink): NewJ
   const data: InvitationEmailJob = { member_id: memberId, token_sealed: encryptString(link.token) };
   return { name: QUEUES.invitationEmail, data };
 }
+
+/** POST /api/sdk/members/{member_id}/invite body: optional; `notify` (default true) also emails the link. */
+export const InviteBody = z.object({ notify: z.boolean().default(true) }).strict().optional();
 
 /** Re-sending invitations: 10 requests per minute per calling app (spec 8). */
 export const INVITE_REQUESTS_PER_MINUTE = 10;

@@ -86,6 +86,9 @@ export async function reactivateMember(app: RosterCaller, ref: string) {
   return { member: presentMember(updated) };
 }
 
+/** DELETE /api/sdk/members/{member_id} query: `permanent` (true or 1) removes the row instead of deactivating it. */
+export const RemoveQuery = z.object({ permanent: z.enum(["true", "false", "1", "0"]).optional() });
+
 /** DELETE: deactivate by default; `permanent` removes the row; an absent member is `already_removed` (idempotent). The account is never deleted. */
 export async function removeMember(app: RosterCaller, ref: string, permanent: boolean) {
   const member = await findMember(app.organizationId, ref);

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { verifyWebhook } from "@/lib/webhooks/receiver";
+import { verifyWebhook } from "@/sdk/src/webhooks";
 import { api } from "../support/api";
 import { useServerDatabase } from "../support/domain";
 import { signUpDeveloper, type PortalDeveloper } from "../support/portal";
@@ -157,7 +157,7 @@ describe("registering a webhook", () => {
     const sent = await sendTest("approved");
     await receiver.waitFor((r) => r.processed.some((e) => e.event_id === sent.event_id));
     const got = receiver.received.find((r) => r.headers["x-svc-event-id"] === sent.event_id)!;
-    expect(() => verifyWebhook({ rawBody: got.body, headers: got.headers, secret: firstSecret })).toThrow();
+    expect(() => verifyWebhook(got.body, got.headers, firstSecret)).toThrow();
     expect((await a.call("GET", base(testApp))).text).not.toContain("whsec_");
   });
 });

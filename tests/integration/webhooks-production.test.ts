@@ -3,7 +3,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { verifyWebhook } from "@/lib/webhooks/receiver";
+import { verifyWebhook } from "@/sdk/src/webhooks";
 import { api } from "../support/api";
 import { cli, runCli } from "../support/cli";
 import { createTestDatabase } from "../support/database";
@@ -119,7 +119,7 @@ describe.skipIf(skipReason !== null)(
       await allowed.waitFor((r) => r.processed.some((e) => e.session_id === sessionId));
       const got = allowed.received.find((r) => r.event?.session_id === sessionId)!;
       expect(got.status).toBe(200);
-      const event = verifyWebhook({ rawBody: got.body, headers: got.headers, secret: good.secret });
+      const event = verifyWebhook(got.body, got.headers, good.secret);
       expect(event).toMatchObject({ type: "verification.approved", status: "APPROVED", decision: "approved", vendor_data: "prod-user" });
 
       const log = async () => {

@@ -1,6 +1,7 @@
 import http from "node:http";
 import { inject } from "vitest";
 import { cli } from "./cli";
+import { assertMatchesContract } from "./contract";
 
 export function shared() {
   return inject("server");
@@ -8,7 +9,11 @@ export function shared() {
 
 export type ApiResponse = { status: number; headers: Headers; body: any; text: string };
 
-/** A request to the shared server (or `base`), body as JSON when given as an object. */
+/**
+ * A request to the shared server (or `base`), body as JSON when given as an
+ * object. A response of a documented operation must match the OpenAPI
+ * document (support/contract.ts), or the call throws.
+ */
 export async function api(
   method: string,
   path: string,
@@ -33,7 +38,9 @@ export async function api(
   } catch {
     parsed = undefined;
   }
-  return { status: res.status, headers: res.headers, body: parsed, text };
+  const response = { status: res.status, headers: res.headers, body: parsed, text };
+  assertMatchesContract(method, `${base}${path}`, response);
+  return response;
 }
 
 export type Tenant = {

@@ -1,7 +1,7 @@
 import http from "node:http";
 import https from "node:https";
 import type { AddressInfo } from "node:net";
-import { MemoryDedupStore, verifyWebhook, type VerifiedEvent } from "@/lib/webhooks/receiver";
+import { MemoryDedupStore, verifyWebhook, type VerifiedEvent } from "@/sdk/src/webhooks";
 
 export type Received = {
   headers: http.IncomingHttpHeaders;
@@ -62,7 +62,7 @@ export class TestReceiver {
           return;
         }
         try {
-          record.event = verifyWebhook({ rawBody: body, headers: req.headers, secret: this.secret });
+          record.event = verifyWebhook(body, req.headers, this.secret);
         } catch (err) {
           record.status = 400;
           record.error = (err as Error).message;

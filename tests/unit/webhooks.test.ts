@@ -1,7 +1,7 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { describe, expect, it } from "vitest";
-import { handleWebhookRequest, MemoryDedupStore, verifyWebhook, WebhookVerificationError } from "@/lib/webhooks/receiver";
+import { handleWebhookRequest, MemoryDedupStore, verifyWebhook, WebhookVerificationError } from "@/sdk/src/webhooks";
 import { ConfigError, parseEnv } from "@/lib/config/env";
 import { formatNetwork, isAllowedDestination, parseNetworkList } from "@/lib/webhooks/safe-address";
 import { attemptErrorText, BlockedAddressError, guardedLookup, postWebhook } from "@/lib/webhooks/post-webhook";
@@ -16,7 +16,7 @@ const now = 1_800_000_000;
 
 describe("receiver helper", () => {
   it("accepts a correctly signed delivery", () => {
-    expect(verifyWebhook({ rawBody: body, headers: webhookHeaders(secret, "evt_1", body, now), secret, nowSeconds: now })).toEqual(event);
+    expect(verifyWebhook(body, webhookHeaders(secret, "evt_1", body, now), secret, { nowSeconds: now })).toEqual(event);
   });
   it.each([
     ["a tampered body", () => ({ rawBody: body.replace("APPROVED", "DECLINED"), headers: webhookHeaders(secret, "evt_1", body, now) })],
@@ -27,10 +27,10 @@ describe("receiver helper", () => {
     ["no signature", () => ({ rawBody: body, headers: { "x-svc-timestamp": String(now), "x-svc-event-id": "evt_1" } })],
   ])("rejects %s", (_, make) => {
     const input = make();
-    expect(() => verifyWebhook({ ...input, secret, nowSeconds: now })).toThrow(WebhookVerificationError);
+    expect(() => verifyWebhook(input.rawBody, input.headers, secret, { nowSeconds: now })).toThrow(WebhookVerificationError);
   });
   it("accepts a timestamp 300 s old", () => {
-    expect(() => verifyWebhook({ rawBody: body, headers: webhookHeaders(secret, "evt_1", body, now - 300), secret, nowSeconds: now })).not.toThrow();
+    expect(() => verifyWebhook(body, webhookHeaders(secret, "evt_1", body, now - 300), secret, { nowSeconds: now })).not.toThrow();
   });
   it("the Web handler answers 400 to a bad signature and processes an event id once", async () => {
     const seen: string[] = [];

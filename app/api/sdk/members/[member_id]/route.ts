@@ -1,8 +1,5 @@
-import { z } from "zod";
 import { apiRoute, routeMethods } from "@/lib/http/api-route";
-import { removeMember } from "@/lib/org/member-lifecycle";
-
-const RemoveQuery = z.object({ permanent: z.enum(["true", "false", "1", "0"]).optional() });
+import { removeMember, RemoveQuery } from "@/lib/org/member-lifecycle";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routeMethods({
   DELETE: apiRoute({ auth: "client", rawBody: true, query: RemoveQuery }, async ({ app, params, query }) =>

@@ -1,8 +1,5 @@
-import { z } from "zod";
 import { apiRoute, reply, routeMethods } from "@/lib/http/api-route";
-import { resendInvite } from "@/lib/org/invitations";
-
-const InviteBody = z.object({ notify: z.boolean().default(true) }).strict().optional();
+import { InviteBody, resendInvite } from "@/lib/org/invitations";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routeMethods({
   POST: apiRoute({ auth: "client", body: InviteBody }, async ({ app, params, body }) => {

@@ -1,12 +1,11 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 
 /**
- * Receiving this service's webhooks (spec 6 receiver rules), for your app:
- * verify the signature before trusting anything, reject stale or future
- * timestamps (300 s tolerance), answer an invalid signature with 400 (never
- * 200), process each event id once, acknowledge fast with a 2xx.
- * Dependency-free: copy this file into your project. README "Receiving
- * webhooks" shows it in Next.js and Express.
+ * Receiving the service's webhooks (the receiver rules of docs/spec.md
+ * section 6): verify the signature before trusting anything, reject stale or
+ * future timestamps (300 s tolerance), answer an invalid signature with 400
+ * (never 200), process each event id once (the DedupStore hook), acknowledge
+ * fast with a 2xx. Depends only on node:crypto.
  */
 export const DEFAULT_TOLERANCE_SECONDS = 300;
 
@@ -14,15 +13,23 @@ export class WebhookVerificationError extends Error {
   readonly status = 400;
 }
 
+/** The body of a delivery (the OpenAPI document's `WebhookEvent`). */
 export type VerifiedEvent = {
   event_id: string;
-  type: string;
+  type: "verification.approved" | "verification.completed" | "verify.approved" | "verify.declined";
   session_id: string;
-  status: string;
+  status: "APPROVED" | "DECLINED" | "IN_REVIEW" | "EXPIRED" | "ABANDONED";
   vendor_data: string | null;
   decision: string;
   occurred_at: string;
-  test?: boolean;
+  test?: true;
+};
+
+export type VerifyOptions = {
+  /** Largest distance in seconds between X-Svc-Timestamp and now (default 300). */
+  toleranceSeconds?: number;
+  /** "Now" in Unix seconds (tests). */
+  nowSeconds?: number;
 };
 
 type HeaderSource = Headers | Record<string, string | string[] | undefined>;
@@ -35,30 +42,28 @@ function header(headers: HeaderSource, name: string): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
 
-/** Verifies one delivery; returns the event or throws WebhookVerificationError. */
-export function verifyWebhook(input: {
-  rawBody: string;
-  headers: HeaderSource;
-  secret: string;
-  toleranceSeconds?: number;
-  nowSeconds?: number;
-}): VerifiedEvent {
-  const timestamp = header(input.headers, "x-svc-timestamp");
-  const signature = header(input.headers, "x-svc-signature");
-  const eventId = header(input.headers, "x-svc-event-id");
+/**
+ * Verifies one delivery from its raw body (the exact bytes received, before
+ * any JSON parsing) and headers; returns the event or throws
+ * WebhookVerificationError (answer 400).
+ */
+export function verifyWebhook(rawBody: string, headers: HeaderSource, secret: string, options: VerifyOptions = {}): VerifiedEvent {
+  const timestamp = header(headers, "x-svc-timestamp");
+  const signature = header(headers, "x-svc-signature");
+  const eventId = header(headers, "x-svc-event-id");
   if (!timestamp || !signature || !eventId) throw new WebhookVerificationError("missing signature headers");
   if (!/^\d+$/.test(timestamp)) throw new WebhookVerificationError("bad timestamp");
-  const now = input.nowSeconds ?? Math.floor(Date.now() / 1000);
-  const tolerance = input.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS;
+  const now = options.nowSeconds ?? Math.floor(Date.now() / 1000);
+  const tolerance = options.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS;
   if (Math.abs(now - Number(timestamp)) > tolerance) throw new WebhookVerificationError("timestamp outside the tolerance");
-  const expected = createHmac("sha256", input.secret).update(`${timestamp}.${input.rawBody}`).digest();
+  const expected = createHmac("sha256", secret).update(`${timestamp}.${rawBody}`).digest();
   const given = /^[0-9a-f]{64}$/.test(signature) ? Buffer.from(signature, "hex") : Buffer.alloc(0);
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
     throw new WebhookVerificationError("invalid signature");
   }
   let event: VerifiedEvent;
   try {
-    event = JSON.parse(input.rawBody) as VerifiedEvent;
+    event = JSON.parse(rawBody) as VerifiedEvent;
   } catch {
     throw new WebhookVerificationError("body is not JSON");
   }
@@ -99,7 +104,7 @@ export async function handleWebhookRequest(
   const rawBody = await req.text();
   let event: VerifiedEvent;
   try {
-    event = verifyWebhook({ rawBody, headers: req.headers, secret: options.secret, toleranceSeconds: options.toleranceSeconds });
+    event = verifyWebhook(rawBody, req.headers, options.secret, { toleranceSeconds: options.toleranceSeconds });
   } catch (err) {
     return Response.json({ error: (err as Error).message }, { status: 400 });
   }

@@ -1,0 +1,35 @@
+import { readFile } from "node:fs/promises";
+import path from "node:path";
+import { ApiReference } from "@scalar/nextjs-api-reference";
+
+/**
+ * The API reference page (/docs): Scalar's Next.js handler renders the
+ * OpenAPI document served at /api/v2/openapi.json. Its script is served by
+ * this app (/docs/scalar.js, from the installed @scalar/api-reference), not a
+ * CDN: the service runs offline and its pages load nothing from elsewhere.
+ */
+export const OPENAPI_URL = "/api/v2/openapi.json";
+export const REFERENCE_SCRIPT_URL = "/docs/scalar.js";
+
+export const REFERENCE_PAGE_CSP =
+  "default-src 'none'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
+
+const render = ApiReference({
+  url: OPENAPI_URL,
+  cdn: REFERENCE_SCRIPT_URL,
+  pageTitle: "API reference · Identity verification service",
+  withDefaultFonts: false,
+  hideClientButton: false,
+  defaultOpenAllTags: false,
+});
+
+export async function referencePageHtml(): Promise<string> {
+  return render().text();
+}
+
+let script: Promise<Buffer> | undefined;
+
+/** The browser bundle of @scalar/api-reference (read once). */
+export function referenceScript(): Promise<Buffer> {
+  return (script ??= readFile(path.join(process.cwd(), "node_modules/@scalar/api-reference/dist/browser/standalone.js")));
+}

@@ -1,0 +1,94 @@
+import createClient, { type Client } from "openapi-fetch";
+import type { paths } from "./schema.js";
+
+/**
+ * Typed clients of the service's REST surfaces, built on openapi-fetch with
+ * the types generated from the service's OpenAPI document (src/schema.d.ts).
+ * Every POST carries an `Idempotency-Key` (one per logical call, generated
+ * unless you pass your own), so the retries on 429, 5xx and network errors
+ * reuse it and the server runs the call once.
+ */
+export type RetryOptions = {
+  /** Retries after the first attempt (default 3). */
+  maxRetries?: number;
+  /** Delay before retry `attempt` (1-based), in ms; default exponential with jitter from 250 ms, capped at 8 s. */
+  delayMs?: (attempt: number, response: Response | null) => number;
+};
+
+export type BaseOptions = RetryOptions & {
+  /** The service's origin, e.g. https://verify.example.com */
+  baseUrl: string;
+  /** A fetch implementation (default: the global fetch). */
+  fetch?: (request: Request) => Promise<Response>;
+};
+
+export const IDEMPOTENCY_HEADER = "Idempotency-Key";
+
+function isRetryable(status: number) {
+  return status === 429 || status >= 500;
+}
+
+function defaultDelay(attempt: number, response: Response | null) {
+  const retryAfter = Number(response?.headers.get("retry-after"));
+  if (Number.isFinite(retryAfter) && retryAfter > 0) return Math.min(retryAfter * 1000, 30_000);
+  const base = Math.min(8000, 250 * 2 ** (attempt - 1));
+  return base / 2 + Math.random() * (base / 2);
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * A fetch that gives a POST one Idempotency-Key (kept if the caller set one)
+ * and retries the same request, key included, on 429, 5xx and network
+ * errors. Other methods are retried only when they are safe (GET, DELETE,
+ * PATCH bodies here are idempotent by design: PATCH sets a state).
+ */
+export function retryingFetch(options: BaseOptions): (request: Request) => Promise<Response> {
+  const inner = options.fetch ?? ((request: Request) => fetch(request));
+  const maxRetries = options.maxRetries ?? 3;
+  const delay = options.delayMs ?? defaultDelay;
+  return async (request: Request) => {
+    if (request.method === "POST" && !request.headers.has(IDEMPOTENCY_HEADER)) {
+      request.headers.set(IDEMPOTENCY_HEADER, crypto.randomUUID());
+    }
+    for (let attempt = 0; ; attempt++) {
+      let response: Response | null = null;
+      try {
+        response = await inner(request.clone());
+      } catch (error) {
+        if (attempt >= maxRetries) throw error;
+      }
+      if (response && (!isRetryable(response.status) || attempt >= maxRetries)) return response;
+      await response?.body?.cancel();
+      await sleep(delay(attempt + 1, response));
+    }
+  };
+}
+
+function clientWith(options: BaseOptions, headers: Record<string, string>): Client<paths> {
+  return createClient<paths>({ baseUrl: options.baseUrl.replace(/\/+$/, ""), headers, fetch: retryingFetch(options) });
+}
+
+/** The verification API (`/api/v2`), authenticated by an API key. */
+export function createVerificationClient(options: BaseOptions & { apiKey: string }): Client<paths> {
+  return clientWith(options, { "X-API-Key": options.apiKey });
+}
+
+/** The organization API (`/api/sdk`), authenticated by the app's client credentials (server side only). */
+export function createOrganizationClient(options: BaseOptions & { clientId: string; clientSecret: string }): Client<paths> {
+  return clientWith(options, { "X-Client-Id": options.clientId, "X-Client-Secret": options.clientSecret });
+}
+
+/**
+ * The account reads of a person who signed in with OpenID Connect, with
+ * their access token: userinfo (scope `profile`), licences, and verification
+ * status (scope `verifications`). These never run a new check and are free.
+ */
+export function createAccountReader(options: BaseOptions & { accessToken: string }) {
+  const client = clientWith(options, { Authorization: `Bearer ${options.accessToken}` });
+  return {
+    userinfo: () => client.GET("/api/auth/oidc/userinfo"),
+    licenses: () => client.GET("/api/auth/oidc/licenses"),
+    verifications: () => client.GET("/api/auth/oidc/verifications"),
+  };
+}

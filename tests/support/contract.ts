@@ -1,0 +1,79 @@
+import Ajv2020, { type ValidateFunction } from "ajv/dist/2020";
+import addFormats from "ajv-formats";
+import { openApiDocument } from "@/lib/openapi/document";
+
+/**
+ * Checks a real response against the OpenAPI document (lib/openapi/): the
+ * status must be one the operation declares, the body must match that
+ * status's schema, and every response carries X-Request-Id. `api()` (support/
+ * api.ts) runs it on every call the integration tests make to a documented
+ * operation, so the whole suite is a contract test; a mismatch throws.
+ */
+type Doc = ReturnType<typeof openApiDocument>;
+type Matcher = { method: string; path: string; regex: RegExp; literal: number };
+
+let state: { doc: Doc; ajv: Ajv2020; matchers: Matcher[]; validators: Map<string, ValidateFunction> } | undefined;
+
+function pointer(...parts: string[]) {
+  return parts.map((p) => p.replace(/~/g, "~0").replace(/\//g, "~1")).join("/");
+}
+
+function load() {
+  if (state) return state;
+  const doc = openApiDocument();
+  const ajv = new Ajv2020({ strict: false, allErrors: true });
+  addFormats(ajv);
+  ajv.addSchema(doc as object, "openapi.json");
+  const matchers: Matcher[] = [];
+  for (const [path, item] of Object.entries(doc.paths ?? {})) {
+    for (const method of Object.keys(item ?? {})) {
+      if (!["get", "post", "put", "patch", "delete"].includes(method)) continue;
+      const regex = new RegExp(`^${path.replace(/[.*+?^$()|[\]\\]/g, "\\$&").replace(/\{[^}]+\}/g, "[^/]+")}$`);
+      matchers.push({ method, path, regex, literal: path.replace(/\{[^}]+\}/g, "").length });
+    }
+  }
+  matchers.sort((a, b) => b.literal - a.literal);
+  return (state = { doc, ajv, matchers, validators: new Map() });
+}
+
+/** The documented operation a request reaches, if any (the most literal path wins). */
+export function documentedOperation(method: string, url: string): { method: string; path: string } | undefined {
+  const pathname = new URL(url, "http://x").pathname;
+  return load().matchers.find((m) => m.method === method.toLowerCase() && m.regex.test(pathname));
+}
+
+export class ContractViolation extends Error {}
+
+export function assertMatchesContract(
+  method: string,
+  url: string,
+  res: { status: number; headers: Headers; text: string; body: unknown },
+): void {
+  const op = documentedOperation(method, url);
+  if (!op) return;
+  const { doc, ajv, validators } = load();
+  const where = `${method.toUpperCase()} ${op.path} → ${res.status}`;
+  type Responses = Record<string, { content?: Record<string, unknown> }>;
+  const operation = (doc.paths as Record<string, Record<string, { responses: Responses }>>)[op.path]?.[op.method];
+  if (!operation) return;
+  const response = operation.responses[String(res.status)];
+  if (!response) {
+    throw new ContractViolation(`${where}: status not in the OpenAPI document (declared: ${Object.keys(operation.responses).join(", ")}); body ${res.text.slice(0, 300)}`);
+  }
+  if (!res.headers.get("x-request-id")) throw new ContractViolation(`${where}: no X-Request-Id header`);
+  const content = response.content;
+  if (!content) return;
+  const type = (res.headers.get("content-type") ?? "").split(";")[0]!.trim();
+  if (!(type in content)) throw new ContractViolation(`${where}: Content-Type ${type || "(none)"} not declared (${Object.keys(content).join(", ")})`);
+  if (type !== "application/json") return;
+  const ref = `openapi.json#/${pointer("paths", op.path, op.method, "responses", String(res.status), "content", type, "schema")}`;
+  let validate = validators.get(ref);
+  if (!validate) {
+    validate = ajv.compile({ $ref: ref });
+    validators.set(ref, validate);
+  }
+  if (!validate(res.body)) {
+    const errors = (validate.errors ?? []).slice(0, 5).map((e: { instancePath: string; message?: string; params?: unknown }) => `${e.instancePath || "/"} ${e.message}${e.params ? ` ${JSON.stringify(e.params)}` : ""}`);
+    throw new ContractViolation(`${where}: body does not match the OpenAPI document:\n  ${errors.join("\n  ")}\n  body: ${res.text.slice(0, 500)}`);
+  }
+}
