@@ -1389,6 +1389,11 @@ export interface components {
             /** @description true only when the face was fully removed. */
             deleted: boolean;
         };
+        CredentialState: {
+            state_name: string;
+            /** @description 2-letter code. */
+            state_code: string;
+        };
         CredentialProvider: {
             /** @description Not unique per row: one provider serves many credentials. */
             provider_code: string;
@@ -4032,11 +4037,7 @@ export interface operations {
                         /** @constant */
                         success: true;
                         data: {
-                            states: {
-                                state_name: string;
-                                /** @description 2-letter code. */
-                                state_code: string;
-                            }[];
+                            states: components["schemas"]["CredentialState"][];
                         };
                     };
                 };
@@ -5455,11 +5456,7 @@ export interface operations {
                         /** @constant */
                         success: true;
                         data: {
-                            states: {
-                                state_name: string;
-                                /** @description 2-letter code. */
-                                state_code: string;
-                            }[];
+                            states: components["schemas"]["CredentialState"][];
                         };
                     };
                 };
@@ -5662,19 +5659,7 @@ export interface operations {
                         /** @constant */
                         success: true;
                         data: {
-                            providers: {
-                                /** @description Not unique per row: one provider serves many credentials. */
-                                provider_code: string;
-                                provider_display_name: string;
-                                /** @description Unique: key a selection list on it. */
-                                credential_code: string;
-                                /** @description Passed on as `license_type`. */
-                                credential_name: string;
-                                state_code: string;
-                                remote_code: string;
-                                /** @description The inputs to collect (the `fields` of POST /api/v2/credential). */
-                                required_fields: ("license_number" | "npi_number")[];
-                            }[];
+                            providers: components["schemas"]["CredentialProvider"][];
                         };
                     };
                 };

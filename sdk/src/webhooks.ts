@@ -1,11 +1,12 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
+import type { components } from "./schema.js";
 
 /**
  * Receiving the service's webhooks (the receiver rules of docs/spec.md
  * section 6): verify the signature before trusting anything, reject stale or
  * future timestamps (300 s tolerance), answer an invalid signature with 400
  * (never 200), process each event id once (the DedupStore hook), acknowledge
- * fast with a 2xx. Depends only on node:crypto.
+ * fast with a 2xx. Depends only on node:crypto (and the generated types).
  */
 export const DEFAULT_TOLERANCE_SECONDS = 300;
 
@@ -13,17 +14,8 @@ export class WebhookVerificationError extends Error {
   readonly status = 400;
 }
 
-/** The body of a delivery (the OpenAPI document's `WebhookEvent`). */
-export type VerifiedEvent = {
-  event_id: string;
-  type: "verification.approved" | "verification.completed" | "verify.approved" | "verify.declined";
-  session_id: string;
-  status: "APPROVED" | "DECLINED" | "IN_REVIEW" | "EXPIRED" | "ABANDONED";
-  vendor_data: string | null;
-  decision: string;
-  occurred_at: string;
-  test?: true;
-};
+/** The body of a delivery: the OpenAPI document's `WebhookEvent`. */
+export type VerifiedEvent = components["schemas"]["WebhookEvent"];
 
 export type VerifyOptions = {
   /** Largest distance in seconds between X-Svc-Timestamp and now (default 300). */

@@ -192,7 +192,7 @@ describe.skipIf(chromiumMissing !== null)(suiteName, () => {
     await page.getByRole("link", { name: t.appNav.reviewQueue }).click();
     await h1(t.review.title).waitFor();
     const img = page.getByRole("img", { name: t.review.imageAlt(t.review.images.selfie!, sessionId) });
-    await expect.poll(() => img.evaluate((el: HTMLImageElement) => el.complete && el.naturalWidth > 0)).toBe(true);
+    await expect.poll(() => img.evaluate((el: HTMLImageElement) => el.complete && el.naturalWidth > 0), { timeout: 20_000 }).toBe(true);
     await page.getByRole("button", { name: t.review.approveSession(sessionId) }).click();
     await page.getByText(t.review.decided(sessionId, t.sessions.statuses.APPROVED!)).waitFor();
     await page.getByText(t.review.empty).waitFor();

@@ -53,6 +53,8 @@ describe("OpenAPI document", () => {
     const result = await validate(structuredClone(doc) as never);
     expect(result.valid, result.valid ? "" : compileErrors(result)).toBe(true);
     expect(doc.openapi).toBe("3.1.0");
+    const ids = Object.values(doc.paths ?? {}).flatMap((item) => Object.values(item as Record<string, { operationId: string }>).map((op) => op.operationId));
+    expect(ids.filter((id, i) => ids.indexOf(id) !== i)).toEqual([]);
   });
 
   it("documents every method of every public route file", () => {

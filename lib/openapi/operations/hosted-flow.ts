@@ -6,6 +6,7 @@ import { BURST_FRAMES, CHALLENGE_TTL_SECONDS } from "@/lib/liveness/challenges";
 import { CHECK_STATUSES, SESSION_STATUSES } from "@/lib/sessions/statuses";
 import { FEATURES } from "@/lib/workflows/schemas";
 import { DOCUMENT_TYPES, LIVENESS_ACTIONS } from "@/lib/workflows/settings";
+import { CredentialProvider, CredentialState } from "./verification";
 import { operations } from "../operation";
 
 /**
@@ -164,17 +165,6 @@ const FlowState = z
 
 // ---------------------------------------------------------------- credential discovery
 
-const FlowCredentialState = z.object({ state_name: z.string(), state_code: z.string().meta({ description: "2-letter code." }) });
-const FlowCredentialProvider = z.object({
-  provider_code: z.string().meta({ description: "Not unique per row: one provider serves many credentials." }),
-  provider_display_name: z.string(),
-  credential_code: z.string().meta({ description: "Unique: key a selection list on it." }),
-  credential_name: z.string().meta({ description: "Passed on as `license_type`." }),
-  state_code: z.string(),
-  remote_code: z.string(),
-  required_fields: z.array(z.enum(LICENCE_INPUT_FIELDS)).meta({ description: "The inputs to collect (the `fields` of POST /api/v2/credential)." }),
-});
-
 const StateParams = z.object({
   state: z.string().meta({ description: "A 2-letter state code (`state_code`); case-insensitive." }),
 });
@@ -221,7 +211,7 @@ export const HOSTED_FLOW_OPERATIONS = operations([
     description: "As GET /api/v2/credential/states, narrowed to the licence types the session's workflow accepts.",
     tag: "Hosted flow",
     auth: "sessionToken",
-    success: { status: 200, description: "The states, by name.", schema: z.object({ states: z.array(FlowCredentialState) }) },
+    success: { status: 200, description: "The states, by name.", schema: z.object({ states: z.array(CredentialState) }) },
     errors: [],
   },
   {
@@ -233,7 +223,7 @@ export const HOSTED_FLOW_OPERATIONS = operations([
     tag: "Hosted flow",
     auth: "sessionToken",
     params: StateParams,
-    success: { status: 200, description: "The providers' credentials.", schema: z.object({ providers: z.array(FlowCredentialProvider) }) },
+    success: { status: 200, description: "The providers' credentials.", schema: z.object({ providers: z.array(CredentialProvider) }) },
     errors: ["not_found"],
   },
   {

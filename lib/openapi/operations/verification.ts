@@ -275,9 +275,12 @@ const ReusableIdentity = z
   })
   .meta({ id: "ReusableIdentity", description: "Spec 2.4: proofs only, never the legal name or date of birth." });
 
-const CredentialState = z.object({ state_name: z.string(), state_code: z.string().meta({ description: "2-letter code." }) });
+/** Spec 2.6, shared with the hosted flow's discovery (hosted-flow.ts). */
+export const CredentialState = z
+  .object({ state_name: z.string(), state_code: z.string().meta({ description: "2-letter code." }) })
+  .meta({ id: "CredentialState" });
 
-const CredentialProvider = z
+export const CredentialProvider = z
   .object({
     provider_code: z.string().meta({ description: "Not unique per row: one provider serves many credentials." }),
     provider_display_name: z.string(),
