@@ -4,6 +4,7 @@ import { compileErrors, validate } from "@readme/openapi-parser";
 import { describe, expect, it } from "vitest";
 import { openApiDocument } from "@/lib/openapi/document";
 import { ERROR_CATALOGUE } from "@/lib/http/error-catalogue";
+import { assertMatchesContract, ContractViolation } from "../support/contract";
 import { SDK_DOCUMENT_PATH, SDK_TYPES_PATH, sdkSchemaTypes, serializedDocument } from "../../scripts/sdk-artifacts";
 
 /**
@@ -98,5 +99,18 @@ describe("OpenAPI document", () => {
   it("is the one the SDK ships, with types generated from it (else: npm run openapi:write)", async () => {
     expect(readFileSync(SDK_DOCUMENT_PATH, "utf8")).toBe(serializedDocument(doc));
     expect(readFileSync(SDK_TYPES_PATH, "utf8")).toBe(await sdkSchemaTypes(doc));
+  });
+
+  it("the suite's contract check refuses an undeclared status, a missing request id and a body off the schema, and passes a true one", () => {
+    const headers = (extra: Record<string, string> = {}) => new Headers({ "x-request-id": "req_1", "content-type": "application/json", ...extra });
+    const answer = (status: number, body: unknown, h = headers()) => ({ status, headers: h, body, text: JSON.stringify(body) });
+    const ok = { success: true, data: { workflows: [] } };
+    expect(() => assertMatchesContract("GET", "http://x/api/v2/workflows", answer(200, ok))).not.toThrow();
+    expect(() => assertMatchesContract("GET", "http://x/api/v2/workflows", answer(418, ok))).toThrow(ContractViolation);
+    expect(() => assertMatchesContract("GET", "http://x/api/v2/workflows", answer(200, ok, new Headers({ "content-type": "application/json" })))).toThrow(/X-Request-Id/);
+    expect(() => assertMatchesContract("GET", "http://x/api/v2/workflows", answer(200, { success: true, data: { workflows: [], extra: 1 } }))).toThrow(ContractViolation);
+    const unknownCode = { success: false, data: [], error: { code: "made_up", message: "x" } };
+    expect(() => assertMatchesContract("GET", "http://x/api/v2/workflows", answer(401, unknownCode))).toThrow(ContractViolation);
+    expect(() => assertMatchesContract("GET", "http://x/not/documented", answer(418, ok))).not.toThrow();
   });
 });
