@@ -78,6 +78,7 @@ function operationObject(op: Operation): ZodOpenApiOperationObject {
   const requestParams: NonNullable<ZodOpenApiOperationObject["requestParams"]> = {};
   if (op.params) requestParams.path = op.params;
   if (op.query) requestParams.query = op.query as z.ZodObject;
+  const body = requestBody(op);
   return {
     operationId: op.operationId,
     summary: op.summary,
@@ -86,7 +87,7 @@ function operationObject(op: Operation): ZodOpenApiOperationObject {
     security: securityOf(op.auth),
     ...(Object.keys(requestParams).length ? { requestParams } : {}),
     ...(acceptsIdempotencyKey(op) ? { parameters: [IDEMPOTENCY_KEY_PARAMETER] } : {}),
-    ...(requestBody(op) ? { requestBody: requestBody(op) } : {}),
+    ...(body ? { requestBody: body } : {}),
     responses: responses as ZodOpenApiOperationObject["responses"],
   } as ZodOpenApiOperationObject;
 }

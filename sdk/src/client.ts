@@ -40,8 +40,8 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /**
  * A fetch that gives a POST one Idempotency-Key (kept if the caller set one)
  * and retries the same request, key included, on 429, 5xx and network
- * errors. Other methods are retried only when they are safe (GET, DELETE,
- * PATCH bodies here are idempotent by design: PATCH sets a state).
+ * errors. Every method is retried: GET and DELETE are safe, the service's
+ * PATCHes set a state, and a POST replays under its key.
  */
 export function retryingFetch(options: BaseOptions): (request: Request) => Promise<Response> {
   const inner = options.fetch ?? ((request: Request) => fetch(request));
