@@ -7,7 +7,7 @@ import openapiTS, { astToString, COMMENT_HEADER } from "openapi-typescript";
  * `npm run openapi:write`; compared with the code's document by the tests.
  */
 export const SDK_DOCUMENT_PATH = path.join(process.cwd(), "sdk/openapi.json");
-export const SDK_TYPES_PATH = path.join(process.cwd(), "sdk/src/schema.d.ts");
+export const SDK_TYPES_PATH = path.join(process.cwd(), "sdk/src/schema.ts");
 
 export function serializedDocument(doc: object): string {
   return `${JSON.stringify(doc, null, 2)}\n`;

@@ -1,7 +1,7 @@
 /**
  * `npm run openapi:write`: writes the OpenAPI document (lib/openapi/) to
  * sdk/openapi.json and the SDK's types generated from it by
- * openapi-typescript to sdk/src/schema.d.ts. A unit test
+ * openapi-typescript to sdk/src/schema.ts. A unit test
  * (tests/unit/openapi-document.test.ts) fails while either is stale.
  */
 import { writeFileSync } from "node:fs";

@@ -3,7 +3,7 @@ import type { paths } from "./schema.js";
 
 /**
  * Typed clients of the service's REST surfaces, built on openapi-fetch with
- * the types generated from the service's OpenAPI document (src/schema.d.ts).
+ * the types generated from the service's OpenAPI document (src/schema.ts).
  * Every POST carries an `Idempotency-Key` (one per logical call, generated
  * unless you pass your own), so the retries on 429, 5xx and network errors
  * reuse it and the server runs the call once.

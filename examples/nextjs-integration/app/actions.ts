@@ -1,0 +1,19 @@
+"use server";
+
+import { redirect } from "next/navigation";
+import { deleteCookie } from "@/lib/cookies";
+import { currentUser, USER_COOKIE_NAME } from "@/lib/oidc";
+import { startVerification } from "@/lib/verification";
+
+/** "Verify my identity": a hosted session for the signed-in person, and off to its page. */
+export async function verifyIdentity(): Promise<void> {
+  const user = await currentUser();
+  if (!user) redirect("/login");
+  redirect(await startVerification(user.sub));
+}
+
+/** Forgets the person in this app (the provider keeps no sign-in session to end). */
+export async function signOut(): Promise<void> {
+  await deleteCookie(USER_COOKIE_NAME);
+  redirect("/");
+}
