@@ -40,7 +40,10 @@ import { runFaceMatchIfReady } from "./run-face-match";
  * The age check (when the workflow has it) follows from the date of birth,
  * and face match runs once the liveness selfie exists.
  */
-const DocumentFields = z.strictObject({ document_type: z.enum(DOCUMENT_TYPES) });
+/** The upload's text field (the images are its file parts, read by lib/http/read-upload.ts). */
+export const DocumentFields = z.strictObject({
+  document_type: z.enum(DOCUMENT_TYPES).meta({ description: "The kind of document: one the workflow accepts." }),
+});
 
 const RETAKE_HINT: Record<string, string> = {
   barcode_not_found: "We could not read the barcode on the back. Retake it flat, in good light, with the whole card in the frame",

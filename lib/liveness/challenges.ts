@@ -1,4 +1,5 @@
 import { randomInt } from "node:crypto";
+import { z } from "zod";
 import type { Session } from "@/generated/prisma/client";
 import { now } from "@/lib/clock";
 import { db, type Db, type Tx } from "@/lib/db/client";
@@ -134,6 +135,11 @@ export async function issueChallenge(session: Session) {
  * of another session, already used or superseded; 400 `challenge_expired`
  * after 60 seconds.
  */
+/** The burst upload's text field (the frames are its file parts); a challenge id that is not a UUID is refused by consumeChallenge. */
+export const BurstFields = z.object({
+  challenge_id: z.string().regex(UUID_PATTERN).meta({ description: "The `challenge_id` of POST /api/v2/antispoof/challenge." }),
+});
+
 export async function consumeChallenge(session: Session, challengeId: string | undefined): Promise<LivenessAction[]> {
   if (!challengeId || !UUID_PATTERN.test(challengeId)) {
     throw new ApiError("invalid_challenge", { message: "Send the challenge_id of a challenge from POST /api/v2/antispoof/challenge" });

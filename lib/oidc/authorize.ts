@@ -1,9 +1,11 @@
+import type { App } from "@/generated/prisma/client";
 import { now } from "@/lib/clock";
 import { db } from "@/lib/db/client";
 import { ApiError } from "@/lib/http/api-error";
 import { issuer, OIDC_TTL, splitScope, SUPPORTED_SCOPES } from "./config";
 import { withQuery } from "./http";
 import { interactionPath, newBrowserSecret, setInteractionCookie } from "./interaction-cookie";
+import { AuthorizeQuery, issuesByParam, paramsObject, type AuthorizeRequest } from "./schemas";
 
 export type AuthorizeOutcome =
   /** Valid: the browser goes to the sign-in page, bound to it by a cookie. */
@@ -11,7 +13,6 @@ export type AuthorizeOutcome =
   /** An error sent back to the verified redirect URI (with `state`). */
   | { kind: "redirect"; location: string };
 
-const CHALLENGE = /^[A-Za-z0-9_-]{43}$/;
 const MAX_PARAM = 2048;
 
 /**
@@ -23,13 +24,14 @@ const MAX_PARAM = 2048;
  * `iss` (RFC 9207).
  */
 export async function startAuthorization(params: Map<string, string>): Promise<AuthorizeOutcome> {
-  const clientId = params.get("client_id");
-  if (!clientId) throw new ApiError("invalid_request", { message: "client_id is required" });
+  const clientId = AuthorizeQuery.shape.client_id.safeParse(params.get("client_id"));
+  if (!clientId.success) throw new ApiError("invalid_request", { message: clientId.error.issues[0]?.message });
   const prisma = await db();
-  const app = await prisma.app.findUnique({ where: { clientId } });
+  const app = await prisma.app.findUnique({ where: { clientId: clientId.data } });
   if (!app) throw new ApiError("invalid_client", { message: "Unknown client_id" });
-  const redirectUri = params.get("redirect_uri");
-  if (!redirectUri) throw new ApiError("invalid_redirect_uri", { message: "redirect_uri is required" });
+  const redirect = AuthorizeQuery.shape.redirect_uri.safeParse(params.get("redirect_uri"));
+  if (!redirect.success) throw new ApiError("invalid_redirect_uri", { message: redirect.error.issues[0]?.message });
+  const redirectUri = redirect.data;
   if (app.redirectUris.length === 0) {
     throw new ApiError("invalid_redirect_uri", { message: "This app has no redirect URI registered" });
   }
@@ -39,58 +41,24 @@ export async function startAuthorization(params: Map<string, string>): Promise<A
     });
   }
 
-  const state = params.get("state");
-  const fail = (error: string, description: string): AuthorizeOutcome => ({
-    kind: "redirect",
-    location: withQuery(redirectUri, { error, error_description: description, state, iss: issuer() }),
-  });
-
-  if (!app.isActive) return fail("unauthorized_client", "This app is not active");
-  for (const [name, value] of params) {
-    if (value.length > MAX_PARAM) return fail("invalid_request", `${name} is too long`);
+  const checked = checkAuthorizationRequest(params, app);
+  if (!checked.ok) {
+    return {
+      kind: "redirect",
+      location: withQuery(redirectUri, { error: checked.error, error_description: checked.description, state: params.get("state"), iss: issuer() }),
+    };
   }
-  if (params.has("request")) return fail("request_not_supported", "Request objects are not supported");
-  if (params.has("request_uri")) return fail("request_uri_not_supported", "request_uri is not supported");
-  const responseType = params.get("response_type");
-  if (!responseType) return fail("invalid_request", "response_type is required");
-  if (responseType !== "code") return fail("unsupported_response_type", "response_type must be code");
-  const responseMode = params.get("response_mode");
-  if (responseMode && responseMode !== "query") return fail("invalid_request", "response_mode must be query");
-
-  const scopes = splitScope(params.get("scope"));
-  if (!scopes.includes("openid")) return fail("invalid_scope", "scope must include openid");
-  const unknown = scopes.filter((s) => !(SUPPORTED_SCOPES as readonly string[]).includes(s));
-  if (unknown.length) return fail("invalid_scope", `Unknown scope: ${unknown.join(" ")}`);
-  const disabled = scopes.filter((s) => !app.scopes.includes(s));
-  if (disabled.length) return fail("invalid_scope", `Scope not enabled for this app: ${disabled.join(" ")}`);
-
-  if (!state) return fail("invalid_request", "state is required");
-
-  const challenge = params.get("code_challenge");
-  const method = params.get("code_challenge_method");
-  if (method && method !== "S256") return fail("invalid_request", "code_challenge_method must be S256");
-  if (method && !challenge) return fail("invalid_request", "code_challenge is required with code_challenge_method");
-  if (challenge && method !== "S256") return fail("invalid_request", "code_challenge_method=S256 is required (plain is not supported)");
-  if (challenge && !CHALLENGE.test(challenge)) return fail("invalid_request", "code_challenge must be a base64url S256 hash (43 characters)");
-
-  const prompt = splitScope(params.get("prompt"));
-  if (prompt.includes("none")) {
-    if (prompt.length > 1) return fail("invalid_request", "prompt=none cannot be combined with other values");
-    // The provider keeps no sign-in session of its own: every authorization signs in.
-    return fail("login_required", "Sign-in is required");
-  }
-  const maxAge = params.get("max_age");
-  if (maxAge !== undefined && !/^\d+$/.test(maxAge)) return fail("invalid_request", "max_age must be a whole number of seconds");
-
-  const loginHint = params.get("login_hint");
+  const { request, scopes } = checked;
+  const challenge = request.code_challenge;
+  const loginHint = request.login_hint;
   const browser = newBrowserSecret();
   const interaction = await prisma.oidcInteraction.create({
     data: {
       appId: app.id,
       redirectUri,
       scope: SUPPORTED_SCOPES.filter((s) => scopes.includes(s)).join(" "),
-      state,
-      nonce: params.get("nonce") ?? null,
+      state: request.state,
+      nonce: request.nonce ?? null,
       codeChallenge: challenge ?? null,
       loginHint: loginHint && /^[^\s@]+@[^\s@]+$/.test(loginHint) && loginHint.length <= 254 ? loginHint.toLowerCase() : null,
       browserHash: browser.hash,
@@ -102,4 +70,67 @@ export async function startAuthorization(params: Map<string, string>): Promise<A
     location: `${issuer()}${interactionPath(interaction.id)}`,
     cookie: setInteractionCookie(interaction.id, browser.value, OIDC_TTL.interaction),
   };
+}
+
+type AuthorizationCheck =
+  | { ok: true; request: AuthorizeRequest; scopes: string[] }
+  /** An OAuth error for the (trusted) redirect URI. */
+  | { ok: false; error: string; description: string };
+
+/**
+ * The authorization request once its client and redirect URI are known,
+ * checked in this order: the app is active, no parameter is too long, no
+ * request object, then the parameters (AuthorizeQuery): response type and
+ * mode, scope (and each scope enabled on the app), state, PKCE, prompt,
+ * max_age.
+ */
+export function checkAuthorizationRequest(params: ReadonlyMap<string, string>, app: Pick<App, "isActive" | "scopes">): AuthorizationCheck {
+  const fail = (error: string, description: string): AuthorizationCheck => ({ ok: false, error, description });
+  if (!app.isActive) return fail("unauthorized_client", "This app is not active");
+  for (const [name, value] of params) {
+    if (value.length > MAX_PARAM) return fail("invalid_request", `${name} is too long`);
+  }
+  if (params.has("request")) return fail("request_not_supported", "Request objects are not supported");
+  if (params.has("request_uri")) return fail("request_uri_not_supported", "request_uri is not supported");
+
+  const parsed = AuthorizeQuery.safeParse(paramsObject(params));
+  const issues = issuesByParam(parsed);
+  const responseType = issues.get("response_type");
+  if (responseType) return fail(params.has("response_type") ? "unsupported_response_type" : "invalid_request", responseType.message);
+  const responseMode = issues.get("response_mode");
+  if (responseMode) return fail("invalid_request", responseMode.message);
+  const scope = issues.get("scope");
+  if (scope) return fail("invalid_scope", scope.message);
+  const scopes = splitScope(params.get("scope"));
+  const disabled = scopes.filter((s) => !app.scopes.includes(s));
+  if (disabled.length) return fail("invalid_scope", `Scope not enabled for this app: ${disabled.join(" ")}`);
+  const state = issues.get("state");
+  if (state) return fail("invalid_request", state.message);
+  const method = issues.get("code_challenge_method");
+  if (method) return fail("invalid_request", method.message);
+  const pairing = pkcePairError(params.get("code_challenge"), params.get("code_challenge_method"));
+  if (pairing) return fail("invalid_request", pairing);
+  const challenge = issues.get("code_challenge");
+  if (challenge) return fail("invalid_request", challenge.message);
+  const prompt = promptError(params.get("prompt"));
+  if (prompt) return fail(prompt.error, prompt.description);
+  const maxAge = issues.get("max_age");
+  if (maxAge) return fail("invalid_request", maxAge.message);
+  if (!parsed.success) return fail("invalid_request", parsed.error.issues[0]?.message ?? "Invalid request");
+  return { ok: true, request: parsed.data, scopes };
+}
+
+/** PKCE is S256 or nothing: a challenge and its method go together (RFC 7636 4.3). */
+function pkcePairError(challenge: string | undefined, method: string | undefined): string | null {
+  if (method && !challenge) return "code_challenge is required with code_challenge_method";
+  if (challenge && method !== "S256") return "code_challenge_method=S256 is required (plain is not supported)";
+  return null;
+}
+
+/** `prompt=none` asks for an answer without sign-in, which never exists: the provider keeps no sign-in session of its own. */
+function promptError(prompt: string | undefined): { error: string; description: string } | null {
+  const values = splitScope(prompt);
+  if (!values.includes("none")) return null;
+  if (values.length > 1) return { error: "invalid_request", description: "prompt=none cannot be combined with other values" };
+  return { error: "login_required", description: "Sign-in is required" };
 }

@@ -2,6 +2,7 @@ import type { App } from "@/generated/prisma/client";
 import { ApiError } from "@/lib/http/api-error";
 import { authenticateClientCredentials } from "@/lib/http/auth";
 import type { OidcRequest } from "./http";
+import type { ClientAuthParams } from "./schemas";
 
 /**
  * Client authentication at the token endpoint (spec 4.5, RFC 6749 2.3.1):
@@ -31,10 +32,10 @@ function readBasic(req: Pick<OidcRequest, "headers">): { id: string; secret: str
   }
 }
 
-export async function authenticateTokenClient(req: Pick<OidcRequest, "headers">, params: Map<string, string>): Promise<App> {
+export async function authenticateTokenClient(req: Pick<OidcRequest, "headers">, params: ClientAuthParams): Promise<App> {
   const basic = readBasic(req);
-  const bodyId = params.get("client_id");
-  const bodySecret = params.get("client_secret");
+  const bodyId = params.client_id;
+  const bodySecret = params.client_secret;
   if (basic && bodySecret !== undefined) {
     throw new ApiError("invalid_request", { message: "Use one client authentication method: HTTP Basic or client_secret in the body" });
   }

@@ -3,6 +3,7 @@ import { ApiError } from "@/lib/http/api-error";
 import { revokeAccountGrants } from "./grants/revoke";
 import { withQuery } from "./http";
 import { verifyIdTokenHint } from "./id-token";
+import { LogoutQuery, parseParams } from "./schemas";
 
 export type LogoutOutcome = { kind: "redirect"; location: string } | { kind: "page"; revoked: number };
 
@@ -14,11 +15,16 @@ export type LogoutOutcome = { kind: "redirect"; location: string } | { kind: "pa
  * then goes to `post_logout_redirect_uri` (which must exactly match a
  * redirect URI registered for the client) with `state`, or sees a page.
  * Without a hint nothing can be revoked (the provider keeps no browser
- * session); a `post_logout_redirect_uri` then needs `client_id`.
+ * session); a `post_logout_redirect_uri` then needs `client_id`. The
+ * parameters are LogoutQuery's (./schemas.ts).
  */
 export async function logout(params: Map<string, string>): Promise<LogoutOutcome> {
-  const hintValue = params.get("id_token_hint");
-  const clientIdParam = params.get("client_id");
+  const {
+    id_token_hint: hintValue,
+    client_id: clientIdParam,
+    post_logout_redirect_uri: postLogout,
+    state,
+  } = parseParams(LogoutQuery, params);
   const hint = hintValue ? await verifyIdTokenHint(hintValue) : null;
   if (hintValue && !hint) throw new ApiError("invalid_request", { message: "id_token_hint is not an ID token of this provider" });
   if (hint && clientIdParam && !hint.aud.includes(clientIdParam)) {
@@ -29,7 +35,6 @@ export async function logout(params: Map<string, string>): Promise<LogoutOutcome
   const app = clientId ? await prisma.app.findUnique({ where: { clientId } }) : null;
   if (clientId && !app) throw new ApiError("invalid_client", { message: "Unknown client" });
 
-  const postLogout = params.get("post_logout_redirect_uri");
   if (postLogout) {
     if (!app) {
       throw new ApiError("invalid_request", { message: "post_logout_redirect_uri needs id_token_hint or client_id" });
@@ -41,6 +46,6 @@ export async function logout(params: Map<string, string>): Promise<LogoutOutcome
     }
   }
   const revoked = hint && app ? await revokeAccountGrants(hint.sub, app.id) : 0;
-  if (postLogout) return { kind: "redirect", location: withQuery(postLogout, { state: params.get("state") }) };
+  if (postLogout) return { kind: "redirect", location: withQuery(postLogout, { state }) };
   return { kind: "page", revoked };
 }

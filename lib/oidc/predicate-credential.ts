@@ -10,6 +10,7 @@ import { requireAccessToken } from "./access-token";
 import { issuer } from "./config";
 import { readParams, type OidcRequest } from "./http";
 import { signingKey } from "./keys";
+import { CredentialRequest, parseParams } from "./schemas";
 import {
   CREDENTIAL_TTL_SECONDS,
   HOLDER_PROOF_MAX_AGE_SECONDS,
@@ -36,8 +37,7 @@ import {
  */
 export async function issuePredicateCredential(req: OidcRequest) {
   const token = await requireAccessToken(req, ["zkp"]);
-  const params = await readParams(req, "body");
-  const proof = params.get("proof");
+  const { proof } = parseParams(CredentialRequest, await readParams(req, "body"));
   const holderKey = proof ? await holderKeyOf(proof) : null;
 
   const at = now();

@@ -1,7 +1,7 @@
 import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject } from "zod-openapi";
 import { z } from "zod";
 import { WEBHOOK_HEADERS, WebhookEventPayload } from "@/lib/webhooks/event-payload";
-import type { Operation, OperationSuccess } from "./operation";
+import type { Operation, OperationSuccess, Upload } from "./operation";
 import { API_OPERATIONS } from "./operations";
 import {
   IDEMPOTENCY_KEY_PARAMETER,
@@ -49,26 +49,26 @@ function errorResponses(op: Operation) {
 function requestBody(op: Operation): ZodOpenApiOperationObject["requestBody"] {
   if (op.body || op.form) {
     return {
-      required: true,
+      // A body schema that accepts nothing at all (`.optional()`, e.g. invite's) makes the body optional.
+      required: !(op.body ?? op.form)!.safeParse(undefined).success,
       content: {
         ...(op.body ? { "application/json": { schema: op.body } } : {}),
         ...(op.form ? { "application/x-www-form-urlencoded": { schema: op.form } } : {}),
       },
     };
   }
-  if (op.upload) {
-    const properties: Record<string, object> = {
-      [op.upload.field]: op.upload.multiple
-        ? { type: "array", items: { type: "string", contentMediaType: "image/*" }, description: op.upload.description }
-        : { type: "string", contentMediaType: "image/*", description: op.upload.description },
-    };
-    for (const [name, description] of Object.entries(op.upload.extra ?? {})) properties[name] = { type: "string", description };
-    return {
-      required: true,
-      content: { "multipart/form-data": { schema: z.object({}).meta({ override: { type: "object", properties, required: [op.upload.field] } }) } },
-    };
-  }
+  if (op.upload) return { required: true, content: { "multipart/form-data": { schema: uploadSchema(op.upload) } } };
   return undefined;
+}
+
+/** The multipart body: the route's zod schema of its text fields, plus each file part as an image (an array of them when `multiple`). */
+function uploadSchema(upload: Upload) {
+  const files = Object.entries(upload.files).map(([name, file]) => {
+    const image = z.string().meta({ contentMediaType: "image/*" });
+    const part = (file.multiple ? z.array(image) : image).meta({ description: file.description });
+    return [name, file.required === false ? part.optional() : part] as const;
+  });
+  return z.object({ ...upload.fields?.shape, ...Object.fromEntries(files) });
 }
 
 function operationObject(op: Operation): ZodOpenApiOperationObject {

@@ -51,8 +51,8 @@ export type Operation = {
   body?: z.ZodType;
   /** `application/x-www-form-urlencoded` request body (with `body`: either is accepted). */
   form?: z.ZodType;
-  /** `multipart/form-data` upload (described, not validated by zod). */
-  upload?: { field: string; description: string; multiple?: boolean; extra?: Record<string, string> };
+  /** `multipart/form-data` upload (described, not validated by zod: lib/http/read-upload.ts reads it). */
+  upload?: Upload;
   success: OperationSuccess | readonly OperationSuccess[];
   /** The operation's own errors; those of its auth, validation, rate limit, idempotency and the 500 are added. */
   errors: readonly OperationError[];
@@ -60,6 +60,13 @@ export type Operation = {
   rateLimited?: boolean;
   /** How errors are shown: the spec envelope (default) or, for browser routes, an HTML page at the same status. */
   errorBody?: "envelope" | "html";
+};
+
+/** An upload's parts: image files (one, or several in order) and text fields. */
+export type Upload = {
+  files: Record<string, { description: string; multiple?: boolean; required?: boolean }>;
+  /** The text fields: the zod schema the route parses them with. */
+  fields?: z.ZodObject;
 };
 
 export function operations(list: readonly Operation[]): readonly Operation[] {

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { changesSession, takesIdempotencyKey } from "@/lib/http/core/request-rules";
 import { ERROR_CATALOGUE, type ErrorCode } from "@/lib/http/error-catalogue";
 import type { Operation, OperationAuth, OperationError, OperationSuccess } from "./operation";
 
@@ -47,25 +48,22 @@ export function errorEnvelope(codes: readonly ErrorCode[]) {
 const AUTH_ERRORS: Record<OperationAuth, readonly OperationError[]> = {
   apiKey: ["invalid_api_key"],
   client: ["invalid_client"],
-  sessionToken: ["token_missing", "session_not_found", "session_expired", "session_closed"],
+  sessionToken: ["token_missing", "session_not_found"],
   accessToken: ["invalid_token", "insufficient_scope"],
   oauthClient: ["invalid_client"],
   none: [],
 };
 
-/**
- * Whether a POST takes part in the Idempotency-Key protocol: keys are scoped
- * to a tenant (an app's credentials or a hosted session), so the routes the
- * core authenticates that way (lib/http/core/pipeline.ts).
- */
+/** Whether a POST takes part in the Idempotency-Key protocol (lib/http/core/request-rules.ts). */
 export function acceptsIdempotencyKey(op: Operation): boolean {
-  return op.method === "post" && (op.auth === "apiKey" || op.auth === "client" || op.auth === "sessionToken");
+  return takesIdempotencyKey(op.method, op.auth);
 }
 
 /** Every error the operation can answer: its own and those of the core's layers it passes through. */
 export function errorsOf(op: Operation): Map<number, ErrorCode[]> {
   // invalid_request: the core refuses unusable path or query text on every route.
   const all: OperationError[] = [...AUTH_ERRORS[op.auth], ...op.errors, "invalid_request", "server_error"];
+  if (op.auth === "sessionToken" && changesSession(op.method)) all.push("session_expired", "session_closed");
   if (op.rateLimited !== false) all.push("rate_limited");
   if (op.body || op.form || op.upload) all.push("request_too_large");
   if (acceptsIdempotencyKey(op)) all.push("idempotency_in_progress", "idempotency_key_reused");

@@ -5102,54 +5102,6 @@ export interface operations {
                     };
                 };
             };
-            /** @description `session_closed` */
-            409: {
-                headers: {
-                    /** @description The request's id (also in the logs); quote it to support. */
-                    "X-Request-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @description `[]`, or an object with details (for `invalid_request`, a map of field → message). */
-                        data: unknown[] | {
-                            [key: string]: unknown;
-                        };
-                        error: {
-                            /** @enum {string} */
-                            code: "session_closed";
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description `session_expired` */
-            410: {
-                headers: {
-                    /** @description The request's id (also in the logs); quote it to support. */
-                    "X-Request-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @description `[]`, or an object with details (for `invalid_request`, a map of field → message). */
-                        data: unknown[] | {
-                            [key: string]: unknown;
-                        };
-                        error: {
-                            /** @enum {string} */
-                            code: "session_expired";
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-            };
             /** @description `rate_limited` */
             429: {
                 headers: {
@@ -5533,54 +5485,6 @@ export interface operations {
                     };
                 };
             };
-            /** @description `session_closed` */
-            409: {
-                headers: {
-                    /** @description The request's id (also in the logs); quote it to support. */
-                    "X-Request-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @description `[]`, or an object with details (for `invalid_request`, a map of field → message). */
-                        data: unknown[] | {
-                            [key: string]: unknown;
-                        };
-                        error: {
-                            /** @enum {string} */
-                            code: "session_closed";
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description `session_expired` */
-            410: {
-                headers: {
-                    /** @description The request's id (also in the logs); quote it to support. */
-                    "X-Request-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @description `[]`, or an object with details (for `invalid_request`, a map of field → message). */
-                        data: unknown[] | {
-                            [key: string]: unknown;
-                        };
-                        error: {
-                            /** @enum {string} */
-                            code: "session_expired";
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-            };
             /** @description `rate_limited` */
             429: {
                 headers: {
@@ -5736,54 +5640,6 @@ export interface operations {
                     };
                 };
             };
-            /** @description `session_closed` */
-            409: {
-                headers: {
-                    /** @description The request's id (also in the logs); quote it to support. */
-                    "X-Request-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @description `[]`, or an object with details (for `invalid_request`, a map of field → message). */
-                        data: unknown[] | {
-                            [key: string]: unknown;
-                        };
-                        error: {
-                            /** @enum {string} */
-                            code: "session_closed";
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description `session_expired` */
-            410: {
-                headers: {
-                    /** @description The request's id (also in the logs); quote it to support. */
-                    "X-Request-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @description `[]`, or an object with details (for `invalid_request`, a map of field → message). */
-                        data: unknown[] | {
-                            [key: string]: unknown;
-                        };
-                        error: {
-                            /** @enum {string} */
-                            code: "session_expired";
-                            /** @description For people; may change. Branch on `code`. */
-                            message: string;
-                        };
-                    };
-                };
-            };
             /** @description `rate_limited` */
             429: {
                 headers: {
@@ -5847,11 +5703,14 @@ export interface operations {
         requestBody: {
             content: {
                 "multipart/form-data": {
+                    /**
+                     * @description The kind of document: one the workflow accepts.
+                     * @enum {string}
+                     */
+                    document_type: "passport" | "id_card" | "driving_licence";
                     /** @description The side with the portrait (a passport's data page). */
                     front: string;
-                    /** @description `passport`, `id_card` or `driving_licence`: one the workflow accepts. */
-                    document_type?: string;
-                    /** @description Image file: the back (barcode or MRZ side); required for `id_card` and `driving_licence`. */
+                    /** @description The back (barcode or MRZ side); required for `id_card` and `driving_licence`. */
                     back?: string;
                 };
             };
@@ -6248,7 +6107,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `session_closed`, `liveness_already_passed`, `idempotency_in_progress` */
+            /** @description `liveness_already_passed`, `session_closed`, `idempotency_in_progress` */
             409: {
                 headers: {
                     /** @description The request's id (also in the logs); quote it to support. */
@@ -6265,7 +6124,7 @@ export interface operations {
                         };
                         error: {
                             /** @enum {string} */
-                            code: "session_closed" | "liveness_already_passed" | "idempotency_in_progress";
+                            code: "liveness_already_passed" | "session_closed" | "idempotency_in_progress";
                             /** @description For people; may change. Branch on `code`. */
                             message: string;
                         };
@@ -6383,10 +6242,10 @@ export interface operations {
         requestBody: {
             content: {
                 "multipart/form-data": {
+                    /** @description The `challenge_id` of POST /api/v2/antispoof/challenge. */
+                    challenge_id: string;
                     /** @description 3 to 8 image files, in order (also accepted as `frames[]`, `frame` or `frame_<n>`). */
                     frames: string[];
-                    /** @description The `challenge_id` of POST /api/v2/antispoof/challenge. */
-                    challenge_id?: string;
                 };
             };
         };
@@ -6533,7 +6392,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `session_closed`, `liveness_already_passed`, `idempotency_in_progress` */
+            /** @description `liveness_already_passed`, `session_closed`, `idempotency_in_progress` */
             409: {
                 headers: {
                     /** @description The request's id (also in the logs); quote it to support. */
@@ -6550,7 +6409,7 @@ export interface operations {
                         };
                         error: {
                             /** @enum {string} */
-                            code: "session_closed" | "liveness_already_passed" | "idempotency_in_progress";
+                            code: "liveness_already_passed" | "session_closed" | "idempotency_in_progress";
                             /** @description For people; may change. Branch on `code`. */
                             message: string;
                         };
@@ -7460,7 +7319,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `session_closed`, `credential_already_verified`, `idempotency_in_progress` */
+            /** @description `credential_already_verified`, `session_closed`, `idempotency_in_progress` */
             409: {
                 headers: {
                     /** @description The request's id (also in the logs); quote it to support. */
@@ -7477,7 +7336,7 @@ export interface operations {
                         };
                         error: {
                             /** @enum {string} */
-                            code: "session_closed" | "credential_already_verified" | "idempotency_in_progress";
+                            code: "credential_already_verified" | "session_closed" | "idempotency_in_progress";
                             /** @description For people; may change. Branch on `code`. */
                             message: string;
                         };
@@ -10358,7 +10217,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
                     /** @default true */

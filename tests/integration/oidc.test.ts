@@ -576,6 +576,7 @@ describe("login and consent pages", () => {
   it("the shared production server, without SMTP, says mail is not configured and offers face sign-in only", async () => {
     const u = new URL(await url());
     const res = await get(`${shared().url}/api/auth/oidc/authorize${u.search}`, { ip: randomIp() });
+    expect(res.status).toBe(303);
     const page = res.headers.get("location")!;
     expect(page.startsWith(shared().url)).toBe(true);
     const cookie = res.headers.get("set-cookie")!.split(";")[0]!;

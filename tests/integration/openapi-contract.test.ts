@@ -1,7 +1,8 @@
+import { createHash, randomBytes } from "node:crypto";
 import { compileErrors, validate } from "@readme/openapi-parser";
 import { beforeAll, describe, expect, it } from "vitest";
 import { openApiDocument } from "@/lib/openapi/document";
-import { api, bearer, createSession, createTenant, createWorkflow, keyHeader, type Tenant } from "../support/api";
+import { api, bearer, createSession, createTenant, createWorkflow, keyHeader, shared, type Tenant } from "../support/api";
 import { useServerDatabase } from "../support/domain";
 
 /**
@@ -87,4 +88,80 @@ describe("every documented operation answers as documented", () => {
       if (res.status === 400) expect(res.body.error.code).toBe("invalid_request");
     },
   );
+});
+
+describe("valid calls no other test makes through the contract check", () => {
+  const form = { "content-type": "application/x-www-form-urlencoded" };
+  const REDIRECT = "https://rp.example/callback";
+  let oidcReady: Promise<void> | undefined;
+  /** The production app `t` as an OIDC client: a registered redirect URI, the profile scope (userinfo needs it). */
+  const registerRedirect = () =>
+    (oidcReady ??= import("@/lib/tenancy/oidc-settings").then(async ({ addRedirectUri, setScopes }) => {
+      await addRedirectUri(t.appId, REDIRECT);
+      await setScopes(t.appId, ["openid", "profile"]);
+    }));
+
+  it("GET /api/health/live", async () => {
+    const res = await api("GET", "/api/health/live");
+    expect(res.status).toBe(200);
+    expect(res.body.success).toBe(true);
+  });
+
+  it("GET /api/v2/flow/credential/states (otherwise called only by the browser tests, skipped without Chromium)", async () => {
+    const res = await api("GET", "/api/v2/flow/credential/states", { headers: bearer(sessionToken) });
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.data.states.length).toBeGreaterThan(0);
+  });
+
+  it("POST /api/auth/oidc/authorize: a form post starts the sign-in like the GET", async () => {
+    await registerRedirect();
+    const res = await api("POST", "/api/auth/oidc/authorize", {
+      redirect: "manual",
+      headers: form,
+      raw: new URLSearchParams({
+        client_id: t.clientId,
+        redirect_uri: REDIRECT,
+        response_type: "code",
+        scope: "openid",
+        state: "st-post",
+        code_challenge: createHash("sha256").update(randomBytes(32).toString("base64url")).digest("base64url"),
+        code_challenge_method: "S256",
+      }).toString(),
+    });
+    expect(res.status, res.text).toBe(303);
+    expect(res.headers.get("location")).toMatch(new RegExp(`^${shared().url}/oidc/interaction/[0-9a-f-]{36}$`));
+  });
+
+  it("POST /api/auth/oidc/userinfo with the access token, then POST /api/auth/oidc/logout revokes it and redirects with the state", async () => {
+    await registerRedirect();
+    // Sign-in and consent as the interaction records them (its pages are tested in oidc.test.ts), then the real code exchange.
+    const { signInAccountByEmail } = await import("@/lib/accounts/accounts");
+    const { createGrantWithCode } = await import("@/lib/oidc/grants/create-grant");
+    const account = await signInAccountByEmail(`contract${Date.now()}${randomBytes(3).toString("hex")}@example.com`);
+    const verifier = randomBytes(32).toString("base64url");
+    const { code } = await createGrantWithCode({
+      appId: t.appId, accountId: account.id, scope: "openid profile", nonce: null, authTime: new Date(),
+      redirectUri: REDIRECT, codeChallenge: createHash("sha256").update(verifier).digest("base64url"),
+    });
+    const tokens = await api("POST", "/api/auth/oidc/token", {
+      headers: form,
+      raw: new URLSearchParams({
+        grant_type: "authorization_code", code, redirect_uri: REDIRECT, code_verifier: verifier, client_id: t.clientId, client_secret: t.clientSecret,
+      }).toString(),
+    });
+    expect(tokens.status, tokens.text).toBe(200);
+    const userinfo = () => api("POST", "/api/auth/oidc/userinfo", { headers: { authorization: `Bearer ${tokens.body.access_token}` } });
+    const info = await userinfo();
+    expect(info.status, info.text).toBe(200);
+    expect(info.body.sub).toBe(account.id);
+
+    const out = await api("POST", "/api/auth/oidc/logout", {
+      redirect: "manual",
+      headers: form,
+      raw: new URLSearchParams({ id_token_hint: tokens.body.id_token, post_logout_redirect_uri: REDIRECT, state: "bye" }).toString(),
+    });
+    expect(out.status, out.text).toBe(303);
+    expect(out.headers.get("location")).toBe(`${REDIRECT}?state=bye`);
+    expect((await userinfo()).status).toBe(401);
+  });
 });

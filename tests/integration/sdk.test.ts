@@ -1,4 +1,5 @@
 import { spawnSync } from "node:child_process";
+import fs from "node:fs";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createTenant, shared, type Tenant } from "../support/api";
@@ -21,6 +22,8 @@ beforeAll(async () => {
   const tsc = path.join(process.cwd(), "node_modules/.bin/tsc");
   const build = spawnSync(tsc, ["-p", "sdk/tsconfig.json"], { encoding: "utf8" });
   expect(build.status, build.stdout + build.stderr).toBe(0);
+  // The package ships its generated types: without dist/schema.d.ts every response would be typed any.
+  expect(fs.existsSync(path.join(process.cwd(), "sdk/dist/schema.d.ts"))).toBe(true);
   sdk = (await import(path.join(process.cwd(), "sdk/dist/index.js"))) as Sdk;
   t = await createTenant(undefined, "production");
 }, 120_000);

@@ -12,12 +12,14 @@ export type ApiResponse = { status: number; headers: Headers; body: any; text: s
 /**
  * A request to the shared server (or `base`), body as JSON when given as an
  * object. A response of a documented operation must match the OpenAPI
- * document (support/contract.ts), or the call throws.
+ * document (support/contract.ts), or the call throws. Redirects are followed
+ * unless `redirect: "manual"` (then the 303 of authorize or logout is the
+ * answer checked).
  */
 export async function api(
   method: string,
   path: string,
-  options: { headers?: Record<string, string>; json?: unknown; raw?: string; form?: FormData; base?: string } = {},
+  options: { headers?: Record<string, string>; json?: unknown; raw?: string; form?: FormData; base?: string; redirect?: RequestRedirect } = {},
 ): Promise<ApiResponse> {
   const base = options.base ?? shared().url;
   const headers: Record<string, string> = { ...options.headers };
@@ -30,7 +32,7 @@ export async function api(
   } else if (options.raw !== undefined) {
     body = options.raw;
   }
-  const res = await fetch(`${base}${path}`, { method, headers, body });
+  const res = await fetch(`${base}${path}`, { method, headers, body, redirect: options.redirect });
   const text = await res.text();
   let parsed: unknown;
   try {

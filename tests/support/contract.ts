@@ -2,6 +2,8 @@ import Ajv2020, { type ValidateFunction } from "ajv/dist/2020";
 import addFormats from "ajv-formats";
 import { readFileSync } from "node:fs";
 import path from "node:path";
+import { inject } from "vitest";
+import { operationName, writeRecord } from "./contract-coverage";
 
 /**
  * Checks a real response against the OpenAPI document (lib/openapi/): the
@@ -12,6 +14,14 @@ import path from "node:path";
  * It reads the document's JSON copy, sdk/openapi.json, which the unit tests
  * hold equal to the one lib/openapi/ builds (and the server serves): parsing
  * JSON costs milliseconds in each test file, building it with zod seconds.
+ *
+ * Every answer matched to an operation is also recorded (operation, status,
+ * whether it matched) in the run's record directory, which the integration
+ * project's global setup provides (support/contract-coverage.ts); after a run
+ * of the whole integration project the summary reporter fails the run if an
+ * operation was never answered with a success. A call that does not go
+ * through `api()` (a raw fetch, a client library) is checked and recorded
+ * with `recordAndCheck()`.
  */
 type Doc = { paths?: Record<string, Record<string, unknown>> };
 type Matcher = { method: string; path: string; regex: RegExp; literal: number };
@@ -48,13 +58,51 @@ export function documentedOperation(method: string, url: string): { method: stri
 
 export class ContractViolation extends Error {}
 
-export function assertMatchesContract(
-  method: string,
-  url: string,
-  res: { status: number; headers: Headers; text: string; body: unknown },
-): void {
+/** The run's record directory in an integration test worker; undefined elsewhere (unit tests record nothing). */
+function recordDirectory(): string | undefined {
+  try {
+    return inject("contractRecords");
+  } catch {
+    return undefined; // not in a vitest worker
+  }
+}
+
+type Answer = { status: number; headers: Headers; text: string; body: unknown };
+
+export function assertMatchesContract(method: string, url: string, res: Answer): void {
   const op = documentedOperation(method, url);
   if (!op) return;
+  const dir = recordDirectory();
+  const operationId = (load().doc.paths as Record<string, Record<string, { operationId?: string }>>)[op.path]?.[op.method]?.operationId;
+  const operation = operationName(op.method, op.path, operationId);
+  try {
+    checkAnswer(method, op, res);
+  } catch (error) {
+    if (dir) writeRecord(dir, { operation, status: res.status, violation: error instanceof Error ? error.message : String(error) });
+    throw error;
+  }
+  if (dir) writeRecord(dir, { operation, status: res.status });
+}
+
+/**
+ * `assertMatchesContract` for a fetch answer that did not come through
+ * `api()` (a browser-like request with `redirect: "manual"`, a client
+ * library's fetch): reads a clone of the body, so the caller can still read
+ * it; returns the same response.
+ */
+export async function recordAndCheck(method: string, url: string, response: Response): Promise<Response> {
+  const text = await response.clone().text();
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    body = undefined;
+  }
+  assertMatchesContract(method, url, { status: response.status, headers: response.headers, text, body });
+  return response;
+}
+
+function checkAnswer(method: string, op: { method: string; path: string }, res: Answer): void {
   const { doc, ajv, validators } = load();
   const where = `${method.toUpperCase()} ${op.path} → ${res.status}`;
   type Responses = Record<string, { content?: Record<string, unknown> }>;

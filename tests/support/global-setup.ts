@@ -1,4 +1,7 @@
 import { randomBytes } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import type { TestProject } from "vitest/node";
 import { createTestDatabase } from "./database";
 import { startServer } from "./server";
@@ -8,6 +11,8 @@ export type SharedServer = { url: string; env: Record<string, string> };
 declare module "vitest" {
   export interface ProvidedContext {
     server: SharedServer;
+    /** The run's directory of contract records (support/contract-coverage.ts). */
+    contractRecords: string;
   }
 }
 
@@ -34,8 +39,15 @@ export default async function setup(project: TestProject) {
     CREDENTIAL_CACHE_MS: "0",
     VISION_PRELOAD: "on",
   });
+  // Every answer the tests' contract check matches is recorded here by the
+  // test workers (separate processes); the summary reporter reads the records
+  // after the run (onTestRunEnd, before this teardown) to check that every
+  // documented operation was answered with a success.
+  const contractRecords = mkdtempSync(path.join(os.tmpdir(), "svc-contract-"));
+  project.provide("contractRecords", contractRecords);
   project.provide("server", { url: server.url, env: { ...env, WEBHOOK_RETRY_SCHEDULE: "0,1,1,1" } });
   return async () => {
+    rmSync(contractRecords, { recursive: true, force: true });
     await server.stop();
     await database.drop();
   };

@@ -4,6 +4,7 @@ import type { AddressInfo } from "node:net";
 import * as client from "openid-client";
 import { afterAll, beforeAll, expect } from "vitest";
 import { api, shared } from "./api";
+import { assertMatchesContract, recordAndCheck } from "./contract";
 import { startServer, type RunningServer } from "./server";
 import { startSmtp, type TestSmtp } from "./smtp";
 
@@ -76,12 +77,18 @@ export const randomIp = () => `10.${randomBytes(1)[0]}.${randomBytes(1)[0]}.${ra
 
 export type Browser = { ip: string; cookie: string; page: string };
 
+/**
+ * A browser's answer from a documented operation (authorize, logout) must
+ * match the OpenAPI document like an `api()` answer (status, X-Request-Id,
+ * content type); the sign-in pages are not part of it (support/contract.ts
+ * `recordAndCheck`, which reads a clone: the caller can still read the body).
+ */
 export async function get(url: string, b: Pick<Browser, "ip"> & { cookie?: string }) {
-  return fetch(url, { redirect: "manual", headers: { "x-forwarded-for": b.ip, ...(b.cookie ? { cookie: b.cookie } : {}) } });
+  return recordAndCheck("GET", url, await fetch(url, { redirect: "manual", headers: { "x-forwarded-for": b.ip, ...(b.cookie ? { cookie: b.cookie } : {}) } }));
 }
 
 export async function post(url: string, b: Pick<Browser, "ip"> & { cookie?: string }, form: Record<string, string>) {
-  return fetch(url, {
+  return recordAndCheck("POST", url, await fetch(url, {
     method: "POST",
     redirect: "manual",
     headers: {
@@ -90,7 +97,7 @@ export async function post(url: string, b: Pick<Browser, "ip"> & { cookie?: stri
       ...(b.cookie ? { cookie: b.cookie } : {}),
     },
     body: new URLSearchParams(form).toString(),
-  });
+  }));
 }
 
 export const csrfOf = (html: string) => html.match(/name="csrf" value="([^"]+)"/)?.[1] ?? "";
@@ -167,9 +174,14 @@ export async function exchange(flow: Flow, cfg = defaults.config!) {
   });
 }
 
-/** A raw token request, as the spec shows it (JSON) or as standard clients send it (form). */
+/**
+ * A raw token request, as the spec shows it (JSON) or as standard clients send
+ * it (form). Like `api()`, the answer must match the OpenAPI document
+ * (support/contract.ts), or the call throws.
+ */
 export async function tokenRequest(body: Record<string, string>, options: { json?: boolean; headers?: Record<string, string> } = {}) {
-  const res = await fetch(`${provider().op.url}/api/auth/oidc/token`, {
+  const url = `${provider().op.url}/api/auth/oidc/token`;
+  const res = await fetch(url, {
     method: "POST",
     headers: {
       "content-type": options.json ? "application/json" : "application/x-www-form-urlencoded",
@@ -177,7 +189,10 @@ export async function tokenRequest(body: Record<string, string>, options: { json
     },
     body: options.json ? JSON.stringify(body) : new URLSearchParams(body).toString(),
   });
-  return { status: res.status, headers: res.headers, body: (await res.json()) as any };
+  const text = await res.text();
+  const answer = { status: res.status, headers: res.headers, text, body: JSON.parse(text) as any };
+  assertMatchesContract("POST", url, answer);
+  return { status: answer.status, headers: answer.headers, body: answer.body };
 }
 
 export const bearer = (path: string, token: string) => api("GET", path, { base: provider().op.url, headers: { authorization: `Bearer ${token}` } });

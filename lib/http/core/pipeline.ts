@@ -4,6 +4,7 @@ import { env } from "@/lib/config/env";
 import { sessionFromToken } from "@/lib/flow/session-token";
 import { describeError, logger } from "@/lib/log/logger";
 import { assertSessionOpen } from "@/lib/sessions/open-session";
+import { changesSession, takesIdempotencyKey } from "./request-rules";
 import type { PortalDeveloper } from "@/lib/portal/access";
 import { authenticatePortalRequest } from "@/lib/portal/authenticate";
 import { ApiError } from "../api-error";
@@ -179,11 +180,11 @@ export function defineRoute<
       const session = options.auth === "sessionToken" ? await sessionFromToken(raw, { forUpdate: false }) : null;
       const developer = options.auth === "developer" ? await authenticatePortalRequest(raw) : null;
       const scope = idempotencyScope(options.auth, app, session);
-      const idempotencyKey = raw.method === "POST" && scope ? raw.headers.get("idempotency-key") : null;
+      const idempotencyKey = takesIdempotencyKey(raw.method, options.auth) && scope ? raw.headers.get("idempotency-key") : null;
       // A step of the hosted flow needs an open session; with an Idempotency-Key
       // the replay of a step that closed it comes first.
-      const changesSession = session !== null && raw.method !== "GET" && raw.method !== "HEAD";
-      if (changesSession && idempotencyKey === null) assertSessionOpen(session);
+      const stepOnSession = session !== null && changesSession(raw.method);
+      if (stepOnSession && idempotencyKey === null) assertSessionOpen(session);
 
       let upload: Upload | null = null;
       let rawBody = "";
@@ -216,7 +217,7 @@ export function defineRoute<
           return withHeaders(replayed, requestId, claim.status < 400 ? rateHeaders : {});
         }
         claimId = claim.recordId;
-        if (changesSession) assertSessionOpen(session);
+        if (stepOnSession) assertSessionOpen(session);
       }
 
       handlerStarted = true;

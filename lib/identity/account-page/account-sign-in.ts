@@ -51,7 +51,12 @@ export async function finishAccountSignIn(query: URLSearchParams, cookieHeader: 
   const app = await accountPageApp();
   let idToken: string | undefined;
   try {
-    const tokens = await authorizationCodeGrant(app, new Map([["code", code], ["redirect_uri", accountCallbackUri()], ["code_verifier", saved.verifier]]));
+    const tokens = await authorizationCodeGrant(app, {
+      grant_type: "authorization_code",
+      code,
+      redirect_uri: accountCallbackUri(),
+      code_verifier: saved.verifier,
+    });
     idToken = tokens.id_token;
   } catch (err) {
     if (err instanceof ApiError) return { location: accountPageUrl("sign_in_failed"), cookies: [cleared] };

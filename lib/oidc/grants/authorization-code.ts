@@ -4,6 +4,7 @@ import { now } from "@/lib/clock";
 import { hashSecret } from "@/lib/crypto/secrets";
 import { db } from "@/lib/db/client";
 import { ApiError } from "@/lib/http/api-error";
+import type { AuthorizationCodeRequest } from "../schemas";
 import { issueFirstTokens, type TokenResponse } from "./issue-tokens";
 import { revokeGrant } from "./revoke";
 
@@ -21,12 +22,8 @@ export function s256(verifier: string): string {
  * verifier for a code issued without a challenge is refused (downgrade).
  * Presenting a used code again revokes everything it issued.
  */
-export async function authorizationCodeGrant(app: App, params: Map<string, string>): Promise<TokenResponse> {
-  const code = params.get("code");
-  const redirectUri = params.get("redirect_uri");
-  const verifier = params.get("code_verifier");
-  if (!code) throw new ApiError("invalid_request", { message: "code is required" });
-  if (!redirectUri) throw new ApiError("invalid_request", { message: "redirect_uri is required (the one sent to authorize)" });
+export async function authorizationCodeGrant(app: App, request: AuthorizationCodeRequest): Promise<TokenResponse> {
+  const { code, redirect_uri: redirectUri, code_verifier: verifier } = request;
 
   const prisma = await db();
   const codeHash = hashSecret(code);

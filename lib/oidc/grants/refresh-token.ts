@@ -6,6 +6,7 @@ import { ApiError } from "@/lib/http/api-error";
 import { OIDC_TTL, splitScope } from "../config";
 import { sql } from "kysely";
 import { prepareQuery, runPrepared, typedSql } from "@/lib/db/typed-sql";
+import type { RefreshTokenRequest } from "../schemas";
 import { newAccessToken, newRefreshToken } from "../tokens";
 import { activeKid, memberIdOf, tokenResponse, type TokenResponse } from "./issue-tokens";
 import { revokeAccountGrants } from "./revoke";
@@ -86,13 +87,13 @@ const rotate = prepareQuery("oidc_refresh_rotate", (v: RotateValues) =>
  * hours after the sign-in), not 24 hours after each rotation. A token
  * already rotated away is a replay: every grant of that person for this
  * client is revoked (all their refresh and access tokens). An optional
- * `scope` narrows the new access token to part of the grant.
+ * `scope` narrows the new access token to part of the grant. The parameters
+ * were validated by RefreshTokenRequest (../schemas.ts).
  */
-export async function refreshTokenGrant(app: App, params: Map<string, string>): Promise<TokenResponse> {
-  const presented = params.get("refresh_token");
-  if (!presented) throw new ApiError("invalid_request", { message: "refresh_token is required" });
-  const requested = params.has("scope") ? splitScope(params.get("scope")).sort().join(" ") : null;
-  if (requested !== null && requested === "") throw new ApiError("invalid_scope", { message: "scope is empty" });
+export async function refreshTokenGrant(app: App, request: RefreshTokenRequest): Promise<TokenResponse> {
+  const presented = request.refresh_token;
+  // Never empty: RefreshTokenRequest refuses a scope with no scope in it.
+  const requested = request.scope === undefined ? null : splitScope(request.scope).sort().join(" ");
 
   const accessToken = newAccessToken();
   const refreshToken = newRefreshToken();

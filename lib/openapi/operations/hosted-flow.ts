@@ -1,8 +1,9 @@
 import { z } from "zod";
+import { DocumentFields } from "@/lib/checks/run-document-check";
 import { CredentialBody } from "@/lib/credentials/run-credential-check";
 import { LICENCE_INPUT_FIELDS, LICENCE_STATUSES } from "@/lib/credentials/types";
 import { LocationBody } from "@/lib/flow/submit-location";
-import { BURST_FRAMES, CHALLENGE_TTL_SECONDS } from "@/lib/liveness/challenges";
+import { BURST_FRAMES, BurstFields, CHALLENGE_TTL_SECONDS } from "@/lib/liveness/challenges";
 import { CHECK_STATUSES, SESSION_STATUSES } from "@/lib/sessions/statuses";
 import { FEATURES } from "@/lib/workflows/schemas";
 import { DOCUMENT_TYPES, LIVENESS_ACTIONS } from "@/lib/workflows/settings";
@@ -236,12 +237,11 @@ export const HOSTED_FLOW_OPERATIONS = operations([
     tag: "Hosted flow",
     auth: "sessionToken",
     upload: {
-      field: "front",
-      description: "The side with the portrait (a passport's data page).",
-      extra: {
-        document_type: "`passport`, `id_card` or `driving_licence`: one the workflow accepts.",
-        back: "Image file: the back (barcode or MRZ side); required for `id_card` and `driving_licence`.",
+      files: {
+        front: { description: "The side with the portrait (a passport's data page)." },
+        back: { description: "The back (barcode or MRZ side); required for `id_card` and `driving_licence`.", required: false },
       },
+      fields: DocumentFields,
     },
     success: { status: 200, description: "The checks recorded.", schema: StepChecks },
     errors: ["invalid_image", ["invalid_image", 422], "no_face", "face_rescan_required", "image_too_large", "feature_failed", "insufficient_funds"],
@@ -280,10 +280,13 @@ export const HOSTED_FLOW_OPERATIONS = operations([
     tag: "Hosted flow",
     auth: "sessionToken",
     upload: {
-      field: "frames",
-      multiple: true,
-      description: `${BURST_FRAMES.min} to ${BURST_FRAMES.max} image files, in order (also accepted as \`frames[]\`, \`frame\` or \`frame_<n>\`).`,
-      extra: { challenge_id: "The `challenge_id` of POST /api/v2/antispoof/challenge." },
+      files: {
+        frames: {
+          multiple: true,
+          description: `${BURST_FRAMES.min} to ${BURST_FRAMES.max} image files, in order (also accepted as \`frames[]\`, \`frame\` or \`frame_<n>\`).`,
+        },
+      },
+      fields: BurstFields,
     },
     success: { status: 200, description: "The checks recorded.", schema: StepChecks },
     errors: [
@@ -310,7 +313,7 @@ export const HOSTED_FLOW_OPERATIONS = operations([
       "For a workflow with face_uniqueness and no liveness step (with liveness, the burst's best frame is the selfie). One clear face, or 422 `no_face` / `face_rescan_required`. Face match follows when the workflow has it.",
     tag: "Hosted flow",
     auth: "sessionToken",
-    upload: { field: "image", description: "The selfie (also accepted as `selfie`)." },
+    upload: { files: { image: { description: "The selfie (also accepted as `selfie`)." } } },
     success: { status: 200, description: "The checks recorded.", schema: StepChecks },
     errors: ["invalid_image", ["invalid_image", 422], "no_face", "face_rescan_required", "image_too_large", "face_match_unavailable", "insufficient_funds"],
   },

@@ -1,13 +1,14 @@
 import { z } from "zod";
 import { PREDICATE_CLAIMS, PREDICATE_VCT } from "@/lib/oidc/predicate-credential-format";
+import { AuthorizeQuery, CredentialRequest, LogoutQuery, TokenRequest } from "@/lib/oidc/schemas";
 import { operations, type Operation } from "../operation";
 
 /**
  * The OpenID Connect provider and the account reads (spec 2.9, 2.10, 4.5, 5):
- * lib/oidc/routes.ts. The OIDC routes read their own parameters by hand
- * (lib/oidc/http.ts readParams: query string, or a JSON or form-encoded body),
- * without a zod schema, so the request schemas below are descriptions written
- * here, not the validation itself.
+ * lib/oidc/routes.ts. The OIDC routes read their parameters themselves
+ * (lib/oidc/http.ts readParams: query string, or a JSON or form-encoded body)
+ * and validate them with the request schemas of lib/oidc/schemas.ts, imported
+ * here; the response schemas below describe what the handlers return.
  */
 const TAG = "OpenID Connect";
 
@@ -82,53 +83,7 @@ const discovery = (path: string, operationId: string, summary: string) =>
     errors: [],
   }) as const;
 
-// ------------------------------------------------------------ authorize
-
-const AuthorizeQuery = z.object({
-  client_id: z.string().meta({ description: "The app's client id." }),
-  redirect_uri: z.string().meta({ description: "Must exactly match a redirect URI registered for the app (scheme, host, port, path, query)." }),
-  response_type: z.literal("code").meta({ description: "Must be `code`." }),
-  scope: z.string().meta({
-    description: "Space-separated; must include `openid`; each scope (`openid`, `profile`, `verifications`, `zkp`, `doctor_license`) must be enabled on the app.",
-  }),
-  state: z.string().meta({ description: "Echoed unchanged on the callback." }),
-  nonce: z.string().optional().meta({ description: "Recommended; bound into the ID token." }),
-  code_challenge: z.string().optional().meta({ description: "PKCE S256 challenge (43 base64url characters)." }),
-  code_challenge_method: z.literal("S256").optional().meta({ description: "`S256` (plain is not supported); required with `code_challenge`." }),
-  response_mode: z.literal("query").optional(),
-  prompt: z.string().optional().meta({ description: "`login`, `consent`, or `none` (always answered `login_required`: the provider keeps no sign-in session)." }),
-  max_age: z.string().regex(/^\d+$/).optional().meta({ description: "Whole seconds." }),
-  login_hint: z.string().optional().meta({ description: "An email address to prefill on the sign-in page." }),
-});
-
 // ------------------------------------------------------------ token
-
-const clientAuthFields = {
-  client_id: z.string().optional().meta({ description: "client_secret_post: the app's client id (or HTTP Basic)." }),
-  client_secret: z.string().optional().meta({ description: "client_secret_post: the app's client secret. Never together with HTTP Basic." }),
-};
-
-const TokenRequest = z
-  .discriminatedUnion("grant_type", [
-    z.object({
-      grant_type: z.literal("authorization_code"),
-      ...clientAuthFields,
-      code: z.string().meta({ description: "The code from the callback (single use, about 2 minutes)." }),
-      redirect_uri: z.string().meta({ description: "The one sent to authorize." }),
-      code_verifier: z.string().optional().meta({ description: "Required when PKCE was used; refused when it was not." }),
-    }),
-    z.object({
-      grant_type: z.literal("refresh_token"),
-      ...clientAuthFields,
-      refresh_token: z.string().meta({ description: "Rotates on every use; replaying a rotated-away token revokes every grant of the person for this client." }),
-      scope: z.string().optional().meta({ description: "Narrows the new access token to part of the grant." }),
-    }),
-  ])
-  .meta({
-    id: "OidcTokenRequest",
-    description:
-      "Sent as `application/json` (spec 4.5) or `application/x-www-form-urlencoded` (RFC 6749). A parameter given twice is refused.",
-  });
 
 const TokenResponse = z
   .object({
@@ -185,15 +140,6 @@ const Verifications = z
   })
   .meta({ id: "OidcVerifications" });
 
-const CredentialRequest = z
-  .object({
-    proof: z.string().optional().meta({
-      description:
-        "Key binding: a JWT of `typ` `openid4vci-proof+jwt`, signed by the holder's key (in its `jwk` header), `aud` the issuer, `iat` within 300 seconds. Its key goes in the credential's `cnf.jwk`.",
-    }),
-  })
-  .meta({ description: "Optional; `application/json` or `application/x-www-form-urlencoded`, or no body." });
-
 const PredicateCredential = z
   .object({
     format: z.literal("dc+sd-jwt"),
@@ -205,14 +151,7 @@ const PredicateCredential = z
   })
   .meta({ id: "OidcPredicateCredential" });
 
-// ------------------------------------------------------------ logout
-
-const LogoutQuery = z.object({
-  id_token_hint: z.string().optional().meta({ description: "An ID token of this provider (an expired one is accepted): names the person and the client." }),
-  client_id: z.string().optional().meta({ description: "Needed with `post_logout_redirect_uri` when there is no hint." }),
-  post_logout_redirect_uri: z.string().optional().meta({ description: "Must exactly match a redirect URI registered for the client." }),
-  state: z.string().optional().meta({ description: "Echoed on the redirect." }),
-});
+// ------------------------------------------------------------ operations
 
 const PAGE_ERRORS =
   " Errors are shown on an HTML page (`text/html`) with the catalogued status, never in the JSON envelope and never redirected to an unverified URI.";
