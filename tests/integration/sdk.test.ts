@@ -3,6 +3,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createTenant, shared, type Tenant } from "../support/api";
+import { recordAndCheck } from "../support/contract";
 import { useServerDatabase } from "../support/domain";
 
 /**
@@ -16,6 +17,9 @@ useServerDatabase();
 
 type Sdk = typeof import("../../sdk/src/index");
 let sdk: Sdk;
+
+/** The real fetch, each answer checked against the OpenAPI document like an `api()` answer. */
+const checkedFetch = async (request: Request) => recordAndCheck(request.method, request.url, await fetch(request));
 let t: Tenant;
 
 beforeAll(async () => {
@@ -38,7 +42,7 @@ describe("the SDK against the real server", () => {
       delayMs: () => 10,
       async fetch(request) {
         seen.push({ method: request.method, key: request.headers.get("idempotency-key") });
-        const response = await fetch(request);
+        const response = await checkedFetch(request);
         if (request.method === "POST" && request.url.endsWith("/api/v2/session") && lose-- > 0) {
           return new Response("upstream lost the answer", { status: 502 }); // processed, answer lost
         }
@@ -72,7 +76,7 @@ describe("the SDK against the real server", () => {
       async fetch(request) {
         calls++;
         const status = statuses.shift();
-        return status ? new Response("{}", { status }) : fetch(request);
+        return status ? new Response("{}", { status }) : checkedFetch(request);
       },
     });
     const list = await client.GET("/api/v2/workflows");
@@ -83,18 +87,18 @@ describe("the SDK against the real server", () => {
   });
 
   it("reads the organization's billing with client credentials, and refuses a wrong secret with the documented error", async () => {
-    const org = sdk.createOrganizationClient({ baseUrl: shared().url, clientId: t.clientId, clientSecret: t.clientSecret });
+    const org = sdk.createOrganizationClient({ baseUrl: shared().url, clientId: t.clientId, clientSecret: t.clientSecret, fetch: checkedFetch });
     const billing = await org.GET("/api/sdk/billing");
     expect(billing.response.status).toBe(200);
     expect(billing.data!.data.currency).toBe("USD");
-    const wrong = sdk.createOrganizationClient({ baseUrl: shared().url, clientId: t.clientId, clientSecret: "cs_wrong", maxRetries: 0 });
+    const wrong = sdk.createOrganizationClient({ baseUrl: shared().url, clientId: t.clientId, clientSecret: "cs_wrong", maxRetries: 0, fetch: checkedFetch });
     const refused = await wrong.GET("/api/sdk/billing");
     expect(refused.response.status).toBe(401);
     expect((refused.error as { error: { code: string } }).error.code).toBe("invalid_client");
   });
 
   it("the account reader sends the access token; an unknown one is refused", async () => {
-    const reader = sdk.createAccountReader({ baseUrl: shared().url, accessToken: "at_unknown", maxRetries: 0 });
+    const reader = sdk.createAccountReader({ baseUrl: shared().url, accessToken: "at_unknown", maxRetries: 0, fetch: checkedFetch });
     const res = await reader.verifications();
     expect(res.response.status).toBe(401);
   });
