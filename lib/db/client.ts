@@ -31,7 +31,12 @@ function handles(): Promise<Handles> {
     });
     // An idle connection that breaks is dropped by the pool; never crash on it.
     pool.on("error", () => {});
-    return { prisma: new PrismaClient({ adapter: new PrismaPg(pool) }), pool };
+    // Interactive transactions (sign-up, ledger entries) wait for a connection
+    // and run for longer than Prisma's defaults (2 s, 5 s) before giving up: a
+    // database busy with a bulk write (10,000 faces enrolled) must slow a
+    // request down, not answer it 500.
+    const transactionOptions = { maxWait: 15_000, timeout: 30_000 };
+    return { prisma: new PrismaClient({ adapter: new PrismaPg(pool), transactionOptions }), pool };
   })().catch((err) => {
     globalForDb.__svcDbHandles = undefined;
     throw err;

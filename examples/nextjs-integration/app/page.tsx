@@ -5,7 +5,7 @@ import { verifiedStatus } from "@/lib/verification";
 
 export const dynamic = "force-dynamic";
 
-type Search = Promise<{ session_id?: string; status?: string; signin_error?: string }>;
+type Search = Promise<{ session_id?: string; status?: string; signin_error?: string; verify_error?: string }>;
 
 /**
  * Home: sign in, verify, see each decision. When the hosted page sends the
@@ -36,6 +36,7 @@ export default async function Home({ searchParams }: { searchParams: Search }) {
       {waiting ? <meta httpEquiv="refresh" content="2" /> : null}
       <h1>Example shop</h1>
       <p>Signed in as {user.name ?? user.email}.</p>
+      {params.verify_error ? <p role="alert">Verification could not start: {params.verify_error}</p> : null}
       <p data-testid="provider-status">
         {status ? `Your account: identity ${status.id_verified ? "verified" : "not verified"}, liveness ${status.human_verified ? "verified" : "not verified"}.` : "Your verified status could not be read."}
       </p>

@@ -9,8 +9,8 @@ import { readSealedCookie, setSealedCookie } from "./cookies";
  */
 export const SCOPE = "openid profile verifications";
 export const CALLBACK_PATH = "/callback";
-const LOGIN_COOKIE = "example_login";
-const USER_COOKIE = "example_user";
+export const LOGIN_COOKIE_NAME = "example_login";
+export const USER_COOKIE_NAME = "example_user";
 
 export type SignedInUser = { sub: string; email: string; name: string | null; accessToken: string };
 
@@ -32,7 +32,7 @@ export async function beginSignIn(): Promise<URL> {
   const verifier = client.randomPKCECodeVerifier();
   const state = client.randomState();
   const nonce = client.randomNonce();
-  await setSealedCookie(LOGIN_COOKIE, { verifier, state, nonce }, 600);
+  await setSealedCookie(LOGIN_COOKIE_NAME, { verifier, state, nonce }, 600);
   return client.buildAuthorizationUrl(await oidcConfiguration(), {
     redirect_uri: appLink(CALLBACK_PATH).href,
     scope: SCOPE,
@@ -49,7 +49,7 @@ export async function beginSignIn(): Promise<URL> {
  * and keep who they are in a sealed cookie for as long as the access token lives.
  */
 export async function completeSignIn(callbackUrl: URL): Promise<SignedInUser> {
-  const login = await readSealedCookie<{ verifier: string; state: string; nonce: string }>(LOGIN_COOKIE);
+  const login = await readSealedCookie<{ verifier: string; state: string; nonce: string }>(LOGIN_COOKIE_NAME);
   if (!login) throw new Error("The sign-in took too long or started in another browser; please sign in again.");
   const configuration = await oidcConfiguration();
   const tokens = await client.authorizationCodeGrant(configuration, callbackUrl, {
@@ -66,14 +66,11 @@ export async function completeSignIn(callbackUrl: URL): Promise<SignedInUser> {
     name: typeof info.name === "string" ? info.name : null,
     accessToken: tokens.access_token,
   };
-  await setSealedCookie(USER_COOKIE, user, tokens.expiresIn() ?? 900);
+  await setSealedCookie(USER_COOKIE_NAME, user, tokens.expiresIn() ?? 900);
   return user;
 }
 
-export const LOGIN_COOKIE_NAME = LOGIN_COOKIE;
-export const USER_COOKIE_NAME = USER_COOKIE;
-
 /** The signed-in person, or null. */
 export function currentUser(): Promise<SignedInUser | null> {
-  return readSealedCookie<SignedInUser>(USER_COOKIE);
+  return readSealedCookie<SignedInUser>(USER_COOKIE_NAME);
 }
