@@ -23,7 +23,7 @@ const GALLERY_SIZE = 10_000;
 let t: Tenant;
 let workflowId: string;
 let client: pg.Client;
-let seededAt: number;
+let seedStartedAt: number;
 const random = seededRandom(12);
 const gallery: { id: string; template: Float64Array }[] = [];
 
@@ -33,8 +33,8 @@ beforeAll(async () => {
   client = new pg.Client({ connectionString: databaseUrl(shared().env) });
   await client.connect();
   const templates = Array.from({ length: GALLERY_SIZE }, () => randomTemplate(random));
+  seedStartedAt = Date.now();
   const ids = await seedGallery(client, t.appId, templates);
-  seededAt = Date.now();
   ids.forEach((id, i) => gallery.push({ id, template: templates[i]! }));
   return () => client.end();
 }, 180_000);
@@ -179,18 +179,23 @@ describe("1:N face search at 10,000 enrolled faces", () => {
         (await client.query<{ relname: string; last_analyze: Date | null; n_mod_since_analyze: string }>(
           "SELECT relname, last_analyze, n_mod_since_analyze::text FROM pg_stat_user_tables WHERE relname IN ('face_identities', 'face_enrollments') ORDER BY relname",
         )).rows;
+      // Autovacuum's promise, which the sweeper keeps: analyzed since the faces began to arrive, and fewer
+      // rows changed since than 10 % of the table. A sweep may fall while the seed is still running; the
+      // rows after it are then too few to be due again, and the statistics count at least 90 % of them.
+      const fresh = (r: { last_analyze: Date | null; n_mod_since_analyze: string }) =>
+        r.last_analyze !== null && r.last_analyze.getTime() >= seedStartedAt && Number(r.n_mod_since_analyze) < GALLERY_SIZE * 0.1;
       let rows = await state();
-      while (Date.now() < deadline && !rows.every((r) => r.last_analyze && r.last_analyze.getTime() >= seededAt)) {
+      while (Date.now() < deadline && !rows.every(fresh)) {
         await new Promise((r) => setTimeout(r, 1000));
         rows = await state();
       }
       expect(rows.map((r) => r.relname)).toEqual(["face_enrollments", "face_identities"]);
       for (const r of rows) {
-        expect(r.last_analyze!.getTime()).toBeGreaterThanOrEqual(seededAt);
+        expect(r.last_analyze!.getTime()).toBeGreaterThanOrEqual(seedStartedAt);
         expect(Number(r.n_mod_since_analyze)).toBeLessThan(GALLERY_SIZE * 0.1);
       }
       const { rows: [stats] } = await client.query<{ reltuples: number }>("SELECT reltuples FROM pg_class WHERE relname = 'face_identities'");
-      expect(stats!.reltuples).toBeGreaterThanOrEqual(GALLERY_SIZE);
+      expect(stats!.reltuples).toBeGreaterThanOrEqual(GALLERY_SIZE * 0.9);
     }, 180_000);
   });
 });
