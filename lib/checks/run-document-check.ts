@@ -16,30 +16,6 @@ import { rejudgeLicenceAfterDocument } from "@/lib/credentials/rejudge-after-doc
 import { ageVerdict } from "./age-verdict";
 import { runFaceMatchIfReady } from "./run-face-match";
 
-/**
- * POST /api/v2/document: the document step. multipart fields
- * `document_type` (passport | id_card | driving_licence), `front` (the side
- * with the portrait; a passport's data page) and `back` (licences and ID
- * cards: the barcode or MRZ side).
- *
- * Input the person should retake is refused and not counted: 422
- * `invalid_image` (not an image, or no barcode/MRZ found: `data.reason`),
- * 422 `no_face` / `face_rescan_required` (no clear portrait on the front).
- * A document that was read is recorded as the id_verification check
- * (billed once per session; a retake replaces it):
- * - `failed`: a licence's or ID card's front whose printed fields disagree
- *   with its barcode or MRZ (`document_inconsistent`), expired, or check
- *   digits that do not add up on a confident read;
- * - `review`: a read below the workflow's `min_read_confidence` (a doubtful
- *   OCR, a missing field, check digits failing on a doubtful read), or a
- *   front that could not be compared with the back (`front_unreadable`) or
- *   whose date is one digit away from it (`front_uncertain`): never a pass
- *   on the barcode or MRZ alone;
- * - `passed`: read, check digits valid, not expired, portrait found, the
- *   front agreeing with the back (licences and ID cards).
- * The age check (when the workflow has it) follows from the date of birth,
- * and face match runs once the liveness selfie exists.
- */
 /** The upload's text field (the images are its file parts, read by lib/http/read-upload.ts). */
 export const DocumentFields = z.strictObject({
   document_type: z.enum(DOCUMENT_TYPES).meta({ description: "The kind of document: one the workflow accepts." }),
@@ -73,6 +49,30 @@ function idStatus(reading: DocumentReading, minConfidence: number): { status: "p
   return { status: "passed", error: null };
 }
 
+/**
+ * POST /api/v2/document: the document step. multipart fields
+ * `document_type` (passport | id_card | driving_licence), `front` (the side
+ * with the portrait; a passport's data page) and `back` (licences and ID
+ * cards: the barcode or MRZ side).
+ *
+ * Input the person should retake is refused and not counted: 422
+ * `invalid_image` (not an image, or no barcode/MRZ found: `data.reason`),
+ * 422 `no_face` / `face_rescan_required` (no clear portrait on the front).
+ * A document that was read is recorded as the id_verification check
+ * (billed once per session; a retake replaces it):
+ * - `failed`: a licence's or ID card's front whose printed fields disagree
+ *   with its barcode or MRZ (`document_inconsistent`), expired, or check
+ *   digits that do not add up on a confident read;
+ * - `review`: a read below the workflow's `min_read_confidence` (a doubtful
+ *   OCR, a missing field, check digits failing on a doubtful read), or a
+ *   front that could not be compared with the back (`front_unreadable`) or
+ *   whose date is one digit away from it (`front_uncertain`): never a pass
+ *   on the barcode or MRZ alone;
+ * - `passed`: read, check digits valid, not expired, portrait found, the
+ *   front agreeing with the back (licences and ID cards).
+ * The age check (when the workflow has it) follows from the date of birth,
+ * and face match runs once the liveness selfie exists.
+ */
 export async function submitDocument(session: Session, upload: Upload) {
   const settings = (session.workflowSnapshot as WorkflowSnapshot).settings;
   const idSettings = settings.id_verification;

@@ -130,16 +130,16 @@ export async function issueChallenge(session: Session) {
   };
 }
 
-/**
- * Uses up a challenge of this session: 403 `invalid_challenge` when unknown,
- * of another session, already used or superseded; 400 `challenge_expired`
- * after 60 seconds.
- */
 /** The burst upload's text field (the frames are its file parts); a challenge id that is not a UUID is refused by consumeChallenge. */
 export const BurstFields = z.object({
   challenge_id: z.string().regex(UUID_PATTERN).meta({ description: "The `challenge_id` of POST /api/v2/antispoof/challenge." }),
 });
 
+/**
+ * Uses up a challenge of this session: 403 `invalid_challenge` when unknown,
+ * of another session, already used or superseded; 400 `challenge_expired`
+ * after 60 seconds.
+ */
 export async function consumeChallenge(session: Session, challengeId: string | undefined): Promise<LivenessAction[]> {
   if (!challengeId || !UUID_PATTERN.test(challengeId)) {
     throw new ApiError("invalid_challenge", { message: "Send the challenge_id of a challenge from POST /api/v2/antispoof/challenge" });

@@ -1,8 +1,7 @@
-import { readFileSync } from "node:fs";
-import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { api, bearer, createSession, createTenant, createWorkflow, keyHeader, type ApiResponse, type Tenant } from "../support/api";
 import { documentedOperation } from "../support/contract";
+import { documentedOperations, readOpenApiCopy } from "../support/contract-coverage";
 import { useServerDatabase } from "../support/domain";
 import { clientHeaders, createSiblingApp, identifyingTexts, seedTenantResources, type TenantResources } from "../support/tenant-resources";
 
@@ -64,13 +63,8 @@ type DocOperation = {
 type Doc = { security?: Record<string, string[]>[]; paths: Record<string, Record<string, DocOperation>> };
 type Operation = { id: string; method: string; path: string; op: DocOperation };
 
-const doc = JSON.parse(readFileSync(path.join(process.cwd(), "sdk/openapi.json"), "utf8")) as Doc;
-const METHODS = ["get", "post", "put", "patch", "delete"];
-const operations: Operation[] = Object.entries(doc.paths).flatMap(([p, item]) =>
-  Object.entries(item)
-    .filter(([method]) => METHODS.includes(method))
-    .map(([method, op]) => ({ id: op.operationId, method: method.toUpperCase(), path: p, op })),
-);
+const doc = readOpenApiCopy() as unknown as Doc;
+const operations: Operation[] = documentedOperations(doc).map((o) => ({ id: o.operation, method: o.method, path: o.path, op: o.definition as DocOperation }));
 
 type Credential = "apiKey" | "client";
 function credentialOf(op: DocOperation): Credential | undefined {

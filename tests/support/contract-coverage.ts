@@ -23,9 +23,21 @@ export type ContractRecord = {
   violation?: string;
 };
 
-export type DocumentedOperation = { operation: string; method: string; path: string; statuses: string[] };
+export type DocumentedOperation = {
+  operation: string;
+  method: string;
+  path: string;
+  statuses: string[];
+  /** The operation object as the document has it (security, responses, ...). */
+  definition: { operationId?: string; responses?: Record<string, unknown> } & Record<string, unknown>;
+};
 
 type Doc = { paths?: Record<string, Record<string, { operationId?: string; responses?: Record<string, unknown> }>> };
+
+/** The OpenAPI document's JSON copy, sdk/openapi.json (held equal to the one lib/openapi/ builds by the unit tests). */
+export function readOpenApiCopy(root = process.cwd()): Doc & Record<string, unknown> {
+  return JSON.parse(readFileSync(path.join(root, "sdk/openapi.json"), "utf8"));
+}
 
 const METHODS = ["get", "post", "put", "patch", "delete"];
 
@@ -43,6 +55,7 @@ export function documentedOperations(doc: Doc): DocumentedOperation[] {
         method: method.toUpperCase(),
         path: p,
         statuses: Object.keys(op.responses ?? {}),
+        definition: op,
       })),
   );
 }

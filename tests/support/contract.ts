@@ -1,9 +1,7 @@
 import Ajv2020, { type ValidateFunction } from "ajv/dist/2020";
 import addFormats from "ajv-formats";
-import { readFileSync } from "node:fs";
-import path from "node:path";
 import { inject } from "vitest";
-import { operationName, writeRecord } from "./contract-coverage";
+import { operationName, readOpenApiCopy, writeRecord } from "./contract-coverage";
 
 /**
  * Checks a real response against the OpenAPI document (lib/openapi/): the
@@ -34,7 +32,7 @@ function pointer(...parts: string[]) {
 
 function load() {
   if (state) return state;
-  const doc = JSON.parse(readFileSync(path.join(process.cwd(), "sdk/openapi.json"), "utf8")) as Doc;
+  const doc = readOpenApiCopy() as Doc;
   const ajv = new Ajv2020({ strict: false, allErrors: true });
   addFormats(ajv);
   ajv.addSchema(doc as object, "openapi.json");

@@ -1,7 +1,7 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import { baseEnv, ROOT } from "./server";
+import { baseEnv, ROOT, watchProcess } from "./server";
 
 export const EXAMPLE_DIR = path.join(ROOT, "examples", "nextjs-integration");
 
@@ -21,33 +21,12 @@ export type RunningExample = { url: string; stop(): Promise<void>; output(): str
 /** `next start` (NODE_ENV=production) on 127.0.0.1:`port` with `env`; waits for its home page. */
 export async function startExample(port: number, env: Record<string, string>): Promise<RunningExample> {
   const url = `http://127.0.0.1:${port}`;
-  let log = "";
   const child: ChildProcess = spawn(path.join(ROOT, "node_modules", ".bin", "next"), ["start", "--hostname", "127.0.0.1", "--port", String(port)], {
     cwd: EXAMPLE_DIR,
     env: baseEnv({ NODE_ENV: "production", ...env }),
     stdio: ["ignore", "pipe", "pipe"],
   });
-  child.stdout?.on("data", (d) => (log += d));
-  child.stderr?.on("data", (d) => (log += d));
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`the example exited with ${child.exitCode}:\n${log}`);
-    const up = await fetch(url).then((r) => r.status === 200, () => false);
-    if (up) break;
-    if (Date.now() > deadline) {
-      child.kill("SIGKILL");
-      throw new Error(`the example did not start:\n${log}`);
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  return {
-    url,
-    output: () => log,
-    stop: async () => {
-      if (child.exitCode !== null) return;
-      const exited = new Promise((resolve) => child.once("exit", resolve));
-      child.kill("SIGTERM");
-      await exited;
-    },
-  };
+  const watched = watchProcess(child, "the example");
+  await watched.waitUntilUp(url, [200], 60_000);
+  return { url, output: watched.output, stop: watched.stop };
 }

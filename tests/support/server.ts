@@ -36,7 +36,6 @@ export async function startServer(
 ): Promise<RunningServer> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  let log = "";
   const child: ChildProcess = spawn(process.execPath, ["server.mjs", ...(options.dev ? ["--dev"] : [])], {
     cwd: ROOT,
     env: baseEnv({
@@ -53,29 +52,37 @@ export async function startServer(
     }),
     stdio: ["ignore", "pipe", "pipe"],
   });
+  const watched = watchProcess(child, "server");
+  await watched.waitUntilUp(`${url}/api/health`, options.upWhen ?? [200], 120_000);
+  return { url, port, output: watched.output, stop: watched.stop };
+}
+
+/**
+ * A child process of a test (a server, the example app): its output kept,
+ * `waitUntilUp` polls `probeUrl` until it answers one of `statuses` (or the
+ * process exits, or time runs out: it is then killed, and the error carries
+ * its output), `stop` ends it (SIGTERM, SIGKILL after 10 s).
+ */
+export function watchProcess(child: ChildProcess, name: string) {
+  let log = "";
   child.stdout?.on("data", (d) => (log += d));
   child.stderr?.on("data", (d) => (log += d));
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
-
-  const deadline = Date.now() + 120_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}:\n${log}`);
-    try {
-      const res = await fetch(`${url}/api/health`);
-      if ((options.upWhen ?? [200]).includes(res.status)) break;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) {
-      child.kill("SIGKILL");
-      throw new Error(`server did not become healthy:\n${log}`);
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
   return {
-    url,
-    port,
     output: () => log,
+    async waitUntilUp(probeUrl: string, statuses: number[], timeoutMs: number) {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        if (child.exitCode !== null) throw new Error(`${name} exited with ${child.exitCode}:\n${log}`);
+        const up = await fetch(probeUrl).then((res) => statuses.includes(res.status), () => false); // not listening yet
+        if (up) return;
+        if (Date.now() > deadline) {
+          child.kill("SIGKILL");
+          throw new Error(`${name} did not come up:\n${log}`);
+        }
+        await new Promise((r) => setTimeout(r, 200));
+      }
+    },
     async stop() {
       if (child.exitCode !== null) return;
       child.kill("SIGTERM");

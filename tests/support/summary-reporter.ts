@@ -1,7 +1,5 @@
-import { readFileSync } from "node:fs";
-import path from "node:path";
 import type { Reporter, TestModule, TestRunEndReason, TestSpecification, Vitest } from "vitest/node";
-import { contractCoverage, coverageMessage, documentedOperations, readRecords } from "./contract-coverage";
+import { contractCoverage, coverageMessage, documentedOperations, readOpenApiCopy, readRecords } from "./contract-coverage";
 
 /**
  * Prints `N passed, N failed[, N skipped]` alone on the very last line (CI reads it).
@@ -86,7 +84,7 @@ export default class SummaryReporter implements Reporter {
     let total: number;
     let message: string | null;
     try {
-      const doc = JSON.parse(readFileSync(path.join(this.vitest!.config.root, "sdk/openapi.json"), "utf8"));
+      const doc = readOpenApiCopy(this.vitest!.config.root);
       total = documentedOperations(doc).length;
       message = coverageMessage(contractCoverage(doc, readRecords(dir)), total);
     } catch (error) {
