@@ -2,9 +2,11 @@
 // engine's inference in its worker pool (VISION_THREADS, default 1 on 2
 // cores), on the committed fixtures and on camera-sized frames (960x720, the
 // size the hosted page sends). Every figure is measured twice in the same run:
-// the BASELINE is the same pool with human's model graphs loaded as shipped
-// (VISION_GRAPH_REWRITE=off), the CURRENT one with the graph rewrite of
-// workers/fuse-model-graph.mjs. The ratio column is current / baseline.
+// the BASELINE is the same pool running human as shipped (TensorFlow.js's
+// WASM backend, VISION_RUNTIME=wasm, its model graphs unrewritten,
+// VISION_GRAPH_REWRITE=off), the CURRENT one as production runs it: the face
+// models on the native ONNX Runtime (workers/native-inference.mjs). The
+// ratio column is current / baseline.
 // Meanwhile the main event loop's delay is sampled: inference runs in worker
 // threads, the web server's loop must stay responsive.
 import fs from "node:fs";
@@ -82,12 +84,22 @@ async function pass(): Promise<Row[]> {
   }
 }
 
+/** Runs `body` with environment variables set (each worker thread reads them when the pool starts it). */
+async function withEnv<T>(vars: Record<string, string>, body: () => Promise<T>): Promise<T> {
+  const previous = Object.fromEntries(Object.keys(vars).map((k) => [k, process.env[k]]));
+  Object.assign(process.env, vars);
+  try {
+    return await body();
+  } finally {
+    for (const [k, v] of Object.entries(previous)) {
+      if (v === undefined) delete process.env[k];
+      else process.env[k] = v;
+    }
+  }
+}
+
 export async function visionBench(): Promise<VisionRow[]> {
-  const previous = process.env.VISION_GRAPH_REWRITE;
-  process.env.VISION_GRAPH_REWRITE = "off"; // read by each worker thread when the pool starts it
-  const baseline = await pass();
-  if (previous === undefined) delete process.env.VISION_GRAPH_REWRITE;
-  else process.env.VISION_GRAPH_REWRITE = previous;
+  const baseline = await withEnv({ VISION_RUNTIME: "wasm", VISION_GRAPH_REWRITE: "off" }, pass);
   const current = await pass();
   return current.map((row, i) => ({ ...row, baseline: baseline[i]!, threads: visionThreads() }));
 }

@@ -33,7 +33,9 @@ export async function startServerServices() {
     if (config.WEBHOOK_WORKER === "on") startWebhookWorker();
     if (config.JOB_WORKER === "on") void startJobWorkers();
     if (config.VISION_PRELOAD === "on") {
-      warmVision().catch((err) => logger.error("vision models did not load; checks will answer 502 until they do", { error: (err as Error).message }));
+      warmVision()
+        .then(({ model, runtime }) => logger.info("vision models loaded", { model, runtime }))
+        .catch((err) => logger.error("vision models did not load; checks will answer 502 until they do", { error: (err as Error).message }));
     }
     warmGalleryIndex();
     // Last: server.mjs holds requests until the edge is registered.

@@ -105,8 +105,10 @@ export function analyseFaces(image: Uint8Array): Promise<FaceAnalysis> {
  * Loads the face models, the barcode reader and the OCR models in every
  * thread of the pool (call at start-up so no request pays for loading).
  */
-export async function warmVision(): Promise<{ model: string }> {
-  const pings = await Promise.all(Array.from({ length: visionThreads() }, () => run<{ model: string }>({ op: "ping" })));
+export type VisionRuntime = { model: string; /** Where the face models run (workers/native-inference.mjs). */ runtime: "onnxruntime" | "wasm" };
+
+export async function warmVision(): Promise<VisionRuntime> {
+  const pings = await Promise.all(Array.from({ length: visionThreads() }, () => run<VisionRuntime>({ op: "ping" })));
   return pings[0]!;
 }
 

@@ -20,7 +20,7 @@ afterAll(() => closeVisionPool());
 
 describe("vision engine (worker threads, models from node_modules)", () => {
   it("loads its models offline and names their version", async () => {
-    expect(await warmVision()).toEqual({ model: expect.stringMatching(/^human@\d+\.\d+\.\d+$/) });
+    expect(await warmVision()).toEqual({ model: expect.stringMatching(/^human@\d+\.\d+\.\d+$/), runtime: "onnxruntime" });
   });
 
   it("finds one face with a 1024-d embedding, head pose and eye openness", async () => {

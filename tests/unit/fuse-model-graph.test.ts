@@ -1,11 +1,10 @@
 import fs from "node:fs";
-import { createRequire } from "node:module";
 import path from "node:path";
-import { pathToFileURL } from "node:url";
 import sharp from "sharp";
-import { beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 // @ts-expect-error plain .mjs module of the vision worker, no type declarations
 import { fuseModelGraph } from "../../workers/fuse-model-graph.mjs";
+import { loadFaceModel, modelsDir, wasmTf } from "../support/face-models";
 
 /**
  * The vision worker rewrites human's face-description graph (faceres) before
@@ -13,37 +12,11 @@ import { fuseModelGraph } from "../../workers/fuse-model-graph.mjs";
  * original and the rewritten graph, with the same weights, on the same face
  * and requires the same 1024-d embedding: the rewrite may only make it faster.
  */
-const require = createRequire(import.meta.url);
-const humanDir = path.join(process.cwd(), "node_modules", "@vladmandic", "human");
-const modelsDir = path.join(humanDir, "models");
 const faceres = fs.readFileSync(path.join(modelsDir, "faceres.json"), "utf8");
 
-type Tf = {
-  setBackend(name: string): Promise<boolean>;
-  ready(): Promise<void>;
-  loadGraphModel(handler: unknown): Promise<{ execute(x: unknown, outputs: string): { dataSync(): Float32Array } | Array<{ dataSync(): Float32Array }> }>;
-  io: { fromMemory(artifacts: unknown): unknown };
-  tensor(values: Float32Array, shape: number[]): unknown;
-};
-let tf: Tf;
-
-beforeAll(async () => {
-  const { Human } = require(path.join(humanDir, "dist", "human.node-wasm.js"));
-  const wasmDir = path.join(process.cwd(), "node_modules", "@tensorflow", "tfjs-backend-wasm", "dist");
-  const human = new Human({ backend: "wasm", wasmPath: `${pathToFileURL(wasmDir).href}/` });
-  tf = human.tf as Tf;
-  const setWasmPaths = (human.tf as { wasm?: { setWasmPaths(p: string): void } }).wasm?.setWasmPaths;
-  setWasmPaths?.(`${wasmDir}/`);
-  await tf.setBackend("wasm");
-  await tf.ready();
-});
-
 async function embedding(modelJson: string, input: Float32Array): Promise<Float32Array> {
-  const model = JSON.parse(modelJson);
-  const weightData = fs.readFileSync(path.join(modelsDir, "faceres.bin"));
-  const graph = await tf.loadGraphModel(
-    tf.io.fromMemory({ modelTopology: model.modelTopology, weightSpecs: model.weightsManifest[0].weights, weightData: weightData.buffer.slice(weightData.byteOffset, weightData.byteOffset + weightData.byteLength) }),
-  );
+  const tf = await wasmTf();
+  const graph = await loadFaceModel("faceres", modelJson);
   // The 1024-d descriptor human reads (global_pooling/Mean), not only the age and gender heads.
   const out = graph.execute(tf.tensor(input, [1, 224, 224, 3]), "global_pooling/Mean");
   const descriptor = (Array.isArray(out) ? out[0]! : out).dataSync();
