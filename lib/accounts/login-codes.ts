@@ -1,8 +1,9 @@
 import { createHmac, randomInt } from "node:crypto";
 import { now } from "@/lib/clock";
 import { constantTimeEqual } from "@/lib/crypto/secrets";
-import { derivedKey } from "@/lib/crypto/encryption-key";
+import { derivedKey, derivedKeys } from "@/lib/crypto/encryption-key";
 import { db } from "@/lib/db/client";
+import { ABUSE_LIMITS } from "@/lib/http/abuse-limits";
 import { logger } from "@/lib/log/logger";
 import { mailMode, MailNotConfiguredError, sendMail } from "@/lib/mail/mailer";
 import { STRINGS } from "@/lib/oidc/strings";
@@ -13,20 +14,19 @@ import { STRINGS } from "@/lib/oidc/strings";
  *   code of a sign-in request works (a new one supersedes it).
  * - Stored as an HMAC-SHA256 under a key derived from ENCRYPTION_KEY, salted
  *   with the row id: a copy of the database alone does not reveal codes.
- * - 5 wrong attempts use a code up. Sending is limited to 5 codes per sign-in
- *   request, 5 per email address per hour and 100 per client IP per hour
- *   (counted in the database, so shared by every instance).
+ * - Wrong attempts per code and codes per sign-in request, per email address
+ *   and per client IP are limited (ABUSE_LIMITS.loginCode; counted in the
+ *   database, so shared by every instance).
  */
-export const LOGIN_CODE = {
-  ttlSeconds: 600,
-  maxAttempts: 5,
-  maxPerInteraction: 5,
-  maxPerEmailPerHour: 5,
-  maxPerIpPerHour: 100,
-} as const;
+export const LOGIN_CODE = ABUSE_LIMITS.loginCode;
 
-function codeHash(id: string, code: string): string {
-  return createHmac("sha256", derivedKey("svc login code")).update(`${id}:${code}`).digest("hex");
+function codeHash(id: string, code: string, key = derivedKey("svc login code")): string {
+  return createHmac("sha256", key).update(`${id}:${code}`).digest("hex");
+}
+
+/** A code sent before an ENCRYPTION_KEY change still works while the old key is in ENCRYPTION_KEY_PREVIOUS. */
+function codeMatches(id: string, code: string, stored: string): boolean {
+  return derivedKeys("svc login code").some((key) => constantTimeEqual(codeHash(id, code, key), stored));
 }
 
 export type SendOutcome = "sent" | "logged" | "too_many" | "mail_not_configured" | "mail_failed";
@@ -103,7 +103,7 @@ export async function verifyLoginCode(interactionId: string, code: string): Prom
   if (!row) return { ok: false, reason: "otp_not_found", attemptsLeft: 0 };
   if (row.expiresAt <= now()) return { ok: false, reason: "otp_expired", attemptsLeft: 0 };
   if (row.attempts >= LOGIN_CODE.maxAttempts) return { ok: false, reason: "otp_locked", attemptsLeft: 0 };
-  if (!constantTimeEqual(codeHash(row.id, code), row.codeHash)) {
+  if (!codeMatches(row.id, code, row.codeHash)) {
     // Counted atomically, so parallel guesses cannot exceed the limit.
     const counted = await prisma.accountLoginCode.updateMany({
       where: { id: row.id, consumedAt: null, attempts: { lt: LOGIN_CODE.maxAttempts } },

@@ -15,6 +15,7 @@ import { ApiError } from "@/lib/http/api-error";
 import { listSigningKeys, rotateSigningKey } from "@/lib/oidc/keys";
 import { importRegistry, listImportedRegistries } from "@/lib/credentials/import/import-registry";
 import { recheckLicences } from "@/lib/credentials/recheck-licences";
+import { rotateEncryptionKey } from "@/lib/crypto/rotate-keys";
 import { requireFlag, UsageError, type Flags } from "./args";
 
 /** `--amount` (a decimal amount such as 12.50) in cents; a malformed amount is a usage error. */
@@ -238,6 +239,16 @@ export const COMMANDS: Record<string, Command> = {
     usage: "[--force]",
     async run(flags) {
       return recheckLicences(undefined, { force: flags.force === true });
+    },
+  },
+  "keys:rotate": {
+    usage: "[--batch-size N]",
+    async run(flags) {
+      const batchSize = typeof flags["batch-size"] === "string" ? Number(flags["batch-size"]) : undefined;
+      if (batchSize !== undefined && (!Number.isInteger(batchSize) || batchSize < 1 || batchSize > 10_000)) {
+        throw new UsageError("--batch-size must be a whole number from 1 to 10000");
+      }
+      return rotateEncryptionKey({ batchSize });
     },
   },
   demo: {

@@ -3,6 +3,7 @@ import proxyaddr from "proxy-addr";
 import { z } from "zod";
 import { FEATURES } from "@/lib/workflows/schemas";
 import { parseNetworkList } from "@/lib/webhooks/safe-address";
+import { decodeKeyText, keyIdOf, splitKeyList } from "@/lib/crypto/key-format";
 
 /**
  * Configuration from the environment, validated once. Every variable is
@@ -98,7 +99,15 @@ const EnvSchema = z.object({
     z.string().regex(/^rediss?:\/\//, "must be a redis:// or rediss:// URL").optional(),
   ),
   REDIS_KEY_PREFIX: z.string().default("svc:"),
-  ENCRYPTION_KEY: optionalString,
+  ENCRYPTION_KEY: optionalString.refine(
+    (v) => v === undefined || decodeKeyText(v) !== null,
+    "must be 32 bytes, as 64 hex characters or base64 (generate one with: openssl rand -hex 32)",
+  ),
+  /** Older keys that still open sealed values (never seal), comma separated, newest first (README "Rotating the encryption key"). */
+  ENCRYPTION_KEY_PREVIOUS: optionalString.superRefine((v, ctx) => {
+    const bad = splitKeyList(v).filter((k) => decodeKeyText(k) === null).length;
+    if (bad) ctx.addIssue({ code: "custom", message: `${bad} of its keys ${bad === 1 ? "is" : "are"} not 32 bytes as 64 hex characters or base64` });
+  }),
   TRUST_PROXY: proxyTrust,
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(150),
   /** Image uploads (document, liveness burst, selfie) per session per 10 minutes. */
@@ -110,6 +119,8 @@ const EnvSchema = z.object({
   SWEEP_INTERVAL_SECONDS: z.coerce.number().int().min(1).default(30),
   /** Days after which a reusable identity's proof is stale: never reused, `stale: true` when read (README "Reusable identity"). */
   IDENTITY_STALE_DAYS: z.coerce.number().int().min(1).max(3650).default(365),
+  /** Days a face-uniqueness enrollment is kept; unset: until the project unlinks it (README "Secrets and personal data at rest"). */
+  FACE_GALLERY_RETENTION_DAYS: z.coerce.number().int().min(1).max(36_500).optional(),
   /** The head movements face sign-in asks for, comma separated (README "Face sign-in"). */
   FACE_SIGN_IN_ACTIONS: z
     .string()
@@ -165,6 +176,16 @@ const EnvSchema = z.object({
   ),
   STRIPE_API_BASE: stripeApiBase,
 }).superRefine((env, ctx) => {
+  const previous = splitKeyList(env.ENCRYPTION_KEY_PREVIOUS).map(decodeKeyText);
+  const current = env.ENCRYPTION_KEY ? decodeKeyText(env.ENCRYPTION_KEY) : null;
+  if (current && previous.every((k) => k !== null)) {
+    const ids = previous.map((k) => keyIdOf(k!));
+    if (ids.includes(keyIdOf(current))) {
+      ctx.addIssue({ code: "custom", path: ["ENCRYPTION_KEY_PREVIOUS"], message: "repeats ENCRYPTION_KEY: list only the keys it replaced" });
+    } else if (new Set(ids).size !== ids.length) {
+      ctx.addIssue({ code: "custom", path: ["ENCRYPTION_KEY_PREVIOUS"], message: "lists the same key twice" });
+    }
+  }
   if ((env.STRIPE_SECRET_KEY === undefined) !== (env.STRIPE_WEBHOOK_SECRET === undefined)) {
     const missing = env.STRIPE_SECRET_KEY === undefined ? "STRIPE_SECRET_KEY" : "STRIPE_WEBHOOK_SECRET";
     ctx.addIssue({

@@ -2,25 +2,49 @@ import fs from "node:fs";
 import path from "node:path";
 import { hkdfSync, randomBytes } from "node:crypto";
 import { ConfigError, env } from "@/lib/config/env";
+import { decodeKeyText, keyIdOf, splitKeyList } from "./key-format";
 
-const globalForKey = globalThis as unknown as { __svcEncryptionKey?: Buffer };
+/**
+ * The keys for data at rest (README "Rotating the encryption key"): the
+ * current ENCRYPTION_KEY seals; it and ENCRYPTION_KEY_PREVIOUS (older keys,
+ * comma separated) open. Every sealed value names its key by id.
+ */
+export type Keyring = {
+  current: Buffer;
+  currentId: string;
+  /** ENCRYPTION_KEY_PREVIOUS, newest first. */
+  previous: Buffer[];
+  /** Every configured key by its id. */
+  byId: ReadonlyMap<string, Buffer>;
+};
+
+const globalForKey = globalThis as unknown as { __svcKeyring?: Keyring };
 
 /** Decodes ENCRYPTION_KEY: 32 bytes as 64 hex characters or base64. */
-export function decodeEncryptionKey(raw: string): Buffer {
-  const key = /^[0-9a-fA-F]{64}$/.test(raw) ? Buffer.from(raw, "hex") : Buffer.from(raw, "base64");
-  if (key.length !== 32) {
-    throw new ConfigError("ENCRYPTION_KEY must be 32 bytes, as 64 hex characters or base64");
-  }
+export function decodeEncryptionKey(raw: string, name = "ENCRYPTION_KEY"): Buffer {
+  const key = decodeKeyText(raw);
+  if (!key) throw new ConfigError(`${name} must be 32 bytes, as 64 hex characters or base64`);
   return key;
 }
 
+/** A keyring of explicit keys (tests, and callers that pass a key). */
+export function keyringOf(current: Buffer, previous: Buffer[] = []): Keyring {
+  const byId = new Map<string, Buffer>();
+  for (const key of [current, ...previous]) {
+    const id = keyIdOf(key);
+    if (byId.has(id)) throw new ConfigError(`Two encryption keys share the key id ${id}: list each key once`);
+    byId.set(id, key);
+  }
+  return { current, currentId: keyIdOf(current), previous, byId };
+}
+
 /**
- * The AES-256 key for data at rest. In production ENCRYPTION_KEY is required;
- * in development a key is generated once into DATA_DIR/encryption.key so the
+ * The process's keyring. In production ENCRYPTION_KEY is required; in
+ * development a key is generated once into DATA_DIR/encryption.key so the
  * app runs with no setup.
  */
-export function encryptionKey(): Buffer {
-  if (globalForKey.__svcEncryptionKey) return globalForKey.__svcEncryptionKey;
+export function keyring(): Keyring {
+  if (globalForKey.__svcKeyring) return globalForKey.__svcKeyring;
   const config = env();
   let key: Buffer;
   if (config.ENCRYPTION_KEY) {
@@ -39,23 +63,48 @@ export function encryptionKey(): Buffer {
     }
     key = decodeEncryptionKey(fs.readFileSync(file, "utf8").trim());
   }
-  globalForKey.__svcEncryptionKey = key;
-  return key;
+  const previous = splitKeyList(config.ENCRYPTION_KEY_PREVIOUS).map((k) => decodeEncryptionKey(k, "ENCRYPTION_KEY_PREVIOUS"));
+  globalForKey.__svcKeyring = keyringOf(key, previous);
+  return globalForKey.__svcKeyring;
+}
+
+/** The current key: the one that seals. */
+export function encryptionKey(): Buffer {
+  return keyring().current;
 }
 
 const globalForDerived = globalThis as unknown as { __svcDerivedKeys?: Map<string, Buffer> };
 
+function derive(key: Buffer, purpose: string): Buffer {
+  return Buffer.from(hkdfSync("sha256", key, "", purpose, 32));
+}
+
 /**
  * A 32-byte key for one purpose (HMACs of login codes, CSRF tokens),
- * derived from ENCRYPTION_KEY with HKDF-SHA256, so no extra secret is needed
- * and no two purposes share a key.
+ * derived from the current ENCRYPTION_KEY with HKDF-SHA256, so no extra
+ * secret is needed and no two purposes share a key.
  */
 export function derivedKey(purpose: string): Buffer {
   const keys = (globalForDerived.__svcDerivedKeys ??= new Map());
   let key = keys.get(purpose);
   if (!key) {
-    key = Buffer.from(hkdfSync("sha256", encryptionKey(), "", purpose, 32));
+    key = derive(encryptionKey(), purpose);
     keys.set(purpose, key);
   }
   return key;
+}
+
+/**
+ * The purpose's key under every configured key, current first: what checks
+ * a short-lived keyed hash (a CSRF token, a login code) or looks up an index
+ * made before a rotation finished.
+ */
+export function derivedKeys(purpose: string): Buffer[] {
+  return [derivedKey(purpose), ...keyring().previous.map((k) => derive(k, purpose))];
+}
+
+/** The purpose's key under the oldest configured key (lib/crypto/stable-secrets.ts captures it once). */
+export function oldestDerivedKey(purpose: string): Buffer {
+  const { current, previous } = keyring();
+  return derive(previous.at(-1) ?? current, purpose);
 }

@@ -2,6 +2,7 @@ import { createHash, randomUUID } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import pg from "pg";
+import { sealStoredLocationFixes } from "@/lib/checks/location-fix";
 import { backfillSearchCodes } from "@/lib/faces/backfill-search-codes";
 
 /**
@@ -93,6 +94,7 @@ export async function migrateDatabase(
         report.applied.push(migration.name);
       }
       await backfillSearchCodes(client, log);
+      await sealStoredLocationFixes(client, log);
       return report;
     } finally {
       await client.query("SELECT pg_advisory_unlock($1)", [ADVISORY_LOCK_ID]).catch(() => {});

@@ -160,3 +160,36 @@ export async function releaseSessionFaces(tx: Tx, sessionId: string) {
     where: { id: { in: faceIds }, accountId: null, enrollments: { none: { status: "active" } } },
   });
 }
+
+/** Enrollments unlinked at most per transaction of the retention purge. */
+const PURGE_BATCH = 1000;
+
+/**
+ * The gallery's retention (FACE_GALLERY_RETENTION_DAYS; README "Secrets and
+ * personal data at rest"): every active enrollment made more than
+ * `retentionDays` before `at` is unlinked, and a shadow identity (no
+ * account) left without an active enrollment is deleted, template and
+ * search code, exactly as an unlink through the API does; the search index
+ * follows through its change log. An account's face stays with the account
+ * (face sign-in) until the account is deleted. Run by the sweeper. Returns
+ * how many enrollments were unlinked.
+ */
+export async function purgeExpiredEnrollments(at: Date, retentionDays: number | undefined): Promise<number> {
+  if (!retentionDays) return 0;
+  const cutoff = new Date(at.getTime() - retentionDays * 86_400_000);
+  const prisma = await db();
+  let unlinked = 0;
+  for (;;) {
+    const batch = await prisma.$transaction(async (tx) => {
+      const due = await tx.faceEnrollment.findMany({ where: { status: "active", createdAt: { lt: cutoff } }, select: { id: true, faceId: true }, take: PURGE_BATCH });
+      if (due.length === 0) return 0;
+      await tx.faceEnrollment.updateMany({ where: { id: { in: due.map((e) => e.id) }, status: "active" }, data: { status: "unlinked", unlinkedAt: at } });
+      await tx.faceIdentity.deleteMany({
+        where: { id: { in: [...new Set(due.map((e) => e.faceId))] }, accountId: null, enrollments: { none: { status: "active" } } },
+      });
+      return due.length;
+    });
+    unlinked += batch;
+    if (batch < PURGE_BATCH) return unlinked;
+  }
+}

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { Prisma } from "@/generated/prisma/client";
 import { decryptString, encryptString } from "@/lib/crypto/encryption";
-import { db } from "@/lib/db/client";
+import { db, type Tx } from "@/lib/db/client";
 import { now } from "@/lib/clock";
 import { ApiError } from "./api-error";
 
@@ -89,8 +89,12 @@ export async function claimIdempotencyKey(input: {
       return { kind: "replay", status: existing.responseStatus, body: openStoredResponse(existing.responseBody) };
     }
     if (existing.lockedUntil > at) {
+      // Retry-After: when the claim can be taken over if its process died (a
+      // crash, or a database outage that kept it from releasing the claim).
+      const seconds = Math.max(1, Math.min(5, Math.ceil((existing.lockedUntil.getTime() - at.getTime()) / 1000)));
       throw new ApiError("idempotency_in_progress", {
         message: "A request with this Idempotency-Key is still being processed; retry shortly",
+        headers: { "Retry-After": String(seconds) },
       });
     }
     // The first attempt's process died mid-request: take the claim over.
@@ -110,8 +114,16 @@ function openStoredResponse(stored: string): string {
 }
 
 export async function completeIdempotencyKey(recordId: string, status: number, body: string) {
-  const prisma = await db();
-  await prisma.idempotencyRecord.update({
+  await completeIdempotencyKeyIn(await db(), recordId, status, body);
+}
+
+/**
+ * The same, inside the transaction of the request's effect: the effect and
+ * the answer a retry replays commit together, so a crash or a database
+ * outage between them cannot leave a claim whose retry runs the effect twice.
+ */
+export async function completeIdempotencyKeyIn(tx: Pick<Tx, "idempotencyRecord">, recordId: string, status: number, body: string) {
+  await tx.idempotencyRecord.update({
     where: { id: recordId },
     data: { state: "completed", responseStatus: status, responseBody: encryptString(body) },
   });

@@ -27,17 +27,21 @@ export type RateLimitBucket =
   | "session-uploads"
   | "portal-sign-in-ip"
   | "portal-sign-in-account"
-  | "portal-password-reset";
+  | "portal-password-reset"
+  | "oidc-client-auth-ip"
+  | "oidc-client-auth-client";
 
 /**
  * Which budget a path draws on: the verification API, the organization API,
  * and the anonymous browser endpoints of the OpenID Connect provider (the
- * authorization request and the sign-in forms each write to the database).
+ * authorization request, the sign-in pages and forms).
  * The developer portal's own JSON routes and next-auth's endpoints
  * (/api/portal) have a budget of their own; sign-in attempts and password
  * reset mails have stricter per-account budgets on top (lib/portal/).
  * Token, userinfo, JWKS and discovery are not limited per IP: they are
- * called server to server, authenticated by client secret or token.
+ * called server to server, authenticated by client secret or token; the
+ * token endpoint limits failed client authentications instead
+ * (lib/oidc/client-auth.ts). Every limit's numbers: ./abuse-limits.ts.
  */
 export function rateLimitBucketFor(pathname: string): RateLimitBucket | null {
   if (pathname === "/api/v2" || pathname.startsWith("/api/v2/")) return "v2";
@@ -108,6 +112,46 @@ export async function consumeRateLimit(
     }
     noteFailure(err);
     return {};
+  }
+}
+
+/**
+ * Failure budgets (brute-force protection, as for a sign-in): `assertUnderFailureLimit`
+ * refuses (429 `rate_limited`) once `points` failures are counted for the
+ * key within the window (else answers how many are counted), `countFailure` counts one, `clearFailures` forgets
+ * them (after a success). Like consumeRateLimit, they fail open.
+ */
+export async function assertUnderFailureLimit(bucket: RateLimitBucket, key: string, points: number, durationSeconds: number): Promise<number> {
+  let counted: RateLimiterRes | null;
+  try {
+    counted = await limiterFor(bucket, points, durationSeconds).get(key);
+    noteSuccess();
+  } catch (err) {
+    noteFailure(err);
+    return 0;
+  }
+  if (counted && counted.consumedPoints >= points) {
+    throw new ApiError("rate_limited", { message: "Too many failed attempts; retry later" });
+  }
+  return counted?.consumedPoints ?? 0;
+}
+
+export async function countFailure(bucket: RateLimitBucket, key: string, points: number, durationSeconds: number): Promise<void> {
+  try {
+    await limiterFor(bucket, points, durationSeconds).consume(key);
+    noteSuccess();
+  } catch (err) {
+    if (err instanceof RateLimiterRes) noteSuccess();
+    else noteFailure(err);
+  }
+}
+
+export async function clearFailures(bucket: RateLimitBucket, key: string, points: number, durationSeconds: number): Promise<void> {
+  try {
+    await limiterFor(bucket, points, durationSeconds).delete(key);
+    noteSuccess();
+  } catch (err) {
+    noteFailure(err);
   }
 }
 

@@ -1,3 +1,4 @@
+import { ABUSE_LIMITS } from "@/lib/http/abuse-limits";
 import { createHmac } from "node:crypto";
 import { derivedKey } from "@/lib/crypto/encryption-key";
 import { db } from "@/lib/db/client";
@@ -16,7 +17,7 @@ import { ApiError } from "@/lib/http/api-error";
  * locked the address meanwhile: then the success is refused too); a picture
  * too unclear to judge gives its scan back.
  */
-export const FACE_SIGN_IN_LIMITS = { failuresBeforeLock: 5, lockSeconds: 15 * 60 } as const;
+export const FACE_SIGN_IN_LIMITS = ABUSE_LIMITS.faceSignIn;
 
 export function throttleKey(email: string): string {
   return createHmac("sha256", derivedKey("svc face sign-in throttle")).update(email.trim().toLowerCase()).digest("hex");

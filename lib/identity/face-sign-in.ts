@@ -1,3 +1,4 @@
+import { ABUSE_LIMITS } from "@/lib/http/abuse-limits";
 import type { Account } from "@/generated/prisma/client";
 import { now } from "@/lib/clock";
 import { env } from "@/lib/config/env";
@@ -36,7 +37,7 @@ import { readProfile } from "./profile";
 export const FACE_SIGN_IN = {
   actionsPerChallenge: 2,
   recommendedFrames: 5,
-  triesPerSignIn: 3,
+  triesPerSignIn: ABUSE_LIMITS.faceSignIn.triesPerSignIn,
 } as const;
 
 /** 1:1 against the enrolled face: the face-match default threshold, nothing borderline passes. */

@@ -7,7 +7,7 @@ import { createHmac } from "node:crypto";
 import { normaliseLicenceNumber } from "@/lib/credentials/normalise";
 import type { LicenceRecord } from "@/lib/credentials/run-credential-check";
 import type { HolderName } from "@/lib/credentials/types";
-import { derivedKey } from "@/lib/crypto/encryption-key";
+import { derivedKey, derivedKeys } from "@/lib/crypto/encryption-key";
 import { loadJsonArtifact } from "@/lib/sessions/artifacts";
 
 /**
@@ -127,9 +127,14 @@ export function licenceFromRecord(record: LicenceRecord): LicenceProof | null {
  * derived from ENCRYPTION_KEY) of type, state and normalised number, so the
  * number is not in clear beside the account.
  */
-export function licenceProofKey(licence: Pick<LicenceProof, "license_type" | "license_number" | "state">): string {
+export function licenceProofKey(licence: Pick<LicenceProof, "license_type" | "license_number" | "state">, key = derivedKey("licence-proof-key")): string {
   const name = `${licence.license_type.toLowerCase()}|${licence.state ?? ""}|${normaliseLicenceNumber(licence.license_number ?? "")}`;
-  return createHmac("sha256", derivedKey("licence-proof-key")).update(name).digest("base64url");
+  return createHmac("sha256", key).update(name).digest("base64url");
+}
+
+/** The licence's proof keys under the keys in ENCRYPTION_KEY_PREVIOUS (a proof saved before a rotation finished). */
+function previousLicenceProofKeys(licence: LicenceProof): string[] {
+  return derivedKeys("licence-proof-key").slice(1).map((key) => licenceProofKey(licence, key));
 }
 
 /**
@@ -178,6 +183,8 @@ export async function saveSessionProofs(tx: Tx, session: Pick<Session, "id" | "a
   const record = passed.has("credential") ? await loadJsonArtifact<LicenceRecord>(session.id, "licence_record", tx) : null;
   if (record) {
     const licence = licenceFromRecord(record);
+    // The same licence proven before an ENCRYPTION_KEY rotation finished: replaced, not kept twice.
+    if (licence) await tx.accountProof.deleteMany({ where: { accountId, kind: "licence", key: { in: previousLicenceProofKeys(licence) } } });
     if (licence) await upsertProof(tx, accountId, {
       kind: "licence",
       key: licenceProofKey(licence),

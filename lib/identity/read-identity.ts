@@ -79,7 +79,7 @@ export async function readIdentity(app: App, query: z.infer<typeof IdentityQuery
   return {
     identity: {
       svc_id: accountId,
-      pseudonym: projectPseudonym(app.id, accountId),
+      pseudonym: await projectPseudonym(app.id, accountId),
       age_bands: ageBands(profile.document, at),
       licenses: presentLicences(profile.licences, at),
       verified_at: profile.verifiedAt?.toISOString() ?? null,

@@ -4,12 +4,12 @@ import { db } from "@/lib/db/client";
 import { ApiError } from "@/lib/http/api-error";
 import { issuer, OIDC_TTL, splitScope, SUPPORTED_SCOPES } from "./config";
 import { withQuery } from "./http";
-import { interactionPath, newBrowserSecret, setInteractionCookie } from "./interaction-cookie";
+import { interactionPath, newBrowserSecret, sealInteraction, setInteractionCookie } from "./interaction-cookie";
 import { AuthorizeQuery, issuesByParam, paramsObject, type AuthorizeRequest } from "./schemas";
 
 export type AuthorizeOutcome =
-  /** Valid: the browser goes to the sign-in page, bound to it by a cookie. */
-  | { kind: "interaction"; location: string; cookie: string }
+  /** Valid: the browser goes to the sign-in page, the request sealed in its cookie (one Set-Cookie per chunk). */
+  | { kind: "interaction"; location: string; cookies: string[] }
   /** An error sent back to the verified redirect URI (with `state`). */
   | { kind: "redirect"; location: string };
 
@@ -52,8 +52,14 @@ export async function startAuthorization(params: Map<string, string>): Promise<A
   const challenge = request.code_challenge;
   const loginHint = request.login_hint;
   const browser = newBrowserSecret();
-  const interaction = await prisma.oidcInteraction.create({
-    data: {
+  // No database row for an anonymous request: the checked request is sealed into the browser's
+  // cookie and stored only when the person acts on it (lib/oidc/interaction.ts).
+  const id = crypto.randomUUID();
+  const cookie = setInteractionCookie(
+    id,
+    sealInteraction({
+      id,
+      secret: browser.value,
       appId: app.id,
       redirectUri,
       scope: SUPPORTED_SCOPES.filter((s) => scopes.includes(s)).join(" "),
@@ -61,15 +67,17 @@ export async function startAuthorization(params: Map<string, string>): Promise<A
       nonce: request.nonce ?? null,
       codeChallenge: challenge ?? null,
       loginHint: loginHint && /^[^\s@]+@[^\s@]+$/.test(loginHint) && loginHint.length <= 254 ? loginHint.toLowerCase() : null,
-      browserHash: browser.hash,
-      expiresAt: new Date(now().getTime() + OIDC_TTL.interaction * 1000),
-    },
-  });
-  return {
-    kind: "interaction",
-    location: `${issuer()}${interactionPath(interaction.id)}`,
-    cookie: setInteractionCookie(interaction.id, browser.value, OIDC_TTL.interaction),
-  };
+      exp: now().getTime() + OIDC_TTL.interaction * 1000,
+    }),
+    OIDC_TTL.interaction,
+  );
+  if (!cookie) {
+    return {
+      kind: "redirect",
+      location: withQuery(redirectUri, { error: "invalid_request", error_description: "The request's parameters are too long together", state: params.get("state"), iss: issuer() }),
+    };
+  }
+  return { kind: "interaction", location: `${issuer()}${interactionPath(id)}`, cookies: cookie };
 }
 
 type AuthorizationCheck =

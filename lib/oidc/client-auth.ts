@@ -1,6 +1,9 @@
 import type { App } from "@/generated/prisma/client";
 import { ApiError } from "@/lib/http/api-error";
+import { ABUSE_LIMITS } from "@/lib/http/abuse-limits";
 import { authenticateClientCredentials } from "@/lib/http/auth";
+import { clientIp } from "@/lib/http/client-ip";
+import { assertUnderFailureLimit, clearFailures, countFailure } from "@/lib/http/rate-limit";
 import type { OidcRequest } from "./http";
 import type { ClientAuthParams } from "./schemas";
 
@@ -11,7 +14,28 @@ import type { ClientAuthParams } from "./schemas";
  * both. The secret check itself is the organization API's
  * (lib/http/auth.ts): same hashing, constant-time comparison, inactive apps
  * refused, and the same credential cache (CREDENTIAL_CACHE_MS).
+ *
+ * Failed authentications are limited (ABUSE_LIMITS.tokenClientAuth) per
+ * (client_id, client IP) and per client IP: over either, 429 `rate_limited`
+ * before the secret is checked, until the window ends. A success clears the
+ * (client_id, IP) count.
  */
+const LIMIT = ABUSE_LIMITS.tokenClientAuth;
+
+/** Refuses an IP over either limit; answers the failures counted for (client_id, IP). */
+async function assertUnderLimits(ip: string, clientId: string | undefined): Promise<number> {
+  const [, failures] = await Promise.all([
+    assertUnderFailureLimit("oidc-client-auth-ip", ip, LIMIT.failuresPerIp, LIMIT.windowSeconds),
+    clientId ? assertUnderFailureLimit("oidc-client-auth-client", `${clientId}|${ip}`, LIMIT.failuresPerClientPerIp, LIMIT.windowSeconds) : 0,
+  ]);
+  return failures;
+}
+
+async function countFailed(ip: string, clientId: string | undefined) {
+  await countFailure("oidc-client-auth-ip", ip, LIMIT.failuresPerIp, LIMIT.windowSeconds);
+  if (clientId) await countFailure("oidc-client-auth-client", `${clientId}|${ip}`, LIMIT.failuresPerClientPerIp, LIMIT.windowSeconds);
+}
+
 function formDecode(value: string): string {
   return decodeURIComponent(value.replace(/\+/g, " "));
 }
@@ -45,16 +69,22 @@ export async function authenticateTokenClient(req: Pick<OidcRequest, "headers">,
   const clientId = basic?.id ?? bodyId;
   const secret = basic?.secret ?? bodySecret;
   const challenge = basic ? { "WWW-Authenticate": 'Basic realm="token", charset="UTF-8"' } : undefined;
+  const ip = clientIp(req);
+  const failures = await assertUnderLimits(ip, clientId);
   if (!clientId || !secret) {
+    await countFailed(ip, clientId);
     throw new ApiError("invalid_client", {
       message: "Client authentication required: HTTP Basic, or client_id and client_secret in the body",
       headers: challenge,
     });
   }
   try {
-    return (await authenticateClientCredentials(clientId, secret)).app;
+    const { app } = await authenticateClientCredentials(clientId, secret);
+    if (failures > 0) await clearFailures("oidc-client-auth-client", `${clientId}|${ip}`, LIMIT.failuresPerClientPerIp, LIMIT.windowSeconds);
+    return app;
   } catch (err) {
     if (err instanceof ApiError && err.code === "invalid_client") {
+      await countFailed(ip, clientId);
       throw new ApiError("invalid_client", { message: err.message, headers: challenge });
     }
     throw err;

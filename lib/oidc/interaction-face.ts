@@ -21,8 +21,8 @@ async function faceStep(req: RequestView, id: string, csrf: string | null | unde
   assertOwnPagePost(req);
   const cookie = readInteractionCookie(req.headers.get("cookie"));
   const bound = await loadBoundInteraction(id, cookie);
-  if (!bound || !cookie) throw signInOver();
-  if (!csrfValid(cookie, csrf)) throw new ApiError("forbidden", { message: "Missing or wrong CSRF token: reload the page" });
+  if (!bound) throw signInOver();
+  if (!csrfValid(bound.secret, csrf)) throw new ApiError("forbidden", { message: "Missing or wrong CSRF token: reload the page" });
   const { interaction } = bound;
   if (interaction.accountId || !interaction.pendingEmail || interaction.pendingMethod !== "face") {
     throw new ApiError("invalid_request", { message: "Choose “Sign in with my face” on the sign-in page first" });

@@ -11,7 +11,7 @@ import { issuer, splitScope } from "./config";
 import { createGrantWithCode } from "./grants/create-grant";
 import { withQuery } from "./http";
 import { faceSignInTriesLeft } from "@/lib/identity/face-sign-in";
-import { clearInteractionCookie, csrfToken, csrfValid, interactionPath } from "./interaction-cookie";
+import { clearInteractionCookie, csrfToken, csrfValid, interactionPath, openInteraction } from "./interaction-cookie";
 
 /**
  * The sign-in request between authorize and the redirect back: the login
@@ -19,17 +19,67 @@ import { clearInteractionCookie, csrfToken, csrfValid, interactionPath } from ".
  * interaction-face.ts) and the consent step (login only: spec 5 rule 6).
  * Everything here checks the browser binding first.
  */
-type Bound = { interaction: OidcInteraction; app: App };
+type Bound = {
+  interaction: OidcInteraction;
+  app: App;
+  /** False until the request's first stored step: it lives only in the sealed cookie. */
+  stored: boolean;
+  /** The browser secret (from the sealed cookie): the CSRF token is derived from it. */
+  secret: string;
+};
 
+/**
+ * The sign-in request `id` for the browser holding `cookieValue`: its row
+ * once stored (the browser secret must match the row's hash), before that
+ * the request sealed in the cookie (lib/oidc/interaction-cookie.ts).
+ */
 export async function loadBoundInteraction(id: string, cookieValue: string | undefined): Promise<Bound | null> {
-  if (!cookieValue || !UUID_PATTERN.test(id)) return null;
+  const sealed = openInteraction(cookieValue);
+  if (!sealed || sealed.id !== id || !UUID_PATTERN.test(id)) return null;
   const prisma = await db();
-  const interaction = await prisma.oidcInteraction.findUnique({ where: { id }, include: { app: true } });
-  if (!interaction || interaction.completedAt || interaction.expiresAt <= now()) return null;
-  if (!constantTimeEqual(interaction.browserHash, hashSecret(cookieValue))) return null;
-  if (!interaction.app.isActive) return null;
-  const { app, ...rest } = interaction;
-  return { interaction: rest, app };
+  const row = await prisma.oidcInteraction.findUnique({ where: { id }, include: { app: true } });
+  if (row) {
+    if (row.completedAt || row.expiresAt <= now()) return null;
+    if (!constantTimeEqual(row.browserHash, hashSecret(sealed.secret))) return null;
+    if (!row.app.isActive) return null;
+    const { app, ...interaction } = row;
+    return { interaction, app, stored: true, secret: sealed.secret };
+  }
+  if (sealed.exp <= now().getTime()) return null;
+  const app = await prisma.app.findUnique({ where: { id: sealed.appId } });
+  if (!app?.isActive) return null;
+  const interaction: OidcInteraction = {
+    id: sealed.id,
+    appId: sealed.appId,
+    redirectUri: sealed.redirectUri,
+    scope: sealed.scope,
+    state: sealed.state,
+    nonce: sealed.nonce,
+    codeChallenge: sealed.codeChallenge,
+    loginHint: sealed.loginHint,
+    browserHash: hashSecret(sealed.secret),
+    accountId: null,
+    authTime: null,
+    pendingEmail: null,
+    pendingMethod: "code",
+    expiresAt: new Date(sealed.exp),
+    completedAt: null,
+    createdAt: now(),
+  };
+  return { interaction, app, stored: false, secret: sealed.secret };
+}
+
+/** Stores a request that so far lived only in its cookie (the first step that needs the database). */
+async function ensureStored(bound: Bound): Promise<void> {
+  if (bound.stored) return;
+  const { id, appId, redirectUri, scope, state, nonce, codeChallenge, loginHint, browserHash, expiresAt } = bound.interaction;
+  const prisma = await db();
+  await prisma.oidcInteraction.upsert({
+    where: { id },
+    create: { id, appId, redirectUri, scope, state, nonce, codeChallenge, loginHint, browserHash, expiresAt },
+    update: {},
+  });
+  bound.stored = true;
 }
 
 export type InteractionView =
@@ -48,11 +98,11 @@ export type InteractionView =
 /** What the sign-in page shows. */
 export async function interactionView(id: string, cookieValue: string | undefined): Promise<InteractionView> {
   const bound = await loadBoundInteraction(id, cookieValue);
-  if (!bound || !cookieValue) return { step: "gone" };
+  if (!bound) return { step: "gone" };
   const { interaction, app } = bound;
   const common = {
     id,
-    csrf: csrfToken(cookieValue),
+    csrf: csrfToken(bound.secret),
     app: { name: app.name, logo: app.logo, environment: app.environment },
     mail: mailMode(),
     scopes: splitScope(interaction.scope),
@@ -73,7 +123,7 @@ export async function interactionView(id: string, cookieValue: string | undefine
 }
 
 /** What a form post leads to: back to the page (with a message code) or out to the app. */
-export type ActionResult = { location: string; setCookie?: string };
+export type ActionResult = { location: string; setCookie?: string[] };
 
 export const page = (id: string, message?: string) =>
   `${issuer()}${interactionPath(id)}${message ? `?m=${encodeURIComponent(message)}` : ""}`;
@@ -82,8 +132,8 @@ export type FormInput = { id: string; cookie: string | undefined; form: Map<stri
 
 async function bind(input: FormInput): Promise<Bound | ActionResult> {
   const bound = await loadBoundInteraction(input.id, input.cookie);
-  if (!bound || !input.cookie) return { location: page(input.id) };
-  if (!csrfValid(input.cookie, input.form.get("csrf"))) return { location: page(input.id, "csrf") };
+  if (!bound) return { location: page(input.id) };
+  if (!csrfValid(bound.secret, input.form.get("csrf"))) return { location: page(input.id, "csrf") };
   return bound;
 }
 const isResult = (v: Bound | ActionResult): v is ActionResult => "location" in v;
@@ -101,6 +151,7 @@ export async function submitEmail(input: FormInput): Promise<ActionResult> {
   const raw = input.form.get("resend") ? interaction.pendingEmail : (input.form.get("email") ?? interaction.pendingEmail);
   const parsed = EmailSchema.safeParse(raw ?? "");
   if (!parsed.success || parsed.data.length > 254) return { location: page(input.id, "email_invalid") };
+  await ensureStored(bound);
   if (input.form.get("method") === "face") {
     const prisma = await db();
     await prisma.oidcInteraction.update({ where: { id: interaction.id }, data: { pendingEmail: parsed.data, pendingMethod: "face" } });
@@ -117,7 +168,7 @@ export async function submitEmail(input: FormInput): Promise<ActionResult> {
 export async function restartLogin(input: FormInput): Promise<ActionResult> {
   const bound = await bind(input);
   if (isResult(bound)) return bound;
-  if (!bound.interaction.accountId) {
+  if (bound.stored && !bound.interaction.accountId) {
     const prisma = await db();
     await prisma.oidcInteraction.update({ where: { id: input.id }, data: { pendingEmail: null, pendingMethod: "code" } });
   }
@@ -154,6 +205,7 @@ export async function submitConsent(input: FormInput): Promise<ActionResult> {
   if (isResult(bound)) return bound;
   const { interaction, app } = bound;
   const allow = input.form.get("decision") === "allow";
+  await ensureStored(bound);
   const prisma = await db();
   const at = now();
   const finished = await prisma.oidcInteraction.updateMany({

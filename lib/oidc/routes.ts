@@ -26,7 +26,7 @@ export const jwksRoute = oidcJsonRoute(async () =>
 export const authorizeRoute = oidcPageRoute(async (req) => {
   const outcome = await startAuthorization(await readParams(req, req.method === "POST" ? "body" : "query"));
   return outcome.kind === "interaction"
-    ? redirect(outcome.location, outcome.cookie)
+    ? redirect(outcome.location, outcome.cookies)
     : redirect(outcome.location);
 });
 

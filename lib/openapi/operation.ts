@@ -60,6 +60,8 @@ export type Operation = {
   rateLimited?: boolean;
   /** How errors are shown: the spec envelope (default) or, for browser routes, an HTML page at the same status. */
   errorBody?: "envelope" | "html";
+  /** The route's answersDecidedSession (lib/http/core/pipeline.ts): no 409 `session_closed`. */
+  answersDecidedSession?: boolean;
 };
 
 /** An upload's parts: image files (one, or several in order) and text fields. */

@@ -62,8 +62,9 @@ export function acceptsIdempotencyKey(op: Operation): boolean {
 /** Every error the operation can answer: its own and those of the core's layers it passes through. */
 export function errorsOf(op: Operation): Map<number, ErrorCode[]> {
   // invalid_request: the core refuses unusable path or query text on every route.
-  const all: OperationError[] = [...AUTH_ERRORS[op.auth], ...op.errors, "invalid_request", "server_error"];
-  if (op.auth === "sessionToken" && changesSession(op.method)) all.push("session_expired", "session_closed");
+  // service_unavailable: the core answers 503 when the database cannot be reached (lib/db/outage.ts).
+  const all: OperationError[] = [...AUTH_ERRORS[op.auth], ...op.errors, "invalid_request", "server_error", "service_unavailable"];
+  if (op.auth === "sessionToken" && changesSession(op.method)) all.push("session_expired", ...(op.answersDecidedSession ? [] : (["session_closed"] as const)));
   if (op.rateLimited !== false) all.push("rate_limited");
   if (op.body || op.form || op.upload) all.push("request_too_large");
   if (acceptsIdempotencyKey(op)) all.push("idempotency_in_progress", "idempotency_key_reused");

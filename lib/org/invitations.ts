@@ -1,3 +1,4 @@
+import { ABUSE_LIMITS } from "@/lib/http/abuse-limits";
 import type { Member } from "@/generated/prisma/client";
 import type { RosterCaller } from "./caller";
 import { z } from "zod";
@@ -51,7 +52,7 @@ export function invitationEmailJob(memberId: string, link: ActivationLink): NewJ
 export const InviteBody = z.object({ notify: z.boolean().default(true) }).strict().optional();
 
 /** Re-sending invitations: 10 requests per minute per calling app (spec 8). */
-export const INVITE_REQUESTS_PER_MINUTE = 10;
+export const INVITE_REQUESTS_PER_MINUTE = ABUSE_LIMITS.inviteResend.perAppPerMinute;
 
 /**
  * POST /api/sdk/members/{member_id}/invite: a new activation link for a

@@ -1,3 +1,4 @@
+import { ABUSE_LIMITS } from "@/lib/http/abuse-limits";
 import { z } from "zod";
 import { now } from "@/lib/clock";
 import { env } from "@/lib/config/env";
@@ -15,8 +16,8 @@ import { PASSWORD_RESET_TTL_MINUTES } from "./public-constants";
 
 export { PASSWORD_RESET_TTL_MINUTES };
 /** Reset mails per hour, per email address and per client IP. */
-const MAILS_PER_HOUR_PER_EMAIL = 3;
-const MAILS_PER_HOUR_PER_IP = 20;
+const MAILS_PER_HOUR_PER_EMAIL = ABUSE_LIMITS.portalPasswordReset.perEmailPerHour;
+const MAILS_PER_HOUR_PER_IP = ABUSE_LIMITS.portalPasswordReset.perIpPerHour;
 
 export const RequestPasswordResetBody = z.strictObject({ email: EmailSchema });
 export const ResetPasswordBody = z.strictObject({ token: z.string().min(1).max(200), password: PasswordSchema });

@@ -1,3 +1,4 @@
+import { ABUSE_LIMITS } from "@/lib/http/abuse-limits";
 import { env } from "@/lib/config/env";
 import { hashPassword, verifyPassword } from "@/lib/crypto/secrets";
 import { db } from "@/lib/db/client";
@@ -5,7 +6,7 @@ import { consumeRateLimit } from "@/lib/http/rate-limit";
 import { EmailSchema } from "@/lib/tenancy/schemas";
 
 /** Sign-in attempts are counted over this window, per account and per client IP. */
-export const SIGN_IN_WINDOW_SECONDS = 15 * 60;
+export const SIGN_IN_WINDOW_SECONDS = ABUSE_LIMITS.portalSignIn.windowSeconds;
 
 export type SignInOutcome =
   | { kind: "signed_in"; developer: { id: string; email: string; name: string | null } }

@@ -1,5 +1,6 @@
 import { ConfigError, env } from "@/lib/config/env";
-import { encryptionKey } from "@/lib/crypto/encryption-key";
+import { keyring } from "@/lib/crypto/encryption-key";
+import { captureStableSecrets } from "@/lib/crypto/stable-secrets";
 import { db } from "@/lib/db/client";
 import { logger } from "@/lib/log/logger";
 import { DEMO_EMAIL, demoCredentialsFile, ensureDemo } from "@/lib/tenancy/demo";
@@ -15,7 +16,8 @@ import { LEAN_ROUTES } from "@/lib/oidc/lean-routes";
 /**
  * Runs once per server process before the first request (instrumentation.ts):
  * validates configuration (production refuses to start without an
- * ENCRYPTION_KEY), opens and migrates the database, and in development on an
+ * ENCRYPTION_KEY), opens and migrates the database, captures the keys that
+ * must outlive a key rotation (lib/crypto/stable-secrets.ts), and in development on an
  * empty database creates the demo account and prints how to sign in; starts
  * the session expiry sweeper, (unless WEBHOOK_WORKER=off) the webhook worker,
  * (unless JOB_WORKER=off) the background jobs (invitation emails, seat billing)
@@ -25,8 +27,10 @@ import { LEAN_ROUTES } from "@/lib/oidc/lean-routes";
 export async function startServerServices() {
   try {
     const config = env();
-    encryptionKey();
+    keyring();
     const prisma = await db();
+    // Before any ENCRYPTION_KEY rotation can change it (lib/crypto/stable-secrets.ts).
+    await captureStableSecrets();
     if (!config.isProduction) await announceDemo(prisma);
     startExpirySweeper(config.SWEEP_INTERVAL_SECONDS * 1000);
     logWebhookDestinationPolicy();

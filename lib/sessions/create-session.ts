@@ -4,8 +4,8 @@ import { env } from "@/lib/config/env";
 import { now } from "@/lib/clock";
 import type { Insertable } from "kysely";
 import type { DB } from "@/generated/kysely/database";
-import { db } from "@/lib/db/client";
-import { prepareQuery, runPrepared, typedSql } from "@/lib/db/typed-sql";
+import { db, type Tx } from "@/lib/db/client";
+import { prepareQuery, runPrepared, runPreparedInTransaction, typedSql } from "@/lib/db/typed-sql";
 import { hashSecret, randomToken } from "@/lib/crypto/secrets";
 import { assertWalletCoversSession } from "@/lib/billing/session-cover";
 import { ApiError } from "@/lib/http/api-error";
@@ -91,8 +91,11 @@ const insertSession = prepareQuery("session_create_insert", (v: Required<Omit<In
  * assertWalletCoversSession (402 insufficient_funds) and sessionTtlSeconds.
  * The workflow's features and settings are frozen into the session; a
  * session bound to an account then reuses the account's valid proofs.
+ * `commit`, when given, runs in the insert's transaction with the answer
+ * (the Idempotency-Key's stored answer: a retry after a crash replays this
+ * session instead of creating a second one).
  */
-export async function createSession(app: App, input: CreateSessionInput) {
+export async function createSession(app: App, input: CreateSessionInput, commit?: (tx: Tx, created: CreatedSession) => Promise<void>) {
   const returnProblem = input.redirect_url ? returnUrlProblem(app.environment as "test" | "production", new URL(input.redirect_url)) : null;
   if (returnProblem) {
     throw new ApiError("invalid_request", { message: `redirect_url: ${returnProblem}`, data: { errors: { redirect_url: [returnProblem] } } });
@@ -109,7 +112,7 @@ export async function createSession(app: App, input: CreateSessionInput) {
   const token = randomToken("st_", 32);
   const id = randomUUID();
   const snapshot = { id: workflow.id, name: workflow.name, features: workflow.features, settings: workflow.settings };
-  await runPrepared(insertSession, {
+  const row = {
     id,
     app_id: app.id,
     workflow_id: workflow.id,
@@ -125,10 +128,8 @@ export async function createSession(app: App, input: CreateSessionInput) {
     expires_at: expiresAt,
     created_at: at,
     updated_at: at,
-  });
-  // A bound session skips what the account has already proven (lib/identity/reuse.ts).
-  if (accountId) await applyReusableProofs({ id, accountId, features: workflow.features, settings: workflow.settings as WorkflowSettings }, at);
-  return {
+  };
+  const created = {
     session_id: id,
     status: "NOT_STARTED",
     url: hostedUrl(id, token),
@@ -137,4 +138,25 @@ export async function createSession(app: App, input: CreateSessionInput) {
     redirect_url: input.redirect_url ?? null,
     expires_at: expiresAt.toISOString(),
   };
+  if (commit) {
+    await (await db()).$transaction(async (tx) => {
+      await runPreparedInTransaction(tx, insertSession, row);
+      await commit(tx, created);
+    });
+  } else {
+    await runPrepared(insertSession, row);
+  }
+  // A bound session skips what the account has already proven (lib/identity/reuse.ts).
+  if (accountId) await applyReusableProofs({ id, accountId, features: workflow.features, settings: workflow.settings as WorkflowSettings }, at);
+  return created;
 }
+
+export type CreatedSession = {
+  session_id: string;
+  status: string;
+  url: string;
+  session_token: string;
+  features: string[];
+  redirect_url: string | null;
+  expires_at: string;
+};

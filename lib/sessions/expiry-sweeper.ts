@@ -1,17 +1,31 @@
 import { now } from "@/lib/clock";
+import { env } from "@/lib/config/env";
 import { ensureDatabase } from "@/lib/db/connection";
 import { sqlPool } from "@/lib/db/client";
 import { analyzeDueTables } from "@/lib/db/planner-statistics";
+import { purgeExpiredEnrollments } from "@/lib/faces/gallery";
 import { pruneFaceIndexChanges } from "@/lib/faces/gallery-index";
 import { purgeExpiredIdempotencyRecords } from "@/lib/http/idempotency";
 import { describeError, logger } from "@/lib/log/logger";
 import { expireDueSessions } from "./expire-sessions";
 
-const globalForSweeper = globalThis as unknown as { __svcSweeper?: NodeJS.Timeout };
+const globalForSweeper = globalThis as unknown as { __svcSweeper?: NodeJS.Timeout; __svcFacePurgeAt?: number };
+
+/** The gallery's retention is in days: its purge (a scan of the enrollments) runs at most hourly. */
+const FACE_PURGE_EVERY_MS = 3_600_000;
+
+function purgeFaceGallery(): Promise<number> {
+  const days = env().FACE_GALLERY_RETENTION_DAYS;
+  const at = now();
+  if (!days || at.getTime() - (globalForSweeper.__svcFacePurgeAt ?? 0) < FACE_PURGE_EVERY_MS) return Promise.resolve(0);
+  globalForSweeper.__svcFacePurgeAt = at.getTime();
+  return purgeExpiredEnrollments(at, days);
+}
 
 /**
  * Every `intervalMs`: ends due sessions, forgets idempotency records past
- * their 24 hours, prunes the face index's change log and, on the embedded
+ * their 24 hours, unlinks face-uniqueness enrollments past
+ * FACE_GALLERY_RETENTION_DAYS (hourly), prunes the face index's change log and, on the embedded
  * database, analyzes the tables that changed enough (it has no autovacuum).
  * Once per process; safe with several instances (every change is conditional).
  */
@@ -21,7 +35,13 @@ export function startExpirySweeper(intervalMs: number) {
   globalForSweeper.__svcSweeper = setInterval(() => {
     if (running) return;
     running = true;
-    Promise.all([expireDueSessions(), purgeExpiredIdempotencyRecords(), pruneFaceIndexChanges(now()), analyzeEmbeddedTables()])
+    Promise.all([
+      expireDueSessions(),
+      purgeExpiredIdempotencyRecords(),
+      purgeFaceGallery(),
+      pruneFaceIndexChanges(now()),
+      analyzeEmbeddedTables(),
+    ])
       .then(([sessions]) => sessions > 0 && logger.info("sessions expired", { count: sessions }))
       .catch((err) => logger.error("background sweep failed", describeError(err)))
       .finally(() => (running = false));

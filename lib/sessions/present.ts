@@ -1,6 +1,7 @@
 import type { Session } from "@/generated/prisma/client";
 import type { CheckView } from "./load-session";
 import type { WorkflowSettings } from "@/lib/workflows/settings";
+import { openCheckData } from "@/lib/checks/location-fix";
 import { wasReused } from "@/lib/identity/proofs";
 import { isTerminal } from "./statuses";
 
@@ -41,7 +42,7 @@ function presentCheck(type: string, result: CheckView | undefined, sessionOpen: 
     type,
     status: result.status,
     ...(result.score === null ? {} : { score: result.score }),
-    data: result.data as Record<string, unknown>,
+    data: openCheckData(type, result.data),
     error: (result.error as Record<string, unknown> | null) ?? null,
   };
 }

@@ -22,6 +22,13 @@ export const OPEN_STATUSES: readonly SessionStatus[] = ["NOT_STARTED", "IN_PROGR
 /** Statuses that carry an outcome and are announced as events (spec 6). */
 export const EVENT_STATUSES: ReadonlySet<string> = new Set(["APPROVED", "DECLINED", "IN_REVIEW", "EXPIRED", "ABANDONED"]);
 
+/** Statuses with an outcome the person cannot change any more (a repeated finish answers it). */
+const DECIDED_STATUSES: ReadonlySet<string> = new Set(["APPROVED", "DECLINED", "IN_REVIEW"]);
+
+export function isDecided(status: string): boolean {
+  return DECIDED_STATUSES.has(status);
+}
+
 export function isTerminal(status: string): boolean {
   return TERMINAL_STATUSES.has(status);
 }

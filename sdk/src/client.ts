@@ -24,8 +24,16 @@ export type BaseOptions = RetryOptions & {
 
 export const IDEMPOTENCY_HEADER = "Idempotency-Key";
 
-function isRetryable(status: number) {
-  return status === 429 || status >= 500;
+/**
+ * 429, 5xx, and a 409 `idempotency_in_progress` (the same key is still
+ * running, or its process died and the claim is taken over after a minute):
+ * the other 409s (a closed session, a conflict) are answers, not retried.
+ */
+async function isRetryable(response: Response): Promise<boolean> {
+  if (response.status === 429 || response.status >= 500) return true;
+  if (response.status !== 409) return false;
+  const body = (await response.clone().json().catch(() => null)) as { error?: { code?: string } } | null;
+  return body?.error?.code === "idempotency_in_progress";
 }
 
 function defaultDelay(attempt: number, response: Response | null) {
@@ -39,8 +47,8 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * A fetch that gives a POST one Idempotency-Key (kept if the caller set one)
- * and retries the same request, key included, on 429, 5xx and network
- * errors. Every method is retried: GET and DELETE are safe, the service's
+ * and retries the same request, key included, on 429, 5xx, a 409
+ * `idempotency_in_progress` and network errors. Every method is retried: GET and DELETE are safe, the service's
  * PATCHes set a state, and a POST replays under its key.
  */
 export function retryingFetch(options: BaseOptions): (request: Request) => Promise<Response> {
@@ -58,7 +66,7 @@ export function retryingFetch(options: BaseOptions): (request: Request) => Promi
       } catch (error) {
         if (attempt >= maxRetries) throw error;
       }
-      if (response && (!isRetryable(response.status) || attempt >= maxRetries)) return response;
+      if (response && (attempt >= maxRetries || !(await isRetryable(response)))) return response;
       await response?.body?.cancel();
       await sleep(delay(attempt + 1, response));
     }

@@ -319,7 +319,7 @@ export interface paths {
         put?: never;
         /**
          * Finish the flow
-         * @description The person is done: checks that never ran are recorded `not_performed`, and the decision engine sets APPROVED, DECLINED or IN_REVIEW. The decision endpoint and the webhook are authoritative.
+         * @description The person is done: checks that never ran are recorded `not_performed`, and the decision engine sets APPROVED, DECLINED or IN_REVIEW. Finishing a session that is already decided answers the same outcome again. The decision endpoint and the webhook are authoritative.
          */
         post: operations["finishFlow"];
         delete?: never;
@@ -583,7 +583,7 @@ export interface paths {
         put?: never;
         /**
          * Token endpoint
-         * @description Exchanges an authorization code, or rotates a refresh token (spec 3.3, 4.5). Client authentication: HTTP Basic (`client_secret_basic`) or `client_id` and `client_secret` in the body (`client_secret_post`), never both. The body is `application/json` (spec 4.5) or `application/x-www-form-urlencoded` (RFC 6749). Success is top-level token JSON (spec 2.9); errors are the spec envelope (`error.code` is the OAuth error), not RFC 6749's `{ error, error_description }`. A 401 `invalid_client` after HTTP Basic carries `WWW-Authenticate: Basic`. No Idempotency-Key (codes are single use, refresh tokens rotate).
+         * @description Exchanges an authorization code, or rotates a refresh token (spec 3.3, 4.5). Client authentication: HTTP Basic (`client_secret_basic`) or `client_id` and `client_secret` in the body (`client_secret_post`), never both. The body is `application/json` (spec 4.5) or `application/x-www-form-urlencoded` (RFC 6749). Success is top-level token JSON (spec 2.9); errors are the spec envelope (`error.code` is the OAuth error), not RFC 6749's `{ error, error_description }`. A 401 `invalid_client` after HTTP Basic carries `WWW-Authenticate: Basic`. Failed client authentications are limited per (client_id, client IP) and per client IP (README "Abuse limits"): over either, `429 rate_limited` until the window ends. No Idempotency-Key (codes are single use, refresh tokens rotate).
          */
         post: operations["oidcToken"];
         delete?: never;
@@ -2055,6 +2055,30 @@ export interface operations {
                     };
                 };
             };
+            /** @description `service_unavailable` */
+            503: {
+                headers: {
+                    /** @description The request's id (also in the logs); quote it to support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @description `[]`, or an object with details (for `invalid_request`, a map of field → message). */
+                        data: unknown[] | {
+                            [key: string]: unknown;
+                        };
+                        error: {
+                            /** @enum {string} */
+                            code: "service_unavailable";
+                            /** @description For people; may change. Branch on `code`. */
+                            message: string;
+                        };
+                    };
+                };
+            };
         };
     };
     createSession: {
@@ -2318,6 +2342,30 @@ export interface operations {
                     };
                 };
             };
+            /** @description `service_unavailable` */
+            503: {
+                headers: {
+                    /** @description The request's id (also in the logs); quote it to support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @description `[]`, or an object with details (for `invalid_request`, a map of field → message). */
+                        data: unknown[] | {
+                            [key: string]: unknown;
+                        };
+                        error: {
+                            /** @enum {string} */
+                            code: "service_unavailable";
+                            /** @description For people; may change. Branch on `code`. */
+                            message: string;
+                        };
+                    };
+                };
+            };
         };
     };
     getSession: {
@@ -2471,6 +2519,30 @@ export interface operations {
                     };
                 };
             };
+            /** @description `service_unavailable` */
+            503: {
+                headers: {
+                    /** @description The request's id (also in the logs); quote it to support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @description `[]`, or an object with details (for `invalid_request`, a map of field → message). */
+                        data: unknown[] | {
+                            [key: string]: unknown;
+                        };
+                        error: {
+                            /** @enum {string} */
+                            code: "service_unavailable";
+                            /** @description For people; may change. Branch on `code`. */
+                            message: string;
+                        };
+                    };
+                };
+            };
         };
     };
     getSessionDecision: {
@@ -2618,6 +2690,30 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "server_error";
+                            /** @description For people; may change. Branch on `code`. */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `service_unavailable` */
+            503: {
+                headers: {
+                    /** @description The request's id (also in the logs); quote it to support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @description `[]`, or an object with details (for `invalid_request`, a map of field → message). */
+                        data: unknown[] | {
+                            [key: string]: unknown;
+                        };
+                        error: {
+                            /** @enum {string} */
+                            code: "service_unavailable";
                             /** @description For people; may change. Branch on `code`. */
                             message: string;
                         };
@@ -2832,6 +2928,30 @@ export interface operations {
                     };
                 };
             };
+            /** @description `service_unavailable` */
+            503: {
+                headers: {
+                    /** @description The request's id (also in the logs); quote it to support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @description `[]`, or an object with details (for `invalid_request`, a map of field → message). */
+                        data: unknown[] | {
+                            [key: string]: unknown;
+                        };
+                        error: {
+                            /** @enum {string} */
+                            code: "service_unavailable";
+                            /** @description For people; may change. Branch on `code`. */
+                            message: string;
+                        };
+                    };
+                };
+            };
         };
     };
     listWorkflows: {
@@ -2954,6 +3074,30 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "server_error";
+                            /** @description For people; may change. Branch on `code`. */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `service_unavailable` */
+            503: {
+                headers: {
+                    /** @description The request's id (also in the logs); quote it to support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @description `[]`, or an object with details (for `invalid_request`, a map of field → message). */
+                        data: unknown[] | {
+                            [key: string]: unknown;
+                        };
+                        error: {
+                            /** @enum {string} */
+                            code: "service_unavailable";
                             /** @description For people; may change. Branch on `code`. */
                             message: string;
                         };
@@ -3176,6 +3320,30 @@ export interface operations {
                     };
                 };
             };
+            /** @description `service_unavailable` */
+            503: {
+                headers: {
+                    /** @description The request's id (also in the logs); quote it to support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @description `[]`, or an object with details (for `invalid_request`, a map of field → message). */
+                        data: unknown[] | {
+                            [key: string]: unknown;
+                        };
+                        error: {
+                            /** @enum {string} */
+                            code: "service_unavailable";
+                            /** @description For people; may change. Branch on `code`. */
+                            message: string;
+                        };
+                    };
+                };
+            };
         };
     };
     getWorkflow: {
@@ -3325,6 +3493,30 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "server_error";
+                            /** @description For people; may change. Branch on `code`. */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `service_unavailable` */
+            503: {
+                headers: {
+                    /** @description The request's id (also in the logs); quote it to support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @description `[]`, or an object with details (for `invalid_request`, a map of field → message). */
+                        data: unknown[] | {
+                            [key: string]: unknown;
+                        };
+                        error: {
+                            /** @enum {string} */
+                            code: "service_unavailable";
                             /** @description For people; may change. Branch on `code`. */
                             message: string;
                         };
@@ -3481,6 +3673,30 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "server_error";
+                            /** @description For people; may change. Branch on `code`. */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `service_unavailable` */
+            503: {
+                headers: {
+                    /** @description The request's id (also in the logs); quote it to support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @description `[]`, or an object with details (for `invalid_request`, a map of field → message). */
+                        data: unknown[] | {
+                            [key: string]: unknown;
+                        };
+                        error: {
+                            /** @enum {string} */
+                            code: "service_unavailable";
                             /** @description For people; may change. Branch on `code`. */
                             message: string;
                         };
@@ -3677,6 +3893,30 @@ export interface operations {
                     };
                 };
             };
+            /** @description `service_unavailable` */
+            503: {
+                headers: {
+                    /** @description The request's id (also in the logs); quote it to support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @description `[]`, or an object with details (for `invalid_request`, a map of field → message). */
+                        data: unknown[] | {
+                            [key: string]: unknown;
+                        };
+                        error: {
+                            /** @enum {string} */
+                            code: "service_unavailable";
+                            /** @description For people; may change. Branch on `code`. */
+                            message: string;
+                        };
+                    };
+                };
+            };
         };
     };
     getIdentity: {
@@ -3827,6 +4067,30 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "server_error";
+                            /** @description For people; may change. Branch on `code`. */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `service_unavailable` */
+            503: {
+                headers: {
+                    /** @description The request's id (also in the logs); quote it to support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @description `[]`, or an object with details (for `invalid_request`, a map of field → message). */
+                        data: unknown[] | {
+                            [key: string]: unknown;
+                        };
+                        error: {
+                            /** @enum {string} */
+                            code: "service_unavailable";
                             /** @description For people; may change. Branch on `code`. */
                             message: string;
                         };
@@ -4010,6 +4274,30 @@ export interface operations {
                     };
                 };
             };
+            /** @description `service_unavailable` */
+            503: {
+                headers: {
+                    /** @description The request's id (also in the logs); quote it to support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @description `[]`, or an object with details (for `invalid_request`, a map of field → message). */
+                        data: unknown[] | {
+                            [key: string]: unknown;
+                        };
+                        error: {
+                            /** @enum {string} */
+                            code: "service_unavailable";
+                            /** @description For people; may change. Branch on `code`. */
+                            message: string;
+                        };
+                    };
+                };
+            };
         };
     };
     listCredentialStates: {
@@ -4132,6 +4420,30 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "server_error";
+                            /** @description For people; may change. Branch on `code`. */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `service_unavailable` */
+            503: {
+                headers: {
+                    /** @description The request's id (also in the logs); quote it to support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @description `[]`, or an object with details (for `invalid_request`, a map of field → message). */
+                        data: unknown[] | {
+                            [key: string]: unknown;
+                        };
+                        error: {
+                            /** @enum {string} */
+                            code: "service_unavailable";
                             /** @description For people; may change. Branch on `code`. */
                             message: string;
                         };
@@ -4293,6 +4605,30 @@ export interface operations {
                     };
                 };
             };
+            /** @description `service_unavailable` */
+            503: {
+                headers: {
+                    /** @description The request's id (also in the logs); quote it to support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @description `[]`, or an object with details (for `invalid_request`, a map of field → message). */
+                        data: unknown[] | {
+                            [key: string]: unknown;
+                        };
+                        error: {
+                            /** @enum {string} */
+                            code: "service_unavailable";
+                            /** @description For people; may change. Branch on `code`. */
+                            message: string;
+                        };
+                    };
+                };
+            };
         };
     };
     listWebhooks: {
@@ -4415,6 +4751,30 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "server_error";
+                            /** @description For people; may change. Branch on `code`. */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `service_unavailable` */
+            503: {
+                headers: {
+                    /** @description The request's id (also in the logs); quote it to support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @description `[]`, or an object with details (for `invalid_request`, a map of field → message). */
+                        data: unknown[] | {
+                            [key: string]: unknown;
+                        };
+                        error: {
+                            /** @enum {string} */
+                            code: "service_unavailable";
                             /** @description For people; may change. Branch on `code`. */
                             message: string;
                         };
@@ -4662,6 +5022,30 @@ export interface operations {
                     };
                 };
             };
+            /** @description `service_unavailable` */
+            503: {
+                headers: {
+                    /** @description The request's id (also in the logs); quote it to support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @description `[]`, or an object with details (for `invalid_request`, a map of field → message). */
+                        data: unknown[] | {
+                            [key: string]: unknown;
+                        };
+                        error: {
+                            /** @enum {string} */
+                            code: "service_unavailable";
+                            /** @description For people; may change. Branch on `code`. */
+                            message: string;
+                        };
+                    };
+                };
+            };
         };
     };
     listWebhookDeliveries: {
@@ -4786,6 +5170,30 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "server_error";
+                            /** @description For people; may change. Branch on `code`. */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `service_unavailable` */
+            503: {
+                headers: {
+                    /** @description The request's id (also in the logs); quote it to support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @description `[]`, or an object with details (for `invalid_request`, a map of field → message). */
+                        data: unknown[] | {
+                            [key: string]: unknown;
+                        };
+                        error: {
+                            /** @enum {string} */
+                            code: "service_unavailable";
                             /** @description For people; may change. Branch on `code`. */
                             message: string;
                         };
@@ -5000,6 +5408,30 @@ export interface operations {
                     };
                 };
             };
+            /** @description `service_unavailable` */
+            503: {
+                headers: {
+                    /** @description The request's id (also in the logs); quote it to support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @description `[]`, or an object with details (for `invalid_request`, a map of field → message). */
+                        data: unknown[] | {
+                            [key: string]: unknown;
+                        };
+                        error: {
+                            /** @enum {string} */
+                            code: "service_unavailable";
+                            /** @description For people; may change. Branch on `code`. */
+                            message: string;
+                        };
+                    };
+                };
+            };
         };
     };
     getFlow: {
@@ -5150,6 +5582,30 @@ export interface operations {
                     };
                 };
             };
+            /** @description `service_unavailable` */
+            503: {
+                headers: {
+                    /** @description The request's id (also in the logs); quote it to support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @description `[]`, or an object with details (for `invalid_request`, a map of field → message). */
+                        data: unknown[] | {
+                            [key: string]: unknown;
+                        };
+                        error: {
+                            /** @enum {string} */
+                            code: "service_unavailable";
+                            /** @description For people; may change. Branch on `code`. */
+                            message: string;
+                        };
+                    };
+                };
+            };
         };
     };
     finishFlow: {
@@ -5261,7 +5717,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `session_closed`, `idempotency_in_progress` */
+            /** @description `idempotency_in_progress` */
             409: {
                 headers: {
                     /** @description The request's id (also in the logs); quote it to support. */
@@ -5278,7 +5734,7 @@ export interface operations {
                         };
                         error: {
                             /** @enum {string} */
-                            code: "session_closed" | "idempotency_in_progress";
+                            code: "idempotency_in_progress";
                             /** @description For people; may change. Branch on `code`. */
                             message: string;
                         };
@@ -5375,6 +5831,30 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "server_error";
+                            /** @description For people; may change. Branch on `code`. */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `service_unavailable` */
+            503: {
+                headers: {
+                    /** @description The request's id (also in the logs); quote it to support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @description `[]`, or an object with details (for `invalid_request`, a map of field → message). */
+                        data: unknown[] | {
+                            [key: string]: unknown;
+                        };
+                        error: {
+                            /** @enum {string} */
+                            code: "service_unavailable";
                             /** @description For people; may change. Branch on `code`. */
                             message: string;
                         };
@@ -5533,6 +6013,30 @@ export interface operations {
                     };
                 };
             };
+            /** @description `service_unavailable` */
+            503: {
+                headers: {
+                    /** @description The request's id (also in the logs); quote it to support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @description `[]`, or an object with details (for `invalid_request`, a map of field → message). */
+                        data: unknown[] | {
+                            [key: string]: unknown;
+                        };
+                        error: {
+                            /** @enum {string} */
+                            code: "service_unavailable";
+                            /** @description For people; may change. Branch on `code`. */
+                            message: string;
+                        };
+                    };
+                };
+            };
         };
     };
     listFlowCredentialProviders: {
@@ -5682,6 +6186,30 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "server_error";
+                            /** @description For people; may change. Branch on `code`. */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `service_unavailable` */
+            503: {
+                headers: {
+                    /** @description The request's id (also in the logs); quote it to support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @description `[]`, or an object with details (for `invalid_request`, a map of field → message). */
+                        data: unknown[] | {
+                            [key: string]: unknown;
+                        };
+                        error: {
+                            /** @enum {string} */
+                            code: "service_unavailable";
                             /** @description For people; may change. Branch on `code`. */
                             message: string;
                         };
@@ -6002,6 +6530,30 @@ export interface operations {
                     };
                 };
             };
+            /** @description `service_unavailable` */
+            503: {
+                headers: {
+                    /** @description The request's id (also in the logs); quote it to support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @description `[]`, or an object with details (for `invalid_request`, a map of field → message). */
+                        data: unknown[] | {
+                            [key: string]: unknown;
+                        };
+                        error: {
+                            /** @enum {string} */
+                            code: "service_unavailable";
+                            /** @description For people; may change. Branch on `code`. */
+                            message: string;
+                        };
+                    };
+                };
+            };
         };
     };
     issueLivenessChallenge: {
@@ -6221,6 +6773,30 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "server_error";
+                            /** @description For people; may change. Branch on `code`. */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `service_unavailable` */
+            503: {
+                headers: {
+                    /** @description The request's id (also in the logs); quote it to support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @description `[]`, or an object with details (for `invalid_request`, a map of field → message). */
+                        data: unknown[] | {
+                            [key: string]: unknown;
+                        };
+                        error: {
+                            /** @enum {string} */
+                            code: "service_unavailable";
                             /** @description For people; may change. Branch on `code`. */
                             message: string;
                         };
@@ -6560,6 +7136,30 @@ export interface operations {
                     };
                 };
             };
+            /** @description `service_unavailable` */
+            503: {
+                headers: {
+                    /** @description The request's id (also in the logs); quote it to support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @description `[]`, or an object with details (for `invalid_request`, a map of field → message). */
+                        data: unknown[] | {
+                            [key: string]: unknown;
+                        };
+                        error: {
+                            /** @enum {string} */
+                            code: "service_unavailable";
+                            /** @description For people; may change. Branch on `code`. */
+                            message: string;
+                        };
+                    };
+                };
+            };
         };
     };
     submitSelfie: {
@@ -6861,6 +7461,30 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "face_match_unavailable";
+                            /** @description For people; may change. Branch on `code`. */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `service_unavailable` */
+            503: {
+                headers: {
+                    /** @description The request's id (also in the logs); quote it to support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @description `[]`, or an object with details (for `invalid_request`, a map of field → message). */
+                        data: unknown[] | {
+                            [key: string]: unknown;
+                        };
+                        error: {
+                            /** @enum {string} */
+                            code: "service_unavailable";
                             /** @description For people; may change. Branch on `code`. */
                             message: string;
                         };
@@ -7173,6 +7797,30 @@ export interface operations {
                     };
                 };
             };
+            /** @description `service_unavailable` */
+            503: {
+                headers: {
+                    /** @description The request's id (also in the logs); quote it to support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @description `[]`, or an object with details (for `invalid_request`, a map of field → message). */
+                        data: unknown[] | {
+                            [key: string]: unknown;
+                        };
+                        error: {
+                            /** @enum {string} */
+                            code: "service_unavailable";
+                            /** @description For people; may change. Branch on `code`. */
+                            message: string;
+                        };
+                    };
+                };
+            };
         };
     };
     submitCredential: {
@@ -7463,6 +8111,30 @@ export interface operations {
                     };
                 };
             };
+            /** @description `service_unavailable` */
+            503: {
+                headers: {
+                    /** @description The request's id (also in the logs); quote it to support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @description `[]`, or an object with details (for `invalid_request`, a map of field → message). */
+                        data: unknown[] | {
+                            [key: string]: unknown;
+                        };
+                        error: {
+                            /** @enum {string} */
+                            code: "service_unavailable";
+                            /** @description For people; may change. Branch on `code`. */
+                            message: string;
+                        };
+                    };
+                };
+            };
         };
     };
     oidcDiscovery: {
@@ -7529,6 +8201,30 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "server_error";
+                            /** @description For people; may change. Branch on `code`. */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `service_unavailable` */
+            503: {
+                headers: {
+                    /** @description The request's id (also in the logs); quote it to support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @description `[]`, or an object with details (for `invalid_request`, a map of field → message). */
+                        data: unknown[] | {
+                            [key: string]: unknown;
+                        };
+                        error: {
+                            /** @enum {string} */
+                            code: "service_unavailable";
                             /** @description For people; may change. Branch on `code`. */
                             message: string;
                         };
@@ -7607,6 +8303,30 @@ export interface operations {
                     };
                 };
             };
+            /** @description `service_unavailable` */
+            503: {
+                headers: {
+                    /** @description The request's id (also in the logs); quote it to support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @description `[]`, or an object with details (for `invalid_request`, a map of field → message). */
+                        data: unknown[] | {
+                            [key: string]: unknown;
+                        };
+                        error: {
+                            /** @enum {string} */
+                            code: "service_unavailable";
+                            /** @description For people; may change. Branch on `code`. */
+                            message: string;
+                        };
+                    };
+                };
+            };
         };
     };
     oidcJwks: {
@@ -7673,6 +8393,30 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "server_error";
+                            /** @description For people; may change. Branch on `code`. */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `service_unavailable` */
+            503: {
+                headers: {
+                    /** @description The request's id (also in the logs); quote it to support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @description `[]`, or an object with details (for `invalid_request`, a map of field → message). */
+                        data: unknown[] | {
+                            [key: string]: unknown;
+                        };
+                        error: {
+                            /** @enum {string} */
+                            code: "service_unavailable";
                             /** @description For people; may change. Branch on `code`. */
                             message: string;
                         };
@@ -7766,6 +8510,17 @@ export interface operations {
             };
             /** @description `server_error` */
             500: {
+                headers: {
+                    /** @description The request's id (also in the logs); quote it to support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description `service_unavailable` */
+            503: {
                 headers: {
                     /** @description The request's id (also in the logs); quote it to support. */
                     "X-Request-Id"?: string;
@@ -7893,6 +8648,17 @@ export interface operations {
                     "text/html": string;
                 };
             };
+            /** @description `service_unavailable` */
+            503: {
+                headers: {
+                    /** @description The request's id (also in the logs); quote it to support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
         };
     };
     oidcToken: {
@@ -7996,6 +8762,30 @@ export interface operations {
                     };
                 };
             };
+            /** @description `rate_limited` */
+            429: {
+                headers: {
+                    /** @description The request's id (also in the logs); quote it to support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @description `[]`, or an object with details (for `invalid_request`, a map of field → message). */
+                        data: unknown[] | {
+                            [key: string]: unknown;
+                        };
+                        error: {
+                            /** @enum {string} */
+                            code: "rate_limited";
+                            /** @description For people; may change. Branch on `code`. */
+                            message: string;
+                        };
+                    };
+                };
+            };
             /** @description `server_error` */
             500: {
                 headers: {
@@ -8014,6 +8804,30 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "server_error";
+                            /** @description For people; may change. Branch on `code`. */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `service_unavailable` */
+            503: {
+                headers: {
+                    /** @description The request's id (also in the logs); quote it to support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @description `[]`, or an object with details (for `invalid_request`, a map of field → message). */
+                        data: unknown[] | {
+                            [key: string]: unknown;
+                        };
+                        error: {
+                            /** @enum {string} */
+                            code: "service_unavailable";
                             /** @description For people; may change. Branch on `code`. */
                             message: string;
                         };
@@ -8138,6 +8952,30 @@ export interface operations {
                     };
                 };
             };
+            /** @description `service_unavailable` */
+            503: {
+                headers: {
+                    /** @description The request's id (also in the logs); quote it to support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @description `[]`, or an object with details (for `invalid_request`, a map of field → message). */
+                        data: unknown[] | {
+                            [key: string]: unknown;
+                        };
+                        error: {
+                            /** @enum {string} */
+                            code: "service_unavailable";
+                            /** @description For people; may change. Branch on `code`. */
+                            message: string;
+                        };
+                    };
+                };
+            };
         };
     };
     oidcUserinfoPost: {
@@ -8250,6 +9088,30 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "server_error";
+                            /** @description For people; may change. Branch on `code`. */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `service_unavailable` */
+            503: {
+                headers: {
+                    /** @description The request's id (also in the logs); quote it to support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @description `[]`, or an object with details (for `invalid_request`, a map of field → message). */
+                        data: unknown[] | {
+                            [key: string]: unknown;
+                        };
+                        error: {
+                            /** @enum {string} */
+                            code: "service_unavailable";
                             /** @description For people; may change. Branch on `code`. */
                             message: string;
                         };
@@ -8380,6 +9242,30 @@ export interface operations {
                     };
                 };
             };
+            /** @description `service_unavailable` */
+            503: {
+                headers: {
+                    /** @description The request's id (also in the logs); quote it to support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @description `[]`, or an object with details (for `invalid_request`, a map of field → message). */
+                        data: unknown[] | {
+                            [key: string]: unknown;
+                        };
+                        error: {
+                            /** @enum {string} */
+                            code: "service_unavailable";
+                            /** @description For people; may change. Branch on `code`. */
+                            message: string;
+                        };
+                    };
+                };
+            };
         };
     };
     oidcVerifications: {
@@ -8498,6 +9384,30 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "server_error";
+                            /** @description For people; may change. Branch on `code`. */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `service_unavailable` */
+            503: {
+                headers: {
+                    /** @description The request's id (also in the logs); quote it to support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @description `[]`, or an object with details (for `invalid_request`, a map of field → message). */
+                        data: unknown[] | {
+                            [key: string]: unknown;
+                        };
+                        error: {
+                            /** @enum {string} */
+                            code: "service_unavailable";
                             /** @description For people; may change. Branch on `code`. */
                             message: string;
                         };
@@ -8663,6 +9573,30 @@ export interface operations {
                     };
                 };
             };
+            /** @description `service_unavailable` */
+            503: {
+                headers: {
+                    /** @description The request's id (also in the logs); quote it to support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @description `[]`, or an object with details (for `invalid_request`, a map of field → message). */
+                        data: unknown[] | {
+                            [key: string]: unknown;
+                        };
+                        error: {
+                            /** @enum {string} */
+                            code: "service_unavailable";
+                            /** @description For people; may change. Branch on `code`. */
+                            message: string;
+                        };
+                    };
+                };
+            };
         };
     };
     oidcLogout: {
@@ -8748,6 +9682,17 @@ export interface operations {
             };
             /** @description `server_error` */
             500: {
+                headers: {
+                    /** @description The request's id (also in the logs); quote it to support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description `service_unavailable` */
+            503: {
                 headers: {
                     /** @description The request's id (also in the logs); quote it to support. */
                     "X-Request-Id"?: string;
@@ -8857,6 +9802,17 @@ export interface operations {
             };
             /** @description `server_error` */
             500: {
+                headers: {
+                    /** @description The request's id (also in the logs); quote it to support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description `service_unavailable` */
+            503: {
                 headers: {
                     /** @description The request's id (also in the logs); quote it to support. */
                     "X-Request-Id"?: string;
@@ -8992,6 +9948,30 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "server_error";
+                            /** @description For people; may change. Branch on `code`. */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `service_unavailable` */
+            503: {
+                headers: {
+                    /** @description The request's id (also in the logs); quote it to support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @description `[]`, or an object with details (for `invalid_request`, a map of field → message). */
+                        data: unknown[] | {
+                            [key: string]: unknown;
+                        };
+                        error: {
+                            /** @enum {string} */
+                            code: "service_unavailable";
                             /** @description For people; may change. Branch on `code`. */
                             message: string;
                         };
@@ -9253,6 +10233,30 @@ export interface operations {
                     };
                 };
             };
+            /** @description `service_unavailable` */
+            503: {
+                headers: {
+                    /** @description The request's id (also in the logs); quote it to support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @description `[]`, or an object with details (for `invalid_request`, a map of field → message). */
+                        data: unknown[] | {
+                            [key: string]: unknown;
+                        };
+                        error: {
+                            /** @enum {string} */
+                            code: "service_unavailable";
+                            /** @description For people; may change. Branch on `code`. */
+                            message: string;
+                        };
+                    };
+                };
+            };
         };
     };
     resolveMember: {
@@ -9458,6 +10462,30 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "server_error";
+                            /** @description For people; may change. Branch on `code`. */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `service_unavailable` */
+            503: {
+                headers: {
+                    /** @description The request's id (also in the logs); quote it to support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @description `[]`, or an object with details (for `invalid_request`, a map of field → message). */
+                        data: unknown[] | {
+                            [key: string]: unknown;
+                        };
+                        error: {
+                            /** @enum {string} */
+                            code: "service_unavailable";
                             /** @description For people; may change. Branch on `code`. */
                             message: string;
                         };
@@ -9727,6 +10755,30 @@ export interface operations {
                     };
                 };
             };
+            /** @description `service_unavailable` */
+            503: {
+                headers: {
+                    /** @description The request's id (also in the logs); quote it to support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @description `[]`, or an object with details (for `invalid_request`, a map of field → message). */
+                        data: unknown[] | {
+                            [key: string]: unknown;
+                        };
+                        error: {
+                            /** @enum {string} */
+                            code: "service_unavailable";
+                            /** @description For people; may change. Branch on `code`. */
+                            message: string;
+                        };
+                    };
+                };
+            };
         };
     };
     removeMember: {
@@ -9862,6 +10914,30 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "server_error";
+                            /** @description For people; may change. Branch on `code`. */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `service_unavailable` */
+            503: {
+                headers: {
+                    /** @description The request's id (also in the logs); quote it to support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @description `[]`, or an object with details (for `invalid_request`, a map of field → message). */
+                        data: unknown[] | {
+                            [key: string]: unknown;
+                        };
+                        error: {
+                            /** @enum {string} */
+                            code: "service_unavailable";
                             /** @description For people; may change. Branch on `code`. */
                             message: string;
                         };
@@ -10017,6 +11093,30 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "server_error";
+                            /** @description For people; may change. Branch on `code`. */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `service_unavailable` */
+            503: {
+                headers: {
+                    /** @description The request's id (also in the logs); quote it to support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @description `[]`, or an object with details (for `invalid_request`, a map of field → message). */
+                        data: unknown[] | {
+                            [key: string]: unknown;
+                        };
+                        error: {
+                            /** @enum {string} */
+                            code: "service_unavailable";
                             /** @description For people; may change. Branch on `code`. */
                             message: string;
                         };
@@ -10196,6 +11296,30 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "server_error";
+                            /** @description For people; may change. Branch on `code`. */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `service_unavailable` */
+            503: {
+                headers: {
+                    /** @description The request's id (also in the logs); quote it to support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @description `[]`, or an object with details (for `invalid_request`, a map of field → message). */
+                        data: unknown[] | {
+                            [key: string]: unknown;
+                        };
+                        error: {
+                            /** @enum {string} */
+                            code: "service_unavailable";
                             /** @description For people; may change. Branch on `code`. */
                             message: string;
                         };
@@ -10442,6 +11566,30 @@ export interface operations {
                     };
                 };
             };
+            /** @description `service_unavailable` */
+            503: {
+                headers: {
+                    /** @description The request's id (also in the logs); quote it to support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @description `[]`, or an object with details (for `invalid_request`, a map of field → message). */
+                        data: unknown[] | {
+                            [key: string]: unknown;
+                        };
+                        error: {
+                            /** @enum {string} */
+                            code: "service_unavailable";
+                            /** @description For people; may change. Branch on `code`. */
+                            message: string;
+                        };
+                    };
+                };
+            };
         };
     };
     startRecovery: {
@@ -10679,6 +11827,30 @@ export interface operations {
                     };
                 };
             };
+            /** @description `service_unavailable` */
+            503: {
+                headers: {
+                    /** @description The request's id (also in the logs); quote it to support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @description `[]`, or an object with details (for `invalid_request`, a map of field → message). */
+                        data: unknown[] | {
+                            [key: string]: unknown;
+                        };
+                        error: {
+                            /** @enum {string} */
+                            code: "service_unavailable";
+                            /** @description For people; may change. Branch on `code`. */
+                            message: string;
+                        };
+                    };
+                };
+            };
         };
     };
     readBilling: {
@@ -10805,6 +11977,30 @@ export interface operations {
                     };
                 };
             };
+            /** @description `service_unavailable` */
+            503: {
+                headers: {
+                    /** @description The request's id (also in the logs); quote it to support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @description `[]`, or an object with details (for `invalid_request`, a map of field → message). */
+                        data: unknown[] | {
+                            [key: string]: unknown;
+                        };
+                        error: {
+                            /** @enum {string} */
+                            code: "service_unavailable";
+                            /** @description For people; may change. Branch on `code`. */
+                            message: string;
+                        };
+                    };
+                };
+            };
         };
     };
     liveness: {
@@ -10876,6 +12072,30 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "server_error";
+                            /** @description For people; may change. Branch on `code`. */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `service_unavailable` */
+            503: {
+                headers: {
+                    /** @description The request's id (also in the logs); quote it to support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @description `[]`, or an object with details (for `invalid_request`, a map of field → message). */
+                        data: unknown[] | {
+                            [key: string]: unknown;
+                        };
+                        error: {
+                            /** @enum {string} */
+                            code: "service_unavailable";
                             /** @description For people; may change. Branch on `code`. */
                             message: string;
                         };
@@ -11109,6 +12329,30 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "server_error";
+                            /** @description For people; may change. Branch on `code`. */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `service_unavailable` */
+            503: {
+                headers: {
+                    /** @description The request's id (also in the logs); quote it to support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @description `[]`, or an object with details (for `invalid_request`, a map of field → message). */
+                        data: unknown[] | {
+                            [key: string]: unknown;
+                        };
+                        error: {
+                            /** @enum {string} */
+                            code: "service_unavailable";
                             /** @description For people; may change. Branch on `code`. */
                             message: string;
                         };

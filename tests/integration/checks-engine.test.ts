@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { api, createSession, createTenant, createWorkflow, keyHeader, shared, type Tenant, bearer, checkOf } from "../support/api";
 import { useServerDatabase } from "../support/domain";
 import { blankImage, faceCell, fixture, imageForm } from "../support/images";
+import { licence, postBurst, postDocument } from "../support/kyc";
 
 /**
  * The checks engine end to end over HTTP, on the committed fixtures
@@ -14,9 +15,6 @@ useServerDatabase();
 
 let t: Tenant;
 let kyc: string;
-const burst = (name: string) => [1, 2, 3, 4, 5].map((i) => fixture("faces", name, `${i}.jpg`));
-const licence = (who: "a" | "b" | "a-expired") => ({ front: fixture("documents", `licence-${who}-front.jpg`), back: fixture("documents", `licence-${who}-back.jpg`) });
-
 beforeAll(async () => {
   // A production app: the checks run as they do for a live integration.
   t = await createTenant(shared().env, "production");
@@ -25,13 +23,6 @@ beforeAll(async () => {
   });
 });
 
-async function postDocument(token: string, type: string, files: Record<string, Buffer>) {
-  return api("POST", "/api/v2/document", { headers: bearer(token), form: imageForm(files, { document_type: type }) });
-}
-
-const PERFORMS: Record<string, string> = { "turn_left,turn_right": "a-left-right", "turn_right,turn_left": "a-right-left" };
-const personA = (performed: string[]) => burst(PERFORMS[performed.join()]!);
-
 /**
  * A generated screen replay (tests/fixtures/attacks) of person A performing
  * these turns, one whose moire survived the camera: the replay's identity
@@ -39,18 +30,6 @@ const personA = (performed: string[]) => burst(PERFORMS[performed.join()]!);
  */
 const SCREEN_REPLAYS: Record<string, string> = { "turn_left,turn_right": "screen-03", "turn_right,turn_left": "screen-07" };
 const screenReplay = (performed: string[]) => [1, 2, 3, 4, 5].map((i) => fixture("attacks", SCREEN_REPLAYS[performed.join()]!, `${i}.jpg`));
-
-/**
- * One challenge, answered by person A performing its turns (`order: "reverse"`:
- * the opposite order, which must fail).
- */
-async function postBurst(token: string, order: "as_asked" | "reverse" = "as_asked", framesOf: (performed: string[]) => Buffer[] = personA) {
-  const res = await api("POST", "/api/v2/antispoof/challenge", { headers: bearer(token) });
-  expect(res.status).toBe(201);
-  const { challenge_id, actions } = res.body.data as { challenge_id: string; actions: string[] };
-  const performed = order === "as_asked" ? actions : [...actions].reverse();
-  return api("POST", "/api/v2/antispoof", { headers: bearer(token), form: imageForm({ frames: framesOf(performed) }, { challenge_id }) });
-}
 
 const check = checkOf;
 

@@ -125,7 +125,7 @@ describe("admin CLI", () => {
       active: true,
     });
     const [row] = await sql(env(), `SELECT secret_encrypted FROM webhook_endpoints WHERE id = $1`, [hook.webhook_id]);
-    expect(row.secret_encrypted).toMatch(/^v1\./);
+    expect(row.secret_encrypted).toMatch(/^v2\.[0-9a-f]{8}\./);
     expect(row.secret_encrypted).not.toContain(hook.secret);
 
     const unapproved = await cli(["webhook:create", "--app", t.appId, "--url", "http://localhost:4000/hook"], env());

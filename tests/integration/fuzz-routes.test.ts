@@ -3,6 +3,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createSession, createTenant, createWorkflow, rawRequest, shared, type Tenant } from "../support/api";
 import { ROOT } from "../support/server";
+import { answerProblems } from "../support/fuzz-requests";
 
 /**
  * Hostile input over every route, generated from the route files
@@ -109,28 +110,8 @@ async function check(method: string, url: string, init: { headers?: Record<strin
     failures.push(`${method} ${url.slice(0, 80)}: no answer (${(err as Error).message})`);
     return;
   }
-  const text = res.text;
   const where = `${method} ${url.slice(0, 100)} (${(init.body ?? "").slice(0, 60)})`;
-  if (res.status >= 500) failures.push(`${where}: ${res.status} ${text.slice(0, 200)}`);
-  if (!/^req_[0-9a-f]{24}$/.test(res.headers.get("x-request-id") ?? "")) failures.push(`${where}: no X-Request-Id`);
-  const type = res.headers.get("content-type") ?? "";
-  // A served script (the API reference's bundle, /docs/scalar.js) is code, not an answer that could leak.
-  const script = res.status < 300 && type.includes("javascript");
-  if (!script && /\bat [\w.]+ \(|node:internal|\/work\/|postgres(ql)?:\/\//.test(text)) failures.push(`${where}: internals in the body`);
-  const isApi = new URL(url, "http://x").pathname.startsWith("/api/");
-  if (isApi && res.status >= 400 && type.includes("json")) {
-    let body: { success?: unknown; data?: unknown; error?: { code?: unknown } } | undefined;
-    try {
-      body = JSON.parse(text);
-    } catch {
-      failures.push(`${where}: ${res.status} with a body that is not JSON`);
-    }
-    if (body && (body.success !== false || typeof body.error?.code !== "string" || body.data === null || body.data === undefined)) {
-      failures.push(`${where}: ${res.status} outside the envelope: ${text.slice(0, 120)}`);
-    }
-  } else if (isApi && res.status >= 400 && !type.includes("text/html")) {
-    failures.push(`${where}: ${res.status} ${type || "no content type"}`);
-  }
+  failures.push(...answerProblems(where, new URL(url, "http://x").pathname, res.status, res.headers, res.text));
 }
 
 /** Runs calls `limit` at a time. */

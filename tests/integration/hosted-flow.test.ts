@@ -89,7 +89,11 @@ describe("POST /api/v2/location (spec 2.2)", () => {
       redirect_url: `https://shop.example/back?x=1&status=approved&session_id=${s.session_id}`,
     });
     expect((await decision(s.session_id)).status).toBe("APPROVED");
-    // Closed: no more checks, no second finish; reading still works.
+    // Finishing again (a reload, a retry whose answer was lost) answers the same outcome.
+    const twice = await api("POST", "/api/v2/flow/finish", { headers: bearer(s.session_token) });
+    expect(twice.status).toBe(200);
+    expect(twice.body.data).toEqual(done.body.data);
+    // Closed: no more checks; reading still works.
     const again = await api("POST", "/api/v2/location", { headers: bearer(s.session_token), json: paris });
     expect(again.status).toBe(409);
     expect(again.body.error.code).toBe("session_closed");

@@ -108,7 +108,7 @@ describe("discovery and keys", () => {
       for (const privatePart of ["d", "p", "q", "dp", "dq", "qi"]) expect(k).not.toHaveProperty(privatePart);
     }
     const rows = await sql(shared().env, `SELECT private_jwk_encrypted FROM oidc_signing_keys WHERE status = 'active'`);
-    expect(rows[0].private_jwk_encrypted).toMatch(/^v1\./); // sealed with ENCRYPTION_KEY
+    expect(rows[0].private_jwk_encrypted).toMatch(/^v2\.[0-9a-f]{8}\./); // sealed with ENCRYPTION_KEY, named by its key id
     expect(rows[0].private_jwk_encrypted).not.toContain('"d"');
   });
 

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { api, shared } from "../support/api";
 import { useServerDatabase } from "../support/domain";
 import { portalCaller, signInOverHttp, signUpDeveloper, type PortalDeveloper } from "../support/portal";
+import { logoForm, pngImage } from "../support/portal-resources";
 import { startServer, type RunningServer } from "../support/server";
 import { startSmtp, type TestSmtp } from "../support/smtp";
 
@@ -19,16 +20,6 @@ let a: PortalDeveloper;
 let b: PortalDeveloper;
 let appA: string;
 let keyA: { id: string; api_key: string };
-
-async function png(size: number) {
-  return sharp({ create: { width: size, height: size, channels: 3, background: { r: 20, g: 90, b: 160 } } }).png().toBuffer();
-}
-
-function logoForm(bytes: Buffer, type = "image/png") {
-  const form = new FormData();
-  form.append("logo", new Blob([new Uint8Array(bytes)], { type }), "logo.png");
-  return form;
-}
 
 beforeAll(async () => {
   [a, b] = await Promise.all([signUpDeveloper(), signUpDeveloper()]);
@@ -120,7 +111,7 @@ describe("apps", () => {
   });
 
   it("uploads a logo with the hosted flow's image checks, and removes it", async () => {
-    const ok = await a.call("PUT", `/api/portal/apps/${appA}/logo`, { form: logoForm(await png(64)) });
+    const ok = await a.call("PUT", `/api/portal/apps/${appA}/logo`, { form: logoForm(await pngImage(64)) });
     expect(ok.status).toBe(200);
     const app = await a.call("GET", `/api/portal/apps/${appA}`);
     expect(app.body.data.app.logo).toMatch(/^data:image\/png;base64,/);
@@ -244,7 +235,7 @@ describe("cross-organization access", () => {
       ["GET", `/api/portal/apps/${appA}`],
       ["PATCH", `/api/portal/apps/${appA}`, { json: { name: "Mine now" } }],
       ["PATCH", `/api/portal/apps/${appA}`, { json: { is_active: false } }],
-      ["PUT", `/api/portal/apps/${appA}/logo`, { form: logoForm(await png(32)) }],
+      ["PUT", `/api/portal/apps/${appA}/logo`, { form: logoForm(await pngImage(32)) }],
       ["DELETE", `/api/portal/apps/${appA}/logo`],
       ["GET", `/api/portal/apps/${appA}/keys`],
       ["POST", `/api/portal/apps/${appA}/keys`, { json: { name: "stolen" } }],

@@ -86,6 +86,29 @@ describe("the SDK against the real server", () => {
     expect((await failing.GET("/api/v2/workflows")).response.status).toBe(500);
   });
 
+  it("retries a 409 idempotency_in_progress (the same key still running) but not another 409", async () => {
+    const inProgress = JSON.stringify({ success: false, data: [], error: { code: "idempotency_in_progress", message: "still running" } });
+    const closed = JSON.stringify({ success: false, data: [], error: { code: "session_closed", message: "closed" } });
+    let calls = 0;
+    let answers = [inProgress, inProgress];
+    const client = sdk.createVerificationClient({
+      baseUrl: shared().url,
+      apiKey: t.apiKey,
+      delayMs: () => 5,
+      async fetch(request) {
+        calls++;
+        const body = answers.shift();
+        return body ? new Response(body, { status: 409, headers: { "content-type": "application/json" } }) : checkedFetch(request);
+      },
+    });
+    expect((await client.POST("/api/v2/workflows", { body: { name: "SDK retry", features: ["location"] } })).response.status).toBe(201);
+    expect(calls).toBe(3);
+    calls = 0;
+    answers = [closed];
+    expect((await client.GET("/api/v2/workflows")).response.status).toBe(409);
+    expect(calls).toBe(1);
+  });
+
   it("reads the organization's billing with client credentials, and refuses a wrong secret with the documented error", async () => {
     const org = sdk.createOrganizationClient({ baseUrl: shared().url, clientId: t.clientId, clientSecret: t.clientSecret, fetch: checkedFetch });
     const billing = await org.GET("/api/sdk/billing");

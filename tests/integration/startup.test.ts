@@ -85,6 +85,15 @@ describe("production start", () => {
     expect(output).toContain("ENCRYPTION_KEY is required in production");
   });
 
+  it("refuses to start with an ENCRYPTION_KEY_PREVIOUS it cannot use, naming it (a rotation would leave old data unreadable)", async () => {
+    const key = "ab".repeat(32);
+    for (const previous of ["not-a-key", `${"cd".repeat(32)},short`, key]) {
+      const { code, output } = await refusedStart({ ENCRYPTION_KEY: key, ENCRYPTION_KEY_PREVIOUS: previous });
+      expect(code, previous).not.toBe(0);
+      expect(output).toMatch(/Invalid configuration:[\s\S]*ENCRYPTION_KEY_PREVIOUS: (1 of its keys is not 32 bytes|repeats ENCRYPTION_KEY)/);
+    }
+  });
+
   it("refuses to start with a CHECK_PRICES it cannot use, naming it (instead of failing every session create)", async () => {
     const key = "ab".repeat(32);
     for (const prices of ['{"lively":0.2}', '{"liveness":"cheap"}', "liveness=0.2"]) {

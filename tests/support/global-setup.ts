@@ -8,6 +8,9 @@ import { startServer } from "./server";
 
 export type SharedServer = { url: string; env: Record<string, string> };
 
+/** The shared server's output, kept after the run (a failed test's 500 is explained here, by its request id). */
+export const SHARED_SERVER_LOG = path.join(os.tmpdir(), "svc-test-shared-server.log");
+
 declare module "vitest" {
   export interface ProvidedContext {
     server: SharedServer;
@@ -38,7 +41,7 @@ export default async function setup(project: TestProject) {
     // Check credentials on every request, so revocation is visible at once.
     CREDENTIAL_CACHE_MS: "0",
     VISION_PRELOAD: "on",
-  });
+  }, { logFile: SHARED_SERVER_LOG });
   // Every answer the tests' contract check matches is recorded here by the
   // test workers (separate processes); the summary reporter reads the records
   // after the run (onTestRunEnd, before this teardown) to check that every

@@ -25,7 +25,10 @@ export function provider(): { op: RunningServer; smtp: TestSmtp } {
   return running;
 }
 
-/** `extra`: more configuration of this file's server (JOB_WORKER=on for the file that tests background jobs). */
+/**
+ * `extra`: more configuration of this file's server (JOB_WORKER=on for the file that tests background jobs;
+ * a database of the file's own). It is read when the server starts, so an earlier `beforeAll` may fill it in.
+ */
 export function useOidcProvider(extra: Record<string, string> = {}) {
   beforeAll(async () => {
     const smtp = await startSmtp();
@@ -103,10 +106,16 @@ export async function post(url: string, b: Pick<Browser, "ip"> & { cookie?: stri
 export const csrfOf = (html: string) => html.match(/name="csrf" value="([^"]+)"/)?.[1] ?? "";
 export const text = (html: string) => html.replace(/<script[\s\S]*?<\/script>/g, "").replace(/<[^>]+>/g, " ").replace(/\s+/g, " ");
 
-/** Starts an authorization in a fresh "browser": follows authorize to the sign-in page. */
-export async function startLogin(authorizationUrl: URL): Promise<Browser & { html: string }> {
+/**
+ * Starts an authorization in a fresh "browser": follows authorize to the
+ * sign-in page. `post`: the authorization request sent as a form POST
+ * (OIDC Core 3.1.2.1) instead of a navigation.
+ */
+export async function startLogin(authorizationUrl: URL, options: { post?: boolean } = {}): Promise<Browser & { html: string }> {
   const ip = randomIp();
-  const res = await get(authorizationUrl.href, { ip });
+  const res = options.post
+    ? await post(`${authorizationUrl.origin}${authorizationUrl.pathname}`, { ip }, Object.fromEntries(authorizationUrl.searchParams))
+    : await get(authorizationUrl.href, { ip });
   expect(res.status).toBe(303);
   const page = res.headers.get("location")!;
   expect(page).toMatch(new RegExp(`^${provider().op.url}/oidc/interaction/[0-9a-f-]{36}$`));
@@ -156,13 +165,18 @@ export async function authorize(
     state,
     nonce,
   });
-  const b = await startLogin(url);
+  const callback = await finishSignIn(await startLogin(url), email, options.decision);
+  return { callback, verifier, state, nonce, email };
+}
+
+/** From the sign-in page (`startLogin`): email, code, then the consent decision; returns the callback URL. */
+export async function finishSignIn(b: Browser & { html: string }, email: string, decision: "allow" | "deny" = "allow"): Promise<URL> {
   const consent = await login(b, email);
   expect(text(consent)).toContain(`You are signed in as ${email}`);
-  const done = await post(`${b.page}/consent`, b, { csrf: csrfOf(consent), decision: options.decision ?? "allow" });
+  const done = await post(`${b.page}/consent`, b, { csrf: csrfOf(consent), decision });
   expect(done.status).toBe(303);
   expect(done.headers.get("set-cookie")).toMatch(/Max-Age=0/);
-  return { callback: new URL(done.headers.get("location")!), verifier, state, nonce, email };
+  return new URL(done.headers.get("location")!);
 }
 
 export async function exchange(flow: Flow, cfg = defaults.config!) {

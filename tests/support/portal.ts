@@ -29,15 +29,18 @@ function cookiesOf(res: Response, jar: Map<string, string>) {
 
 const header = (jar: Map<string, string>) => [...jar].map(([k, v]) => `${k}=${v}`).join("; ");
 
-/** next-auth sign-in with email and password; returns the Credentials callback's status, the error code (if any) and the cookies. */
-export async function signInOverHttp(email: string, password: string, base = shared().url) {
+/**
+ * next-auth sign-in with email and password; returns the Credentials callback's status, the error code (if any) and the cookies.
+ * `headers` go with both requests (`X-Forwarded-For` for a client IP of its own, on a server with TRUST_PROXY).
+ */
+export async function signInOverHttp(email: string, password: string, base = shared().url, headers: Record<string, string> = {}) {
   const jar = new Map<string, string>();
-  const csrf = await fetch(`${base}/api/portal/auth/csrf`);
+  const csrf = await fetch(`${base}/api/portal/auth/csrf`, { headers });
   cookiesOf(csrf, jar);
   const { csrfToken } = (await csrf.json()) as { csrfToken: string };
   const res = await fetch(`${base}/api/portal/auth/callback/credentials`, {
     method: "POST",
-    headers: { "content-type": "application/x-www-form-urlencoded", cookie: header(jar) },
+    headers: { ...headers, "content-type": "application/x-www-form-urlencoded", cookie: header(jar) },
     body: new URLSearchParams({ csrfToken, email, password, callbackUrl: "/dashboard", json: "true" }),
   });
   cookiesOf(res, jar);

@@ -26,8 +26,9 @@ export type ReceiverOptions = {
 /**
  * A real webhook receiver for tests, built on the receiver helper a customer
  * would use: verifies signatures (400 when invalid), de-duplicates on the
- * event id, and can be told to fail its first N requests with a 500 or to
- * hold requests open without answering (`hold`). Plain HTTP on 127.0.0.1 by
+ * event id, and can be told to fail its next N requests with a 500, to
+ * leave the next N unanswered or close their connections, or to hold
+ * requests open without answering (`hold`). Plain HTTP on 127.0.0.1 by
  * default; HTTPS on any address with `tls`.
  */
 export class TestReceiver {
@@ -36,6 +37,10 @@ export class TestReceiver {
   failNext = 0;
   /** While true, verified requests are recorded and left unanswered (as a receiver that hangs). */
   hold = false;
+  /** The next N requests are left unanswered (the sender's timeout ends them), then answering resumes. */
+  hangNext = 0;
+  /** The next N requests get their connection closed with no answer at all. */
+  dropNext = 0;
   secret = "";
   private server: http.Server | https.Server | null = null;
   private store = new MemoryDedupStore();
@@ -59,6 +64,18 @@ export class TestReceiver {
           this.failNext--;
           record.status = 500;
           res.writeHead(500).end("temporarily broken");
+          return;
+        }
+        if (this.hangNext > 0) {
+          this.hangNext--;
+          record.status = 0;
+          record.held = true;
+          return;
+        }
+        if (this.dropNext > 0) {
+          this.dropNext--;
+          record.status = 0;
+          req.socket.destroy();
           return;
         }
         try {

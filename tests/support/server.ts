@@ -1,8 +1,16 @@
 import { spawn, type ChildProcess } from "node:child_process";
+import { appendFileSync, writeFileSync } from "node:fs";
 import net from "node:net";
 import path from "node:path";
 
-export type RunningServer = { url: string; port: number; stop(): Promise<void>; output(): string };
+export type RunningServer = {
+  url: string;
+  port: number;
+  stop(): Promise<void>;
+  /** Ends the process with SIGKILL, as a crash or an OOM kill would: no shutdown code runs. */
+  stopHard(): Promise<void>;
+  output(): string;
+};
 
 export const ROOT = path.resolve(import.meta.dirname, "..", "..");
 
@@ -32,9 +40,17 @@ export function baseEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
  */
 export async function startServer(
   env: Record<string, string>,
-  options: { dev?: boolean; /** Health statuses that mean "up" (default 200; 503 for a server started with a dependency down). */ upWhen?: number[] } = {},
+  options: {
+    dev?: boolean;
+    /** Health statuses that mean "up" (default 200; 503 for a server started with a dependency down). */
+    upWhen?: number[];
+    /** Also write the server's output to this file, for reading after a failed run. */
+    logFile?: string;
+    /** Listen on this port (a restart after a crash keeps its address); default a free one. */
+    port?: number;
+  } = {},
 ): Promise<RunningServer> {
-  const port = await freePort();
+  const port = options.port ?? (await freePort());
   const url = `http://127.0.0.1:${port}`;
   const child: ChildProcess = spawn(process.execPath, ["server.mjs", ...(options.dev ? ["--dev"] : [])], {
     cwd: ROOT,
@@ -52,9 +68,9 @@ export async function startServer(
     }),
     stdio: ["ignore", "pipe", "pipe"],
   });
-  const watched = watchProcess(child, "server");
+  const watched = watchProcess(child, "server", options.logFile);
   await watched.waitUntilUp(`${url}/api/health`, options.upWhen ?? [200], 120_000);
-  return { url, port, output: watched.output, stop: watched.stop };
+  return { url, port, output: watched.output, stop: watched.stop, stopHard: watched.stopHard };
 }
 
 /**
@@ -63,10 +79,15 @@ export async function startServer(
  * process exits, or time runs out: it is then killed, and the error carries
  * its output), `stop` ends it (SIGTERM, SIGKILL after 10 s).
  */
-export function watchProcess(child: ChildProcess, name: string) {
+export function watchProcess(child: ChildProcess, name: string, logFile?: string) {
   let log = "";
-  child.stdout?.on("data", (d) => (log += d));
-  child.stderr?.on("data", (d) => (log += d));
+  if (logFile) writeFileSync(logFile, "");
+  const keep = (d: Buffer) => {
+    log += d;
+    if (logFile) appendFileSync(logFile, d);
+  };
+  child.stdout?.on("data", keep);
+  child.stderr?.on("data", keep);
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
   return {
     output: () => log,
@@ -82,6 +103,11 @@ export function watchProcess(child: ChildProcess, name: string) {
         }
         await new Promise((r) => setTimeout(r, 200));
       }
+    },
+    async stopHard() {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      child.kill("SIGKILL");
+      await exited;
     },
     async stop() {
       if (child.exitCode !== null) return;

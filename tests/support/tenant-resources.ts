@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { api, createSession, createWorkflow, keyHeader, type Tenant } from "./api";
+import { api, createSession, createWorkflow, keyHeader, type ApiResponse, type Tenant } from "./api";
 import { seedSession } from "./review-sessions";
 import { randomTemplate, seededRandom } from "./synthetic-faces";
 
@@ -178,4 +178,17 @@ export function identifyingTexts(t: Tenant, r: TenantResources): string[] {
     r.boundMember.email,
     r.boundMember.lastName,
   ].filter((s) => s !== "");
+}
+
+/** The three ways a path names one of the tenant's members (spec 2.7): member_id, email, svc_id. */
+export const MEMBER_REFS: Array<{ label: string; ref: (r: TenantResources) => string }> = [
+  { label: "an invited member by member_id", ref: (r) => r.invitedMember.memberId },
+  { label: "an invited member by email", ref: (r) => r.invitedMember.email },
+  { label: "a bound member by svc_id", ref: (r) => r.account.id },
+];
+
+/** Which of `texts` an answer (headers and body) carries that its own request (`request`, as text) did not. */
+export function leakedTexts(res: ApiResponse, request: string, texts: string[]): string[] {
+  const answer = `${[...res.headers].map(([k, v]) => `${k}: ${v}`).join("\n")}\n${res.text}`;
+  return texts.filter((text) => !request.includes(text) && answer.includes(text));
 }

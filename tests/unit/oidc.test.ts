@@ -57,15 +57,32 @@ describe("interaction binding", () => {
     expect(csrfValid(a.value, undefined)).toBe(false);
   });
 
-  it("sets a path-scoped HttpOnly, SameSite=Lax cookie (Secure for an https issuer) and reads it back", async () => {
+  it("sets a path-scoped HttpOnly, SameSite=Lax cookie (Secure for an https issuer), chunked when long, and reads it back", async () => {
     const { setInteractionCookie, readInteractionCookie, clearInteractionCookie } = await import("@/lib/oidc/interaction-cookie");
     const { env } = await import("@/lib/config/env");
     const cookie = setInteractionCookie("8f2c1c2e-0000-4000-8000-000000000000", "v4lue", 1800);
     const secure = env().PUBLIC_BASE_URL.startsWith("https:") ? "; Secure" : "";
-    expect(cookie).toBe(`svc_oidc_interaction=v4lue; Path=/oidc/interaction/8f2c1c2e-0000-4000-8000-000000000000; Max-Age=1800; HttpOnly; SameSite=Lax${secure}`);
-    expect(clearInteractionCookie("x")).toContain("Max-Age=0");
+    expect(cookie).toEqual([`svc_oidc_interaction=v4lue; Path=/oidc/interaction/8f2c1c2e-0000-4000-8000-000000000000; Max-Age=1800; HttpOnly; SameSite=Lax${secure}`]);
+    expect(clearInteractionCookie("x").every((c) => c.includes("Max-Age=0"))).toBe(true);
     expect(readInteractionCookie("a=1; svc_oidc_interaction=v4lue; b=2")).toBe("v4lue");
     expect(readInteractionCookie("a=1")).toBeUndefined();
+    const long = "x".repeat(5000) + "y".repeat(3000);
+    const chunks = setInteractionCookie("id", long, 60)!;
+    expect(chunks.map((c) => c.split("=")[0])).toEqual(["svc_oidc_interaction", "svc_oidc_interaction.1", "svc_oidc_interaction.2"]);
+    expect(chunks.every((c) => c.length < 4000)).toBe(true);
+    expect(readInteractionCookie(chunks.map((c) => c.split(";")[0]).reverse().join("; "))).toBe(long);
+    expect(setInteractionCookie("id", "z".repeat(12_000), 60)).toBeNull();
+  });
+
+  it("seals the sign-in request: it opens only unchanged", async () => {
+    const { sealInteraction, openInteraction } = await import("@/lib/oidc/interaction-cookie");
+    const request = { id: "i", secret: "s", appId: "a", redirectUri: "https://rp.example/cb", scope: "openid", state: "st", nonce: null, codeChallenge: null, loginHint: null, exp: 1 };
+    const sealed = sealInteraction(request);
+    expect(sealed).not.toContain("rp.example");
+    expect(openInteraction(sealed)).toEqual(request);
+    const flipped = `${sealed.slice(0, 20)}${sealed[20] === "A" ? "B" : "A"}${sealed.slice(21)}`;
+    expect(openInteraction(flipped)).toBeNull();
+    expect(openInteraction("garbage")).toBeNull();
   });
 });
 

@@ -1,10 +1,10 @@
-import { readFileSync, readdirSync, statSync } from "node:fs";
-import path from "node:path";
+import { readFileSync } from "node:fs";
 import { compileErrors, validate } from "@readme/openapi-parser";
 import { describe, expect, it } from "vitest";
 import { openApiDocument } from "@/lib/openapi/document";
 import { ERROR_CATALOGUE } from "@/lib/http/error-catalogue";
 import { assertMatchesContract, ContractViolation } from "../support/contract";
+import { routeFiles, routeTemplate, servedMethods } from "../support/route-files";
 import { SDK_DOCUMENT_PATH, SDK_TYPES_PATH, sdkSchemaTypes, serializedDocument } from "../../scripts/sdk-artifacts";
 
 /**
@@ -15,37 +15,6 @@ import { SDK_DOCUMENT_PATH, SDK_TYPES_PATH, sdkSchemaTypes, serializedDocument }
  * the public contract (docs/architecture.md).
  */
 const PUBLIC_ROUTE_FOLDERS = ["app/api/v2", "app/api/sdk", "app/api/auth/oidc", "app/api/.well-known", "app/.well-known", "app/api/health"];
-
-function routeFiles(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const full = path.join(dir, name);
-    if (statSync(full).isDirectory()) return routeFiles(full);
-    return name === "route.ts" ? [full] : [];
-  });
-}
-
-/** The methods a route file really serves (routeMethods' keys, or exported handlers), not the 405 fillers. */
-function servedMethods(source: string): string[] {
-  const defined = source.match(/routeMethods\(\{([\s\S]*)\}\)/);
-  const text = defined ? defined[1]! : source;
-  const pattern = defined
-    ? /\b(GET|POST|PUT|PATCH|DELETE)\s*:/g
-    : /export\s+(?:async\s+)?(?:const|function)\s+(GET|POST|PUT|PATCH|DELETE)\b/g;
-  const methods = new Set([...text.matchAll(pattern)].map((m) => m[1]!));
-  // A handler exported on its own next to routeMethods (e.g. health/live's GET).
-  for (const m of source.matchAll(/export\s+const\s+(GET|POST|PUT|PATCH|DELETE)\s*=/g)) methods.add(m[1]!);
-  return [...methods];
-}
-
-function openApiPath(file: string): string {
-  return (
-    "/" +
-    path
-      .dirname(file)
-      .replace(/^app\//, "")
-      .replace(/\[([^\]]+)\]/g, "{$1}")
-  );
-}
 
 describe("OpenAPI document", () => {
   const doc = openApiDocument();
@@ -63,7 +32,7 @@ describe("OpenAPI document", () => {
     const paths = doc.paths as Record<string, Record<string, unknown>>;
     for (const folder of PUBLIC_ROUTE_FOLDERS) {
       for (const file of routeFiles(folder)) {
-        const p = openApiPath(file);
+        const p = routeTemplate(file);
         for (const method of servedMethods(readFileSync(file, "utf8"))) {
           // The node:http adapter serves some OIDC routes; their params have other names in the file tree.
           if (!paths[p]?.[method.toLowerCase()]) missing.push(`${method} ${p} (${file})`);

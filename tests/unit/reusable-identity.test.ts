@@ -38,10 +38,12 @@ describe("resultOrigin", () => {
 
 describe("projectPseudonym", () => {
   it("is stable for a project and different across projects", async () => {
-    const { projectPseudonym } = await import("@/lib/identity/pseudonym");
-    expect(projectPseudonym("app-1", "acct")).toBe(projectPseudonym("app-1", "acct"));
-    expect(projectPseudonym("app-1", "acct")).not.toBe(projectPseudonym("app-2", "acct"));
-    expect(projectPseudonym("app-1", "acct")).toMatch(/^psn_[A-Za-z0-9_-]{22}$/);
+    const { pseudonymUnder } = await import("@/lib/identity/pseudonym");
+    const key = Buffer.alloc(32, 7);
+    expect(pseudonymUnder(key, "app-1", "acct")).toBe(pseudonymUnder(key, "app-1", "acct"));
+    expect(pseudonymUnder(key, "app-1", "acct")).not.toBe(pseudonymUnder(key, "app-2", "acct"));
+    expect(pseudonymUnder(key, "app-1", "acct")).not.toBe(pseudonymUnder(Buffer.alloc(32, 8), "app-1", "acct"));
+    expect(pseudonymUnder(key, "app-1", "acct")).toMatch(/^psn_[A-Za-z0-9_-]{22}$/);
   });
 });
 

@@ -1,6 +1,6 @@
 import { db } from "@/lib/db/client";
 import { openRegistryRow, type RegistryRow } from "../import/registry-row";
-import { lastNameKey, licenceNumberKey } from "../registry-index";
+import { lastNameKeys, licenceNumberKeys } from "../registry-index";
 import {
   LICENCE_INPUT_FIELDS,
   RegistryUnavailableError,
@@ -29,13 +29,13 @@ function toLicence(row: RegistryRow): RegistryLicence {
   };
 }
 
-/** Opens sealed rows; a row sealed under another ENCRYPTION_KEY makes the registry unusable until it is re-imported. */
+/** Opens sealed rows; a row sealed under a key no longer configured makes the registry unusable until it is re-imported. */
 function openRows(providerCode: string, rows: { sealed: Uint8Array }[]): RegistryRow[] {
   try {
     return rows.map((r) => openRegistryRow(r.sealed));
   } catch {
     throw new RegistryUnavailableError(
-      `The registry "${providerCode}" was imported under another ENCRYPTION_KEY; import it again`,
+      `The registry "${providerCode}" was imported under an encryption key that is not configured: put it in ENCRYPTION_KEY_PREVIOUS and run svc keys:rotate, or import the registry again`,
       "bad_response",
     );
   }
@@ -49,7 +49,7 @@ export const importedRegistryAdapter: RegistryAdapter = {
     const providerCode = query.entry.provider_code;
     const prisma = await db();
     const rows = await prisma.registryLicence.findMany({
-      where: { providerCode, numberKey: licenceNumberKey(number), credentialCode: query.entry.credential_code },
+      where: { providerCode, numberKey: { in: licenceNumberKeys(number) }, credentialCode: query.entry.credential_code },
       select: { sealed: true },
       orderBy: { id: "asc" },
     });
@@ -75,7 +75,7 @@ export async function searchImportedRegistryByName(
 ): Promise<RegistryRow[]> {
   const prisma = await db();
   const rows = await prisma.registryLicence.findMany({
-    where: { providerCode, lastNameKey: lastNameKey(lastName) },
+    where: { providerCode, lastNameKey: { in: lastNameKeys(lastName) } },
     select: { sealed: true },
     orderBy: { id: "asc" },
     take: options.limit ?? 100,

@@ -30,7 +30,7 @@ export function sealRegistryRow(row: RegistryRow): Uint8Array<ArrayBuffer> {
   return sealJson(row);
 }
 
-/** Throws when the row was sealed under another ENCRYPTION_KEY (re-import the registry after rotating it). */
+/** Throws when the row was sealed under a key that is neither ENCRYPTION_KEY nor in ENCRYPTION_KEY_PREVIOUS. */
 export function openRegistryRow(sealed: Uint8Array): RegistryRow {
   return openJson<RegistryRow>(sealed);
 }

@@ -1,13 +1,16 @@
 import type { z } from "zod";
 import type { App, Session } from "@/generated/prisma/client";
+import type { Tx } from "@/lib/db/client";
 import { env } from "@/lib/config/env";
 import { sessionFromToken } from "@/lib/flow/session-token";
 import { describeError, logger } from "@/lib/log/logger";
 import { assertSessionOpen } from "@/lib/sessions/open-session";
+import { isDecided } from "@/lib/sessions/statuses";
 import { changesSession, takesIdempotencyKey } from "./request-rules";
 import type { PortalDeveloper } from "@/lib/portal/access";
 import { authenticatePortalRequest } from "@/lib/portal/authenticate";
 import { ApiError } from "../api-error";
+import { isDatabaseUnavailable } from "@/lib/db/outage";
 import { authenticateApiKey, authenticateClient } from "../auth";
 import { clientIp } from "../client-ip";
 import { errorBody } from "../envelope";
@@ -15,6 +18,7 @@ import {
   claimIdempotencyKey,
   completeIdempotencyKey,
   fingerprint,
+  completeIdempotencyKeyIn,
   releaseIdempotencyKey,
   validateIdempotencyKey,
 } from "../idempotency";
@@ -65,6 +69,12 @@ export type RouteOptions<A extends AuthKind, B extends z.ZodType | undefined, Q 
   bodyLimit?: number;
   /** How errors are shown: the spec envelope (default), or e.g. a page for browser routes. */
   renderError?: (error: ApiError) => Reply;
+  /**
+   * A hosted-flow step that a decided session answers with its outcome
+   * instead of 409 `session_closed` (finish: a reload, or a retry whose first
+   * answer was lost, gets the decision). Expired sessions still get 410.
+   */
+  answersDecidedSession?: boolean;
 };
 
 export type RouteContext<A extends AuthKind, B, Q> = {
@@ -82,6 +92,12 @@ export type RouteContext<A extends AuthKind, B, Q> = {
   /** The multipart upload (option `upload`). */
   upload: Upload | null;
   query: Q extends z.ZodType ? z.infer<Q> : Record<string, string>;
+  /**
+   * With an Idempotency-Key: stores `answer` as the request's replayed
+   * answer inside the handler's own transaction `tx`, so its effect and the
+   * answer commit together (session creation). Null without a key.
+   */
+  commitAnswer: ((tx: Tx, answer: Reply) => Promise<void>) | null;
 };
 
 /** A route served by any adapter: `serve` never throws. */
@@ -151,7 +167,12 @@ export function renderedError(error: ApiError, requestId: string): Rendered {
 }
 
 function unexpected(err: unknown, req: CoreRequest, requestId: string): ApiError {
-  logger.error("unhandled error", { requestId, method: req.method, path: new URL(req.url).pathname, ...describeError(err) });
+  const where = { requestId, method: req.method, path: new URL(req.url).pathname };
+  if (isDatabaseUnavailable(err)) {
+    logger.warn("database unavailable", { ...where, error: err instanceof Error ? err.message : String(err) });
+    return new ApiError("service_unavailable", { message: `The database is unavailable; retry shortly (request ${requestId})`, headers: { "Retry-After": "2" } });
+  }
+  logger.error("unhandled error", { ...where, ...describeError(err) });
   return new ApiError("server_error", { message: `Unexpected server error (request ${requestId})` });
 }
 
@@ -183,7 +204,7 @@ export function defineRoute<
       const idempotencyKey = takesIdempotencyKey(raw.method, options.auth) && scope ? raw.headers.get("idempotency-key") : null;
       // A step of the hosted flow needs an open session; with an Idempotency-Key
       // the replay of a step that closed it comes first.
-      const stepOnSession = session !== null && changesSession(raw.method);
+      const stepOnSession = session !== null && changesSession(raw.method) && !(options.answersDecidedSession && isDecided(session.status));
       if (stepOnSession && idempotencyKey === null) assertSessionOpen(session);
 
       let upload: Upload | null = null;
@@ -221,7 +242,14 @@ export function defineRoute<
       }
 
       handlerStarted = true;
-      const result = await handler({ req, requestId, params, app, actor: caller?.actor ?? null, session, developer, body, upload, query } as RouteContext<A, B, Q>);
+      const claim = claimId;
+      const commitAnswer = claim
+        ? async (tx: Tx, answer: Reply) => {
+            const rendered = renderReply(answer);
+            await completeIdempotencyKeyIn(tx, claim, rendered.status, storedBody(rendered));
+          }
+        : null;
+      const result = await handler({ req, requestId, params, app, actor: caller?.actor ?? null, session, developer, body, upload, query, commitAnswer } as RouteContext<A, B, Q>);
       const rendered = renderReply(result instanceof Reply ? result : Reply.data(result));
       if (claimId) await completeIdempotencyKey(claimId, rendered.status, storedBody(rendered));
       return withHeaders(rendered, requestId, rateHeaders);

@@ -1,7 +1,7 @@
 import { createHmac } from "node:crypto";
 import { now } from "@/lib/clock";
 import { openJson, sealJson } from "@/lib/crypto/encryption";
-import { derivedKey } from "@/lib/crypto/encryption-key";
+import { derivedKey, derivedKeys } from "@/lib/crypto/encryption-key";
 import { constantTimeEqual } from "@/lib/crypto/secrets";
 import { issuer } from "@/lib/oidc/config";
 import { parseCookieHeader } from "@/lib/portal/session-cookie";
@@ -70,10 +70,12 @@ export const clearCookie = (name: string) => cookie(name, "", 0);
 /** Signing out: the signed-in cookie, also as set at /account before it was site-wide (2026-11). */
 export const clearAccountSession = (): string[] => [clearCookie(ACCOUNT_COOKIE), `${ACCOUNT_COOKIE}=; Path=/account; Max-Age=0; HttpOnly; SameSite=Lax`];
 
-export function accountCsrf(accountCookie: string): string {
-  return createHmac("sha256", derivedKey("svc account page csrf")).update(accountCookie).digest("base64url");
+export function accountCsrf(accountCookie: string, key = derivedKey("svc account page csrf")): string {
+  return createHmac("sha256", key).update(accountCookie).digest("base64url");
 }
 
+/** A form shown before an ENCRYPTION_KEY change still posts while the old key is in ENCRYPTION_KEY_PREVIOUS. */
 export function accountCsrfValid(accountCookie: string | undefined, token: string | undefined): boolean {
-  return Boolean(accountCookie && token && constantTimeEqual(accountCsrf(accountCookie), token));
+  if (!accountCookie || !token) return false;
+  return derivedKeys("svc account page csrf").some((key) => constantTimeEqual(accountCsrf(accountCookie, key), token));
 }

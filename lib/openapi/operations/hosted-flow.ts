@@ -190,9 +190,10 @@ export const HOSTED_FLOW_OPERATIONS = operations([
     operationId: "finishFlow",
     summary: "Finish the flow",
     description:
-      "The person is done: checks that never ran are recorded `not_performed`, and the decision engine sets APPROVED, DECLINED or IN_REVIEW. The decision endpoint and the webhook are authoritative.",
+      "The person is done: checks that never ran are recorded `not_performed`, and the decision engine sets APPROVED, DECLINED or IN_REVIEW. Finishing a session that is already decided answers the same outcome again. The decision endpoint and the webhook are authoritative.",
     tag: "Hosted flow",
     auth: "sessionToken",
+    answersDecidedSession: true,
     success: {
       status: 200,
       description: "The outcome.",

@@ -1,3 +1,4 @@
+import { ABUSE_LIMITS } from "@/lib/http/abuse-limits";
 import { randomUUID } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { App } from "@/generated/prisma/client";
@@ -36,7 +37,7 @@ import { RECOVERY_FEATURES, RECOVERY_SESSION_SECONDS, RECOVERY_VARIANTS, recover
  * (`recoveryUrl`) and always emailed to the member's address on file
  * (`deliverEmail` is ignored), by the background job queue.
  */
-export const RECOVERY_LIMITS = { perAppPerMinute: 60, perPersonPerHour: 5 } as const;
+export const RECOVERY_LIMITS = ABUSE_LIMITS.recoveryStart;
 export const ANSWER_FLOOR_MS = 300;
 
 export const RecoveryBody = z

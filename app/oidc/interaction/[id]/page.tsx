@@ -1,8 +1,8 @@
 import type { Metadata } from "next";
-import { cookies, headers } from "next/headers";
+import { headers } from "next/headers";
 import { cache } from "react";
 import { CodeStep, ConsentStep, EmailStep, FaceStep, GoneStep, messageFor } from "@/components/oidc/steps";
-import { INTERACTION_COOKIE } from "@/lib/oidc/interaction-cookie";
+import { readInteractionCookie } from "@/lib/oidc/interaction-cookie";
 import { isFramed } from "@/lib/oidc/browser-guard";
 import { interactionView } from "@/lib/oidc/interaction";
 import { STRINGS } from "@/lib/oidc/strings";
@@ -18,7 +18,7 @@ type Props = { params: Promise<{ id: string }>; searchParams: Promise<Record<str
 
 const load = cache(async (id: string) => {
   if (isFramed((await headers()).get("sec-fetch-dest"))) return { framed: true as const };
-  return { framed: false as const, view: await interactionView(id, (await cookies()).get(INTERACTION_COOKIE)?.value) };
+  return { framed: false as const, view: await interactionView(id, readInteractionCookie((await headers()).get("cookie"))) };
 });
 
 const TITLES = { email: STRINGS.email.title, code: STRINGS.code.title, face: STRINGS.face.title, consent: STRINGS.consent.title, gone: STRINGS.interactionGone.title };
