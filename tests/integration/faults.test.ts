@@ -16,7 +16,8 @@ import { freePort, startServer, type RunningServer } from "../support/server";
  * SDK does (one Idempotency-Key per logical POST, retried on network errors,
  * 429 and 5xx) and webhook receivers time out, answer 500 or close the
  * connection. After each: every person's session exists once and is
- * decided, every check is charged once, the wallet never went negative,
+ * decided (and one abandoned when the process died is expired by the
+ * restarted sweeper), every check is charged once, the wallet never went negative,
  * every event reached the receiver at least once (de-duplicated by its
  * id), and the service answered again with no one restarting it (but for
  * the killed process, which a supervisor restarts).
@@ -40,6 +41,7 @@ async function install(label: string, extra: Record<string, string> = {}): Promi
     WEBHOOK_POLL_MS: "100",
     WEBHOOK_TIMEOUT_MS: "1500",
     CREDENTIAL_CACHE_MS: "0",
+    SWEEP_INTERVAL_SECONDS: "1",
     ...extra,
   };
   const port = await freePort();
@@ -91,10 +93,11 @@ async function tenants(i: Install) {
 async function people(i: Install, apps: Array<{ apiKey: string; workflowId: string }>, count: number, tag: string) {
   const seen = new Map<string, number>();
   const note = (what: string) => seen.set(what, (seen.get(what) ?? 0) + 1);
+  // The SDK's own backoff (exponential with jitter, 250 ms up to 8 s, Retry-After honoured):
+  // a client that polls faster spends the IP's rate-limit budget on 429s.
   const client = retryingFetch({
     baseUrl: i.url,
-    maxRetries: 400,
-    delayMs: (_, res) => 1000 * Number(res?.headers.get("retry-after") || 0.15),
+    maxRetries: 40,
     fetch: async (request) => {
       try {
         const res = await fetch(request);
@@ -173,6 +176,12 @@ describe.skipIf(!privateServicesAvailable())("faults under load", () => {
     const i = await install("fault-kill");
     const t = await tenants(i);
     const tag = `kill-${randomBytes(3).toString("hex")}`;
+    // A session its person walks away from while the process dies.
+    const abandoned = await fetch(`${i.url}/api/v2/session`, {
+      method: "POST",
+      headers: { "X-API-Key": t.apps[0]!.apiKey, "content-type": "application/json" },
+      body: JSON.stringify({ workflow_id: t.apps[0]!.workflowId, vendor_data: "abandoned" }),
+    }).then(async (res) => ((await res.json()) as { data: { session_id: string } }).data.session_id);
     const load = people(i, t.apps, PEOPLE, tag);
     await new Promise((r) => setTimeout(r, 700));
     await i.server.stopHard();
@@ -182,6 +191,13 @@ describe.skipIf(!privateServicesAvailable())("faults under load", () => {
     const figures = await expectConsistent(i, t, tag, PEOPLE);
     console.log(`fault kill -9: answers ${JSON.stringify(Object.fromEntries(seen))}; events ${JSON.stringify(figures)}`);
     expect(seen.get("network error") ?? 0).toBeGreaterThan(0); // the kill did land in the middle of the load
+
+    // No session stays open past its expiry: the restarted process's sweeper expires the abandoned one.
+    await sql(i.env, `UPDATE sessions SET expires_at = now() - interval '1 second' WHERE id = $1`, [abandoned]);
+    const statusOf = async () => (await sql(i.env, `SELECT status FROM sessions WHERE id = $1`, [abandoned]))[0].status;
+    const deadline = Date.now() + 30_000;
+    while ((await statusOf()) !== "EXPIRED" && Date.now() < deadline) await new Promise((r) => setTimeout(r, 250));
+    expect(await statusOf()).toBe("EXPIRED");
   }, FAULT_TEST_MS);
 
   it("PostgreSQL crashed and restarted under load: answers 503 meanwhile, then serves again by itself", async () => {
