@@ -10,6 +10,7 @@ import fs from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { packageDir } from "./package-dir.mjs";
 
 const require = createRequire(import.meta.url);
 
@@ -26,14 +27,6 @@ const MRZ_SHAPES = [
   { format: "TD1", lines: 3, length: 30 },
 ];
 
-/** Folder of an installed package (its exports map hides the files we need). */
-function packageDir(name) {
-  for (const base of require.resolve.paths(name) ?? []) {
-    const dir = path.join(base, name);
-    if (fs.existsSync(path.join(dir, "package.json"))) return dir;
-  }
-  throw new Error(`package ${name} is not installed`);
-}
 
 const packageVersion = (name) => JSON.parse(fs.readFileSync(path.join(packageDir(name), "package.json"), "utf8")).version;
 

@@ -10,20 +10,13 @@
 // binding's synchronous run (the public InferenceSession.run only wraps it in
 // a promise). Each session uses one intra-op thread: the vision pool already
 // runs one worker per core (VISION_THREADS).
-import fs from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { tfjsGraphToOnnx } from "./tfjs-graph-to-onnx.mjs";
+import { packageDir } from "./package-dir.mjs";
 
 const require = createRequire(import.meta.url);
 
-function packageDir(name) {
-  for (const base of require.resolve.paths(name) ?? []) {
-    const dir = path.join(base, name);
-    if (fs.existsSync(path.join(dir, "package.json"))) return dir;
-  }
-  throw new Error(`package ${name} is not installed`);
-}
 
 let runtime;
 function onnxRuntime() {

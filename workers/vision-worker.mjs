@@ -10,17 +10,10 @@ import { frontTextTask, mrzTask, pdf417Task, warmDocumentReaders } from "./docum
 import { fuseModelGraph } from "./fuse-model-graph.mjs";
 import { runModelsNatively } from "./native-inference.mjs";
 import { glareShare, keyLandmarks, moireScore } from "./presentation-cues.mjs";
+import { packageDir } from "./package-dir.mjs";
 
 const require = createRequire(import.meta.url);
 
-/** Folder of an installed package (its exports map hides the files we need). */
-function packageDir(name) {
-  for (const base of require.resolve.paths(name) ?? []) {
-    const dir = path.join(base, name);
-    if (fs.existsSync(path.join(dir, "package.json"))) return dir;
-  }
-  throw new Error(`package ${name} is not installed`);
-}
 
 // Node 20's fetch cannot read file:// URLs; the model loader needs to. Model
 // graphs (model.json) are rewritten on the way (fuse-model-graph.mjs: same
