@@ -68,6 +68,8 @@ function distinct(members: AddMembersInput["members"]): { wanted: Wanted[]; repe
   return { wanted, repeated };
 }
 
+export type AddedMembers = { created: Created[]; skipped: Array<{ email: string; reason: "duplicate" }>; notified: boolean };
+
 async function insertNew(tx: Tx, organizationId: string, wanted: Wanted[], plan: InvitePlan, at: Date) {
   const invites = wanted.map(() => invitation(plan, at));
   const rows = await tx.member.createManyAndReturn({
@@ -78,7 +80,11 @@ async function insertNew(tx: Tx, organizationId: string, wanted: Wanted[], plan:
   return rows.map((member) => ({ member, invite: inviteByEmail.get(member.email)! }));
 }
 
-export async function addMembers(app: RosterCaller, body: AddMembersInput) {
+/**
+ * `commit`, when given, runs in the roster's transaction with the answer
+ * (the Idempotency-Key's stored answer commits with the members).
+ */
+export async function addMembers(app: RosterCaller, body: AddMembersInput, commit?: (tx: Tx, added: AddedMembers) => Promise<void>) {
   const at = now();
   await assertSeatsPayable(app.organizationId, at);
   const plan = planInvite(body.invite, body.notify, mailAvailable());
@@ -127,7 +133,9 @@ export async function addMembers(app: RosterCaller, body: AddMembersInput) {
       await enqueueJobs(jobs, tx);
       const order = new Map(wanted.map((w, i) => [w.email, i]));
       created.sort((a, b) => order.get(a.email)! - order.get(b.email)!);
-      return { created, skipped, notified: jobs.length > 0 };
+      const added: AddedMembers = { created, skipped, notified: jobs.length > 0 };
+      if (commit) await commit(tx, added);
+      return added;
     },
     { timeout: 30_000 },
   );

@@ -1,7 +1,7 @@
 import { now } from "@/lib/clock";
 import type { z } from "zod";
 import type { App, Workflow } from "@/generated/prisma/client";
-import { db } from "@/lib/db/client";
+import { db, type Tx } from "@/lib/db/client";
 import { ApiError } from "@/lib/http/api-error";
 import { UUID_PATTERN } from "@/lib/http/validation";
 import { normaliseFeatures, type CreateWorkflowBody, type Feature, type UpdateWorkflowBody } from "./schemas";
@@ -30,16 +30,25 @@ export async function findWorkflow(app: App, id: string): Promise<Workflow> {
   return workflow;
 }
 
-export async function createWorkflow(app: App, body: z.infer<typeof CreateWorkflowBody>) {
+/**
+ * `commit`, when given, runs in the insert's transaction with the created
+ * workflow (the Idempotency-Key's stored answer commits with it).
+ */
+export async function createWorkflow(
+  app: App,
+  body: z.infer<typeof CreateWorkflowBody>,
+  commit?: (tx: Tx, created: ReturnType<typeof presentWorkflow>) => Promise<void>,
+) {
   await assertWorkflowFeaturesRunnable(body.features);
   const features = normaliseFeatures(body.features);
   const settings = resolveSettings(features, body.settings);
   await assertLicenceTypesOffered(settings.credential?.license_types ?? []);
   const prisma = await db();
-  const workflow = await prisma.workflow.create({
-    data: { appId: app.id, name: body.name, features, settings, isActive: body.is_active },
+  return prisma.$transaction(async (tx) => {
+    const created = presentWorkflow(await tx.workflow.create({ data: { appId: app.id, name: body.name, features, settings, isActive: body.is_active } }));
+    if (commit) await commit(tx, created);
+    return created;
   });
-  return presentWorkflow(workflow);
 }
 
 export async function listWorkflows(app: App) {

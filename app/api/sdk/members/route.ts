@@ -4,5 +4,7 @@ import { listMembers } from "@/lib/org/list-members";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routeMethods({
   GET: apiRoute({ auth: "client" }, async ({ app }) => listMembers(app)),
-  POST: apiRoute({ auth: "client", body: AddMembersBody }, async ({ app, body }) => reply(await addMembers(app, body), 201)),
+  POST: apiRoute({ auth: "client", body: AddMembersBody }, async ({ app, body, commitAnswer }) =>
+    reply(await addMembers(app, body, commitAnswer ? (tx, added) => commitAnswer(tx, reply(added, 201)) : undefined), 201),
+  ),
 });

@@ -4,7 +4,7 @@ import { createWorkflow, listWorkflows } from "@/lib/workflows/workflows";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routeMethods({
   GET: apiRoute({ auth: "apiKey" }, async ({ app }) => ({ workflows: await listWorkflows(app) })),
-  POST: apiRoute({ auth: "apiKey", body: CreateWorkflowBody }, async ({ app, body }) =>
-    reply({ workflow: await createWorkflow(app, body) }, 201),
+  POST: apiRoute({ auth: "apiKey", body: CreateWorkflowBody }, async ({ app, body, commitAnswer }) =>
+    reply({ workflow: await createWorkflow(app, body, commitAnswer ? (tx, workflow) => commitAnswer(tx, reply({ workflow }, 201)) : undefined) }, 201),
   ),
 });
