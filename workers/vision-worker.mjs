@@ -14,7 +14,6 @@ import { packageDir } from "./package-dir.mjs";
 
 const require = createRequire(import.meta.url);
 
-
 // Node 20's fetch cannot read file:// URLs; the model loader needs to. Model
 // graphs (model.json) are rewritten on the way (fuse-model-graph.mjs: same
 // weights, same arithmetic, fewer kernels) unless VISION_GRAPH_REWRITE=off,

@@ -1,7 +1,6 @@
 import { createHmac, randomInt } from "node:crypto";
 import { now } from "@/lib/clock";
-import { constantTimeEqual } from "@/lib/crypto/secrets";
-import { derivedKey, derivedKeys } from "@/lib/crypto/encryption-key";
+import { derivedKey, matchesUnderAnyDerivedKey } from "@/lib/crypto/encryption-key";
 import { db } from "@/lib/db/client";
 import { ABUSE_LIMITS } from "@/lib/http/abuse-limits";
 import { logger } from "@/lib/log/logger";
@@ -26,7 +25,7 @@ function codeHash(id: string, code: string, key = derivedKey("svc login code")):
 
 /** A code sent before an ENCRYPTION_KEY change still works while the old key is in ENCRYPTION_KEY_PREVIOUS. */
 function codeMatches(id: string, code: string, stored: string): boolean {
-  return derivedKeys("svc login code").some((key) => constantTimeEqual(codeHash(id, code, key), stored));
+  return matchesUnderAnyDerivedKey("svc login code", (key) => codeHash(id, code, key), stored);
 }
 
 export type SendOutcome = "sent" | "logged" | "too_many" | "mail_not_configured" | "mail_failed";

@@ -3,6 +3,7 @@ import path from "node:path";
 import { hkdfSync, randomBytes } from "node:crypto";
 import { ConfigError, env } from "@/lib/config/env";
 import { decodeKeyText, keyIdOf, splitKeyList } from "./key-format";
+import { constantTimeEqual } from "./secrets";
 
 /**
  * The keys for data at rest (README "Rotating the encryption key"): the
@@ -100,7 +101,20 @@ export function derivedKey(purpose: string): Buffer {
  * made before a rotation finished.
  */
 export function derivedKeys(purpose: string): Buffer[] {
-  return [derivedKey(purpose), ...keyring().previous.map((k) => derive(k, purpose))];
+  const ring = keyring();
+  let lists = derivedLists.get(ring);
+  if (!lists) derivedLists.set(ring, (lists = new Map()));
+  let keys = lists.get(purpose);
+  if (!keys) lists.set(purpose, (keys = [derivedKey(purpose), ...ring.previous.map((k) => derive(k, purpose))]));
+  return keys;
+}
+
+/** derivedKeys' lists, per keyring (a process's keyring is fixed; tests that swap it get new lists). */
+const derivedLists = new WeakMap<Keyring, Map<string, Buffer[]>>();
+
+/** Whether `token` is `mac(key)` under the purpose's key from any configured key (a keyed hash made before a rotation still matches). */
+export function matchesUnderAnyDerivedKey(purpose: string, mac: (key: Buffer) => string, token: string): boolean {
+  return derivedKeys(purpose).some((key) => constantTimeEqual(mac(key), token));
 }
 
 /** The purpose's key under the oldest configured key (lib/crypto/stable-secrets.ts captures it once). */

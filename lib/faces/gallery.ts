@@ -1,5 +1,6 @@
 import { sql } from "kysely";
 import { now } from "@/lib/clock";
+import type { Prisma } from "@/generated/prisma/client";
 import { db, type Tx } from "@/lib/db/client";
 import { prepareQuery, runPrepared, typedSql } from "@/lib/db/typed-sql";
 import { galleryIndex } from "./gallery-index";
@@ -152,13 +153,22 @@ export async function unlinkFace(appId: string, faceId: string): Promise<{ delet
  * enrollment. Runs in the transaction that ends the session.
  */
 export async function releaseSessionFaces(tx: Tx, sessionId: string) {
-  const enrolled = await tx.faceEnrollment.findMany({ where: { sessionId, status: "active" }, select: { faceId: true } });
-  if (enrolled.length === 0) return;
-  const faceIds = enrolled.map((e) => e.faceId);
-  await tx.faceEnrollment.updateMany({ where: { sessionId, status: "active" }, data: { status: "unlinked", unlinkedAt: now() } });
+  await unlinkEnrollments(tx, { sessionId }, now());
+}
+
+/**
+ * Unlinks the active enrollments `where` selects (at most `take`) and
+ * deletes each shadow identity (no account) left without an active
+ * enrollment, template and search code. Returns how many were unlinked.
+ */
+async function unlinkEnrollments(tx: Tx, where: Prisma.FaceEnrollmentWhereInput, at: Date, take?: number): Promise<number> {
+  const due = await tx.faceEnrollment.findMany({ where: { ...where, status: "active" }, select: { id: true, faceId: true }, take });
+  if (due.length === 0) return 0;
+  await tx.faceEnrollment.updateMany({ where: { id: { in: due.map((e) => e.id) }, status: "active" }, data: { status: "unlinked", unlinkedAt: at } });
   await tx.faceIdentity.deleteMany({
-    where: { id: { in: faceIds }, accountId: null, enrollments: { none: { status: "active" } } },
+    where: { id: { in: [...new Set(due.map((e) => e.faceId))] }, accountId: null, enrollments: { none: { status: "active" } } },
   });
+  return due.length;
 }
 
 /** Enrollments unlinked at most per transaction of the retention purge. */
@@ -180,15 +190,7 @@ export async function purgeExpiredEnrollments(at: Date, retentionDays: number | 
   const prisma = await db();
   let unlinked = 0;
   for (;;) {
-    const batch = await prisma.$transaction(async (tx) => {
-      const due = await tx.faceEnrollment.findMany({ where: { status: "active", createdAt: { lt: cutoff } }, select: { id: true, faceId: true }, take: PURGE_BATCH });
-      if (due.length === 0) return 0;
-      await tx.faceEnrollment.updateMany({ where: { id: { in: due.map((e) => e.id) }, status: "active" }, data: { status: "unlinked", unlinkedAt: at } });
-      await tx.faceIdentity.deleteMany({
-        where: { id: { in: [...new Set(due.map((e) => e.faceId))] }, accountId: null, enrollments: { none: { status: "active" } } },
-      });
-      return due.length;
-    });
+    const batch = await prisma.$transaction((tx) => unlinkEnrollments(tx, { createdAt: { lt: cutoff } }, at, PURGE_BATCH));
     unlinked += batch;
     if (batch < PURGE_BATCH) return unlinked;
   }

@@ -183,16 +183,19 @@ export async function saveSessionProofs(tx: Tx, session: Pick<Session, "id" | "a
   const record = passed.has("credential") ? await loadJsonArtifact<LicenceRecord>(session.id, "licence_record", tx) : null;
   if (record) {
     const licence = licenceFromRecord(record);
-    // The same licence proven before an ENCRYPTION_KEY rotation finished: replaced, not kept twice.
-    if (licence) await tx.accountProof.deleteMany({ where: { accountId, kind: "licence", key: { in: previousLicenceProofKeys(licence) } } });
-    if (licence) await upsertProof(tx, accountId, {
-      kind: "licence",
-      key: licenceProofKey(licence),
-      content: licence,
-      verifiedAt: at,
-      validUntil: endOfDay(licence.expires_on),
-      sourceSessionId: session.id,
-    });
+    if (licence) {
+      // The same licence proven before an ENCRYPTION_KEY rotation finished: replaced, not kept twice.
+      const before = previousLicenceProofKeys(licence);
+      if (before.length) await tx.accountProof.deleteMany({ where: { accountId, kind: "licence", key: { in: before } } });
+      await upsertProof(tx, accountId, {
+        kind: "licence",
+        key: licenceProofKey(licence),
+        content: licence,
+        verifiedAt: at,
+        validUntil: endOfDay(licence.expires_on),
+        sourceSessionId: session.id,
+      });
+    }
   }
 
   await tx.accountShare.upsert({

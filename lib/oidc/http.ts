@@ -53,8 +53,8 @@ export const json = Reply.json;
 export const html = Reply.html;
 
 /** A 303 See Other (the browser follows with a GET). */
-export function redirect(location: string, setCookie?: string | string[]): Reply {
-  return Reply.redirect(location, setCookie === undefined ? [] : typeof setCookie === "string" ? [setCookie] : setCookie);
+export function redirect(location: string, setCookie: string[] = []): Reply {
+  return Reply.redirect(location, setCookie);
 }
 
 /**

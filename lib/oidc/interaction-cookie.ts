@@ -1,7 +1,7 @@
 import { createHmac } from "node:crypto";
-import { derivedKey, derivedKeys } from "@/lib/crypto/encryption-key";
+import { derivedKey, derivedKeys, matchesUnderAnyDerivedKey } from "@/lib/crypto/encryption-key";
 import { openBytes, sealBytes } from "@/lib/crypto/encryption";
-import { constantTimeEqual, hashSecret, randomToken } from "@/lib/crypto/secrets";
+import { hashSecret, randomToken } from "@/lib/crypto/secrets";
 import { parseCookieHeader } from "@/lib/portal/session-cookie";
 import { issuer } from "./config";
 
@@ -82,7 +82,7 @@ export function csrfToken(browserSecret: string, key = derivedKey(CSRF_PURPOSE))
 }
 
 export function csrfValid(browserSecret: string, token: string | null | undefined): boolean {
-  return typeof token === "string" && derivedKeys(CSRF_PURPOSE).some((key) => constantTimeEqual(csrfToken(browserSecret, key), token));
+  return typeof token === "string" && matchesUnderAnyDerivedKey(CSRF_PURPOSE, (key) => csrfToken(browserSecret, key), token);
 }
 
 function secureCookies(): boolean {

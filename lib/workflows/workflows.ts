@@ -37,7 +37,7 @@ export async function findWorkflow(app: App, id: string): Promise<Workflow> {
 export async function createWorkflow(
   app: App,
   body: z.infer<typeof CreateWorkflowBody>,
-  commit?: (tx: Tx, created: ReturnType<typeof presentWorkflow>) => Promise<void>,
+  commit?: (tx: Tx, created: PresentedWorkflow) => Promise<void>,
 ) {
   await assertWorkflowFeaturesRunnable(body.features);
   const features = normaliseFeatures(body.features);
@@ -50,6 +50,8 @@ export async function createWorkflow(
     return created;
   });
 }
+
+export type PresentedWorkflow = ReturnType<typeof presentWorkflow>;
 
 export async function listWorkflows(app: App) {
   const prisma = await db();

@@ -93,11 +93,12 @@ export type RouteContext<A extends AuthKind, B, Q> = {
   upload: Upload | null;
   query: Q extends z.ZodType ? z.infer<Q> : Record<string, string>;
   /**
-   * With an Idempotency-Key: stores `answer` as the request's replayed
-   * answer inside the handler's own transaction `tx`, so its effect and the
-   * answer commit together (session creation). Null without a key.
+   * With an Idempotency-Key: given how the route turns its result into its
+   * answer, a function that stores that answer as the request's replayed one
+   * inside the handler's own transaction `tx`, so the effect and the answer
+   * commit together (session, workflow and member creation). Null without a key.
    */
-  commitAnswer: ((tx: Tx, answer: Reply) => Promise<void>) | null;
+  commitAnswer: (<T>(answer: (value: T) => Reply) => (tx: Tx, value: T) => Promise<void>) | null;
 };
 
 /** A route served by any adapter: `serve` never throws. */
@@ -243,15 +244,19 @@ export function defineRoute<
 
       handlerStarted = true;
       const claim = claimId;
+      // Set once the handler's transaction stored the answer: not stored again below.
+      let answerCommitted = false;
       const commitAnswer = claim
-        ? async (tx: Tx, answer: Reply) => {
-            const rendered = renderReply(answer);
-            await completeIdempotencyKeyIn(tx, claim, rendered.status, storedBody(rendered));
-          }
+        ? <T>(answer: (value: T) => Reply) =>
+            async (tx: Tx, value: T) => {
+              const rendered = renderReply(answer(value));
+              await completeIdempotencyKeyIn(tx, claim, rendered.status, storedBody(rendered));
+              answerCommitted = true;
+            }
         : null;
       const result = await handler({ req, requestId, params, app, actor: caller?.actor ?? null, session, developer, body, upload, query, commitAnswer } as RouteContext<A, B, Q>);
       const rendered = renderReply(result instanceof Reply ? result : Reply.data(result));
-      if (claimId) await completeIdempotencyKey(claimId, rendered.status, storedBody(rendered));
+      if (claimId && !answerCommitted) await completeIdempotencyKey(claimId, rendered.status, storedBody(rendered));
       return withHeaders(rendered, requestId, rateHeaders);
     } catch (err) {
       const error = err instanceof ApiError ? err : unexpected(err, raw, requestId);

@@ -1,8 +1,7 @@
 import { createHmac } from "node:crypto";
 import { now } from "@/lib/clock";
 import { openJson, sealJson } from "@/lib/crypto/encryption";
-import { derivedKey, derivedKeys } from "@/lib/crypto/encryption-key";
-import { constantTimeEqual } from "@/lib/crypto/secrets";
+import { derivedKey, matchesUnderAnyDerivedKey } from "@/lib/crypto/encryption-key";
 import { issuer } from "@/lib/oidc/config";
 import { parseCookieHeader } from "@/lib/portal/session-cookie";
 
@@ -77,5 +76,5 @@ export function accountCsrf(accountCookie: string, key = derivedKey("svc account
 /** A form shown before an ENCRYPTION_KEY change still posts while the old key is in ENCRYPTION_KEY_PREVIOUS. */
 export function accountCsrfValid(accountCookie: string | undefined, token: string | undefined): boolean {
   if (!accountCookie || !token) return false;
-  return derivedKeys("svc account page csrf").some((key) => constantTimeEqual(accountCsrf(accountCookie, key), token));
+  return matchesUnderAnyDerivedKey("svc account page csrf", (key) => accountCsrf(accountCookie, key), token);
 }
