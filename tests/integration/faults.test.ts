@@ -26,7 +26,8 @@ const cleanups: Array<() => unknown> = [];
 afterAll(async () => {
   for (const fn of cleanups.reverse()) await Promise.resolve(fn()).catch(() => {});
 });
-const FAULT_TEST_MS = 240_000;
+/** A crash leaves Idempotency-Key claims for 60 s and the clients back off up to 8 s; on a loaded machine that is minutes. */
+const FAULT_TEST_MS = 480_000;
 const PEOPLE = 12;
 
 type Install = { env: Record<string, string>; url: string; port: number; server: RunningServer };

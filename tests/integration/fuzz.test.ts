@@ -64,6 +64,9 @@ async function send(req: FuzzRequest): Promise<string[]> {
   try {
     res = await fetch(`${shared().url}${req.url}`, { method: req.method, headers: req.headers, body: req.body, redirect: "manual" });
   } catch (err) {
+    // EPIPE: the server answered and closed before reading the whole body (an
+    // upload refused early, e.g. over its budget): the client's write fails, not the server.
+    if ((err as { cause?: { code?: string } }).cause?.code === "EPIPE") return [];
     return [`no answer (${(err as Error).message}: ${String((err as Error).cause)}) <- ${req.label}`];
   }
   statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
