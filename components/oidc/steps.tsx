@@ -207,6 +207,9 @@ export function ConsentStep({ view, message }: { view: Live; message: Message })
           {s.deny}
         </SubmitButton>
       </ActionForm>
+      <ActionForm id={view.id} action="restart" csrf={view.csrf} className="mt-4">
+        <SubmitButton variant="link">{s.switchAccount}</SubmitButton>
+      </ActionForm>
       <p className="mt-6 text-sm text-slate-700">{s.note}</p>
     </OidcCard>
   );

@@ -32,16 +32,21 @@ export function openCheckData(type: string, data: unknown): Record<string, unkno
 /**
  * Seals the fixes of location checks stored before they were sealed (an
  * install upgraded from then): run by the migration runner after the
- * migrations, under its lock, like the face search codes' backfill;
- * idempotent. Returns how many checks it sealed.
+ * migrations, under its lock, like the face templates' backfill;
+ * idempotent. Returns how many checks it sealed. Its query is the predicate
+ * of the partial index check_results_unsealed_location_fixes_idx (migration
+ * 20261125024000), empty once every fix is sealed: no table scan per start.
  */
+/** The location checks whose fix is still in clear: exactly the partial index's predicate (it is empty once they are sealed). */
+export const UNSEALED_LOCATION_FIXES = `SELECT id, data FROM check_results WHERE type = 'location' AND (data ? 'lat' OR data ? 'lng' OR data ? 'accuracy_m')`;
+
 export async function sealStoredLocationFixes(client: pg.Client, log: (line: string) => void = () => {}): Promise<number> {
   const { rows: table } = await client.query<{ found: boolean }>("SELECT to_regclass('check_results') IS NOT NULL AS found");
   if (!table[0]?.found) return 0; // migrated only part of the way (tests do)
   let sealed = 0;
   for (;;) {
     const { rows } = await client.query<{ id: string; data: Record<string, unknown> }>(
-      `SELECT id, data FROM check_results WHERE type = 'location' AND (data ? 'lat' OR data ? 'lng' OR data ? 'accuracy_m') LIMIT 500`,
+      `${UNSEALED_LOCATION_FIXES} LIMIT 500`,
     );
     if (rows.length === 0) break;
     await client.query(

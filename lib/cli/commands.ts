@@ -9,7 +9,7 @@ import { addRedirectUri, setScopes } from "@/lib/tenancy/oidc-settings";
 import { setAppLogo } from "@/lib/tenancy/app-branding";
 import { approveWebhookEndpoint, createWebhookEndpoint, rotateWebhookSecret } from "@/lib/tenancy/webhook-endpoints";
 import { deliveryAppId, listDeliveries, resendDelivery, webhookAppId } from "@/lib/webhooks/deliveries";
-import { sendTestEvent, TEST_EVENT_KINDS, type TestEventKind } from "@/lib/webhooks/test-events";
+import { presentTestEvent, sendTestEvent, TEST_EVENT_KINDS, type TestEventKind } from "@/lib/webhooks/test-events";
 import { db } from "@/lib/db/client";
 import { ApiError } from "@/lib/http/api-error";
 import { listSigningKeys, rotateSigningKey } from "@/lib/oidc/keys";
@@ -119,8 +119,7 @@ export const COMMANDS: Record<string, Command> = {
         throw new UsageError(`--kind must be one of ${TEST_EVENT_KINDS.join(", ")}`);
       }
       const webhookId = requireFlag(flags, "webhook");
-      const sent = await sendTestEvent(await webhookAppId(webhookId), webhookId, kind as TestEventKind);
-      return { event_id: sent.event_id, kind: sent.kind, deliveries: sent.deliveries };
+      return presentTestEvent(await sendTestEvent(await webhookAppId(webhookId), webhookId, kind as TestEventKind));
     },
   },
   "webhook:deliveries": {

@@ -51,7 +51,10 @@ function gcmOpen(key: Buffer, iv: Buffer, tag: Buffer, data: Buffer, aad: Buffer
   const decipher = createDecipheriv("aes-256-gcm", key, iv);
   if (aad) decipher.setAAD(aad);
   decipher.setAuthTag(tag);
-  return Buffer.concat([decipher.update(data), decipher.final()]);
+  const plain = decipher.update(data);
+  // final() checks the tag; GCM returns no further bytes from it (no copy: the index opens many small values).
+  const rest = decipher.final();
+  return rest.length === 0 ? plain : Buffer.concat([plain, rest]);
 }
 
 /** Opens a value sealed before key ids: the first configured key that authenticates it, current first. */
@@ -110,7 +113,7 @@ export function openJson<T>(sealed: Uint8Array): T {
 
 export function openBytes(sealed: Uint8Array, key?: Buffer): Buffer {
   const ring = ringOf(key);
-  const buf = Buffer.from(sealed);
+  const buf = Buffer.from(sealed.buffer, sealed.byteOffset, sealed.byteLength); // a view: only read
   if (buf.length < IV + TAG) throw new Error("Unrecognised sealed value");
   const v1 = () => openWithoutKeyId(ring, buf.subarray(0, IV), buf.subarray(IV, IV + TAG), buf.subarray(IV + TAG));
   const kid = sealedBytesKeyId(buf);
@@ -132,8 +135,8 @@ export function openBytes(sealed: Uint8Array, key?: Buffer): Buffer {
 /** The key id of sealed bytes in the current format; null for any other bytes (a value sealed before key ids). */
 export function sealedBytesKeyId(sealed: Uint8Array): string | null {
   const buf = Buffer.from(sealed.buffer, sealed.byteOffset, sealed.byteLength);
-  if (buf.length < HEADER + IV + TAG || !buf.subarray(0, SEALED_BYTES_MAGIC.length).equals(SEALED_BYTES_MAGIC)) return null;
-  return buf.subarray(SEALED_BYTES_MAGIC.length, HEADER).toString("hex");
+  if (buf.length < HEADER + IV + TAG || buf[0] !== SEALED_BYTES_MAGIC[0] || buf[1] !== SEALED_BYTES_MAGIC[1] || buf[2] !== SEALED_BYTES_MAGIC[2]) return null;
+  return buf.toString("hex", SEALED_BYTES_MAGIC.length, HEADER);
 }
 
 /** The key id of a sealed string; null for one sealed before key ids (`v1.`) or not sealed at all. */

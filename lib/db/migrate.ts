@@ -3,7 +3,7 @@ import fs from "node:fs";
 import path from "node:path";
 import pg from "pg";
 import { sealStoredLocationFixes } from "@/lib/checks/location-fix";
-import { backfillSearchCodes } from "@/lib/faces/backfill-search-codes";
+import { sealStoredFaceTemplates } from "@/lib/faces/sealed-faces";
 
 /**
  * The migration runner. Prisma's own `migrate deploy` cannot run offline, so
@@ -93,7 +93,7 @@ export async function migrateDatabase(
         log(`applied migration ${migration.name}`);
         report.applied.push(migration.name);
       }
-      await backfillSearchCodes(client, log);
+      await sealStoredFaceTemplates(client, log);
       await sealStoredLocationFixes(client, log);
       return report;
     } finally {

@@ -4,6 +4,7 @@ import type { Prisma } from "@/generated/prisma/client";
 import { db, type Tx } from "@/lib/db/client";
 import { prepareQuery, runPrepared, typedSql } from "@/lib/db/typed-sql";
 import { galleryIndex } from "./gallery-index";
+import { openTemplate, sealedSearchCode, sealTemplate } from "./sealed-faces";
 import { candidateRadius, searchCode } from "./search-code";
 import { normalise, type FaceTemplate } from "./templates";
 
@@ -12,7 +13,8 @@ import { normalise, type FaceTemplate } from "./templates";
  * public `svc_uuid`) enrolled per project (`face_enrollments`). The 1:N
  * search takes its candidates from the in-memory Hamming index
  * (lib/faces/gallery-index.ts), then re-scores each one exactly: the cosine
- * similarity of the stored templates, for faces the database says are still
+ * similarity of the stored templates (sealed at rest, opened here:
+ * lib/faces/sealed-faces.ts), for faces the database says are still
  * actively enrolled in the app. So the threshold means what it means for an
  * exhaustive search, at a fraction of the cost (README, "Face search at
  * scale").
@@ -50,14 +52,8 @@ const rescore = prepareQuery("face_gallery_rescore", (v: { seqs: string[]; appId
           .as("enrolled"),
       (join) => join.onTrue(),
     )
-    // As text, parsed below: node-pg's array parser takes 0.8 ms a template, a plain split 0.14 ms.
-    .select(["f.id", sql<string>`f.embedding::text`.as("embedding")]),
+    .select(["f.id", "f.template_sealed"]),
 );
-
-/** A `real[]` in PostgreSQL's text form (`{0.1,-0.2,...}`, no NULLs in a template) as numbers. */
-function parseRealArray(text: string): number[] {
-  return text.slice(1, -1).split(",").map(Number);
-}
 
 /**
  * The app's active faces most similar to the template, by exact cosine
@@ -79,8 +75,9 @@ export async function searchGallery(
     appId,
     exceptSessionId: options.exceptSessionId,
   });
+  // A face stored before templates were sealed has none until the migration runner seals it (lib/faces/sealed-faces.ts).
   return rows
-    .map((row) => ({ svc_uuid: row.id, similarity: dot(probe, parseRealArray(row.embedding)) }))
+    .flatMap((row) => (row.template_sealed ? [{ svc_uuid: row.id, similarity: dot(probe, openTemplate(row.template_sealed)) }] : []))
     .sort((a, b) => b.similarity - a.similarity);
 }
 
@@ -89,7 +86,7 @@ export async function closestFace(appId: string, template: FaceTemplate, exceptS
   return (await searchGallery(appId, template, { threshold, exceptSessionId }))[0] ?? null;
 }
 
-function dot(a: readonly number[], b: readonly number[]): number {
+function dot(a: ArrayLike<number>, b: ArrayLike<number>): number {
   let sum = 0;
   for (let i = 0; i < a.length; i++) sum += a[i]! * b[i]!;
   return sum;
@@ -103,16 +100,16 @@ function dot(a: readonly number[], b: readonly number[]): number {
 export async function enrollFace(appId: string, sessionId: string, template: FaceTemplate): Promise<string> {
   const prisma = await db();
   const embedding = normalise(template.embedding);
-  const code = new Uint8Array(searchCode(embedding));
+  const sealed = { templateSealed: sealTemplate(embedding), searchCode: sealedSearchCode(embedding) };
   const faceId = await prisma.$transaction(async (tx) => {
     // By session only, filtered here: asked with the app too, PostgreSQL with stale statistics
     // (after a bulk enrollment, before ANALYZE) walked every enrollment of the app instead.
     const existing = (await tx.faceEnrollment.findMany({ where: { sessionId } })).find((e) => e.appId === appId && e.status === "active");
     if (existing) {
-      await tx.faceIdentity.update({ where: { id: existing.faceId }, data: { embedding, searchCode: code, model: template.model } });
+      await tx.faceIdentity.update({ where: { id: existing.faceId }, data: { ...sealed, model: template.model } });
       return existing.faceId;
     }
-    const face = await tx.faceIdentity.create({ data: { embedding, searchCode: code, model: template.model } });
+    const face = await tx.faceIdentity.create({ data: { ...sealed, model: template.model } });
     await tx.faceEnrollment.create({ data: { faceId: face.id, appId, sessionId } });
     return face.id;
   });

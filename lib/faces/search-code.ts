@@ -16,8 +16,10 @@
  *
  * The signs come from a seeded generator and never change, so stored codes
  * stay comparable with every new probe. Changing them takes a migration
- * that sets every `search_code` to NULL: the migration runner then
- * recomputes them from the stored templates (lib/faces/backfill-search-codes.ts).
+ * that sets every `search_code` to NULL, and a one-time pass of the
+ * migration runner that codes each sealed template again and seals the code
+ * (as lib/faces/sealed-faces.ts sealStoredFaceTemplates does); meanwhile the
+ * search index codes such faces from their templates as it loads them.
  */
 export const TEMPLATE_DIMENSIONS = 1024;
 export const SEARCH_CODE_BITS = TEMPLATE_DIMENSIONS;

@@ -3,14 +3,18 @@ import { now } from "@/lib/clock";
 import { db } from "@/lib/db/client";
 import { ApiError } from "@/lib/http/api-error";
 import { issuer, OIDC_TTL, splitScope, SUPPORTED_SCOPES } from "./config";
+import { consentCovers } from "./grants/consent";
+import { createGrantWithCode } from "./grants/create-grant";
 import { withQuery } from "./http";
+import { verifyIdTokenHint } from "./id-token";
+import { currentProviderSession, type ProviderSession } from "./provider-session";
 import { interactionPath, newBrowserSecret, sealInteraction, setInteractionCookie } from "./interaction-cookie";
 import { AuthorizeQuery, issuesByParam, paramsObject, type AuthorizeRequest } from "./schemas";
 
 export type AuthorizeOutcome =
   /** Valid: the browser goes to the sign-in page, the request sealed in its cookie (one Set-Cookie per chunk). */
   | { kind: "interaction"; location: string; cookies: string[] }
-  /** An error sent back to the verified redirect URI (with `state`). */
+  /** Back to the verified redirect URI: an error (with `state`), or the code of a reused sign-in. */
   | { kind: "redirect"; location: string };
 
 const MAX_PARAM = 2048;
@@ -22,8 +26,14 @@ const MAX_PARAM = 2048;
  * error is thrown and shown on a page, never redirected. After that, errors
  * go back to the redirect URI with `error`, `error_description`, `state` and
  * `iss` (RFC 9207).
+ *
+ * A browser with a live sign-in session (lib/oidc/provider-session.ts) that
+ * the request lets be reused (reusableSession) skips the sign-in: with the
+ * app's consent already given in that login, the code goes straight back;
+ * otherwise the page opens at consent. `prompt=none` never shows a page: it
+ * answers `login_required` or `consent_required` instead.
  */
-export async function startAuthorization(params: Map<string, string>): Promise<AuthorizeOutcome> {
+export async function startAuthorization(params: Map<string, string>, cookieHeader: string | null = null): Promise<AuthorizeOutcome> {
   const clientId = AuthorizeQuery.shape.client_id.safeParse(params.get("client_id"));
   if (!clientId.success) throw new ApiError("invalid_request", { message: clientId.error.issues[0]?.message });
   const prisma = await db();
@@ -49,7 +59,38 @@ export async function startAuthorization(params: Map<string, string>): Promise<A
     };
   }
   const { request, scopes } = checked;
-  const challenge = request.code_challenge;
+  const back = (query: Record<string, string>) => ({
+    kind: "redirect" as const,
+    location: withQuery(redirectUri, { ...query, state: request.state, iss: issuer() }),
+  });
+  const scope = SUPPORTED_SCOPES.filter((s) => scopes.includes(s)).join(" ");
+  const prompts = splitScope(request.prompt);
+  const hint = request.id_token_hint ? await verifyIdTokenHint(request.id_token_hint) : null;
+  if (request.id_token_hint && !hint?.aud.includes(app.clientId)) {
+    return back({ error: "invalid_request", error_description: "id_token_hint is not an ID token this provider issued to this app" });
+  }
+  const session = reusableSession(await currentProviderSession(cookieHeader), {
+    prompts,
+    maxAge: request.max_age === undefined ? undefined : Number(request.max_age),
+    hintSubject: hint?.sub ?? null,
+    at: now(),
+  });
+  if (!session && prompts.includes("none")) return back({ error: "login_required", error_description: "Sign-in is required" });
+  if (session && !prompts.includes("consent") && (await consentCovers(session.accountId, app.id, scope))) {
+    const { code } = await createGrantWithCode({
+      appId: app.id,
+      accountId: session.accountId,
+      scope,
+      nonce: request.nonce ?? null,
+      authTime: session.authTime,
+      redirectUri,
+      codeChallenge: request.code_challenge ?? null,
+    });
+    return back({ code });
+  }
+  if (session && prompts.includes("none")) {
+    return back({ error: "consent_required", error_description: "The person has not allowed this app yet" });
+  }
   const loginHint = request.login_hint;
   const browser = newBrowserSecret();
   // No database row for an anonymous request: the checked request is sealed into the browser's
@@ -62,22 +103,35 @@ export async function startAuthorization(params: Map<string, string>): Promise<A
       secret: browser.value,
       appId: app.id,
       redirectUri,
-      scope: SUPPORTED_SCOPES.filter((s) => scopes.includes(s)).join(" "),
+      scope,
       state: request.state,
       nonce: request.nonce ?? null,
-      codeChallenge: challenge ?? null,
+      codeChallenge: request.code_challenge ?? null,
       loginHint: loginHint && /^[^\s@]+@[^\s@]+$/.test(loginHint) && loginHint.length <= 254 ? loginHint.toLowerCase() : null,
+      ...(session ? { accountId: session.accountId, authTime: session.authTime.getTime() } : {}),
       exp: now().getTime() + OIDC_TTL.interaction * 1000,
     }),
     OIDC_TTL.interaction,
   );
-  if (!cookie) {
-    return {
-      kind: "redirect",
-      location: withQuery(redirectUri, { error: "invalid_request", error_description: "The request's parameters are too long together", state: params.get("state"), iss: issuer() }),
-    };
-  }
+  if (!cookie) return back({ error: "invalid_request", error_description: "The request's parameters are too long together" });
   return { kind: "interaction", location: `${issuer()}${interactionPath(id)}`, cookies: cookie };
+}
+
+/**
+ * The browser's sign-in session when this request may reuse it (OIDC Core
+ * 3.1.2.1), else null (the person signs in again): not with
+ * `prompt=login` or `select_account`, not when the sign-in is older than
+ * `max_age` seconds, not when `id_token_hint` names someone else.
+ */
+export function reusableSession(
+  session: ProviderSession | null,
+  request: { prompts: string[]; maxAge: number | undefined; hintSubject: string | null; at: Date },
+): ProviderSession | null {
+  if (!session) return null;
+  if (request.prompts.includes("login") || request.prompts.includes("select_account")) return null;
+  if (request.maxAge !== undefined && request.at.getTime() - session.authTime.getTime() > request.maxAge * 1000) return null;
+  if (request.hintSubject !== null && request.hintSubject !== session.accountId) return null;
+  return session;
 }
 
 type AuthorizationCheck =
@@ -135,10 +189,9 @@ function pkcePairError(challenge: string | undefined, method: string | undefined
   return null;
 }
 
-/** `prompt=none` asks for an answer without sign-in, which never exists: the provider keeps no sign-in session of its own. */
+/** `prompt=none` stands alone (OIDC Core 3.1.2.1); what it answers depends on the sign-in session (startAuthorization). */
 function promptError(prompt: string | undefined): { error: string; description: string } | null {
   const values = splitScope(prompt);
-  if (!values.includes("none")) return null;
-  if (values.length > 1) return { error: "invalid_request", description: "prompt=none cannot be combined with other values" };
-  return { error: "login_required", description: "Sign-in is required" };
+  if (values.includes("none") && values.length > 1) return { error: "invalid_request", description: "prompt=none cannot be combined with other values" };
+  return null;
 }

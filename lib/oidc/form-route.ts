@@ -17,6 +17,7 @@ export function interactionFormRoute(action: (input: FormInput) => Promise<Actio
     const result = await action({
       id: params.id ?? "",
       cookie: readInteractionCookie(req.headers.get("cookie")),
+      cookieHeader: req.headers.get("cookie"),
       form,
       ip: clientIp(req),
     });

@@ -2,6 +2,7 @@ import { apiRoute } from "@/lib/http/api-route";
 import type { RouteHandler } from "@/lib/http/adapters/next";
 import { ApiError } from "@/lib/http/api-error";
 import { assertStorableEntries } from "@/lib/http/core/clean-input";
+import { envelopeReply } from "@/lib/http/core/pipeline";
 import { Reply } from "@/lib/http/core/reply";
 import type { RequestView } from "@/lib/http/core/request";
 import { startOidcMaintenance } from "./maintenance";
@@ -23,7 +24,7 @@ type Handler = (req: OidcRequest, ctx: Ctx) => Promise<Reply>;
 /** Parameters of OAuth requests: small (RFC 6749 bodies are a few hundred bytes). */
 const MAX_BODY_BYTES = 64 * 1024;
 
-function oidcRoute(handler: Handler, renderError?: (err: ApiError) => Reply): RouteHandler {
+function oidcRoute(handler: Handler, renderError?: (err: ApiError, req: OidcRequest) => Reply): RouteHandler {
   return apiRoute({ auth: "none", rawBody: true, bodyLimit: MAX_BODY_BYTES, renderError }, async ({ req, requestId, params }) => {
     startOidcMaintenance();
     return handler(req, { requestId, params });
@@ -33,6 +34,36 @@ function oidcRoute(handler: Handler, renderError?: (err: ApiError) => Reply): Ro
 /** JSON endpoints (token, userinfo, account reads, JWKS, discovery): errors in the spec envelope. */
 export function oidcJsonRoute(handler: Handler): RouteHandler {
   return oidcRoute(handler);
+}
+
+/**
+ * The token endpoint: errors in the spec envelope for the spec's JSON
+ * requests, and in RFC 6749's shape (5.2: top-level `error` and
+ * `error_description`) for the form posts every OAuth client library sends
+ * (oauthErrorReply): those libraries, and the OpenID Foundation's
+ * conformance suite, read `error` as a string.
+ */
+export function oidcTokenRoute(handler: Handler): RouteHandler {
+  return oidcRoute(handler, (err, req) => (isFormPost(req) ? oauthErrorReply(err) : envelopeReply(err)));
+}
+
+function isFormPost(req: Pick<OidcRequest, "headers">): boolean {
+  return (req.headers.get("content-type") ?? "").toLowerCase().includes("application/x-www-form-urlencoded");
+}
+
+/**
+ * RFC 6749 5.2's error body: `error` (the catalogue's code) and
+ * `error_description`, kept to the characters 5.2 allows (printable ASCII
+ * but `"` and `\`). Not cached (5.1); the error's own headers (a
+ * `WWW-Authenticate: Basic` challenge) are kept.
+ */
+export function oauthErrorReply(err: ApiError): Reply {
+  const description = err.message.normalize("NFKD").replace(/[^\x20\x21\x23-\x5b\x5d-\x7e]/g, "").trim();
+  return Reply.json({ error: err.code, error_description: description || err.code }, err.status, {
+    ...err.headers,
+    "Cache-Control": "no-store",
+    Pragma: "no-cache",
+  });
 }
 
 /**

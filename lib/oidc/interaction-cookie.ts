@@ -42,6 +42,9 @@ export type SealedInteraction = {
   nonce: string | null;
   codeChallenge: string | null;
   loginHint: string | null;
+  /** Set when the request reused the browser's sign-in session (it starts at consent): who, and when they signed in (ms). */
+  accountId?: string;
+  authTime?: number;
   /** Expiry, ms since the epoch. */
   exp: number;
 };

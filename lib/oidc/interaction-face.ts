@@ -1,12 +1,11 @@
-import { now } from "@/lib/clock";
-import { db } from "@/lib/db/client";
 import { apiRoute, reply } from "@/lib/http/api-route";
 import { ApiError } from "@/lib/http/api-error";
+import { Reply } from "@/lib/http/core/reply";
 import type { RequestView } from "@/lib/http/core/request";
 import { issueFaceSignInChallenge, judgeFaceSignIn, signInOver } from "@/lib/identity/face-sign-in";
 import { BURST_FRAMES } from "@/lib/liveness/challenges";
 import { assertOwnPagePost } from "./browser-guard";
-import { page, loadBoundInteraction } from "./interaction";
+import { completeSignIn, page, loadBoundInteraction } from "./interaction";
 import { csrfValid, readInteractionCookie } from "./interaction-cookie";
 import { startOidcMaintenance } from "./maintenance";
 
@@ -52,12 +51,8 @@ export const faceBurstRoute = apiRoute(
     startOidcMaintenance();
     const step = await faceStep(req, params.id ?? "", req.headers.get("x-csrf-token"));
     const { accountId } = await judgeFaceSignIn(step.interactionId, step.email, upload!);
-    const prisma = await db();
-    const signedIn = await prisma.oidcInteraction.updateMany({
-      where: { id: step.interactionId, completedAt: null },
-      data: { accountId, authTime: now(), pendingEmail: null, pendingMethod: "code" },
-    });
-    if (signedIn.count === 0) throw signInOver();
-    return reply({ signed_in: true, location: page(step.interactionId) }, 200, { "Cache-Control": "no-store" });
+    const signedIn = await completeSignIn(step.interactionId, accountId, req.headers.get("cookie"));
+    if (!signedIn) throw signInOver();
+    return Reply.data({ signed_in: true, location: page(step.interactionId) }, 200, { "Cache-Control": "no-store", "Set-Cookie": signedIn.setCookie });
   },
 );

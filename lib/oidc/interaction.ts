@@ -12,12 +12,15 @@ import { createGrantWithCode } from "./grants/create-grant";
 import { withQuery } from "./http";
 import { faceSignInTriesLeft } from "@/lib/identity/face-sign-in";
 import { clearInteractionCookie, csrfToken, csrfValid, interactionPath, openInteraction } from "./interaction-cookie";
+import { startProviderSession } from "./provider-session";
 
 /**
  * The sign-in request between authorize and the redirect back: the login
  * step (email, then the one-time code or a face scan: lib/oidc/
  * interaction-face.ts) and the consent step (login only: spec 5 rule 6).
- * Everything here checks the browser binding first.
+ * A request that reused the browser's sign-in session (lib/oidc/
+ * provider-session.ts) starts at the consent step. Everything here checks
+ * the browser binding first.
  */
 type Bound = {
   interaction: OidcInteraction;
@@ -58,8 +61,8 @@ export async function loadBoundInteraction(id: string, cookieValue: string | und
     codeChallenge: sealed.codeChallenge,
     loginHint: sealed.loginHint,
     browserHash: hashSecret(sealed.secret),
-    accountId: null,
-    authTime: null,
+    accountId: sealed.accountId ?? null,
+    authTime: sealed.authTime ? new Date(sealed.authTime) : null,
     pendingEmail: null,
     pendingMethod: "code",
     expiresAt: new Date(sealed.exp),
@@ -72,11 +75,11 @@ export async function loadBoundInteraction(id: string, cookieValue: string | und
 /** Stores a request that so far lived only in its cookie (the first step that needs the database). */
 async function ensureStored(bound: Bound): Promise<void> {
   if (bound.stored) return;
-  const { id, appId, redirectUri, scope, state, nonce, codeChallenge, loginHint, browserHash, expiresAt } = bound.interaction;
+  const { id, appId, redirectUri, scope, state, nonce, codeChallenge, loginHint, browserHash, expiresAt, accountId, authTime } = bound.interaction;
   const prisma = await db();
   await prisma.oidcInteraction.upsert({
     where: { id },
-    create: { id, appId, redirectUri, scope, state, nonce, codeChallenge, loginHint, browserHash, expiresAt },
+    create: { id, appId, redirectUri, scope, state, nonce, codeChallenge, loginHint, browserHash, expiresAt, accountId, authTime },
     update: {},
   });
   bound.stored = true;
@@ -128,7 +131,15 @@ export type ActionResult = { location: string; setCookie?: string[] };
 export const page = (id: string, message?: string) =>
   `${issuer()}${interactionPath(id)}${message ? `?m=${encodeURIComponent(message)}` : ""}`;
 
-export type FormInput = { id: string; cookie: string | undefined; form: Map<string, string>; ip: string | null };
+export type FormInput = {
+  id: string;
+  /** The interaction cookie's value. */
+  cookie: string | undefined;
+  /** The raw Cookie header (the provider session's cookie is in it). */
+  cookieHeader: string | null;
+  form: Map<string, string>;
+  ip: string | null;
+};
 
 async function bind(input: FormInput): Promise<Bound | ActionResult> {
   const bound = await loadBoundInteraction(input.id, input.cookie);
@@ -164,15 +175,35 @@ export async function submitEmail(input: FormInput): Promise<ActionResult> {
   return { location: page(input.id, outcome === "too_many" ? "too_many_codes" : outcome) };
 }
 
-/** POST .../restart: back to the email step. */
+/** POST .../restart: back to the email step (also from consent: "use another account"). */
 export async function restartLogin(input: FormInput): Promise<ActionResult> {
   const bound = await bind(input);
   if (isResult(bound)) return bound;
-  if (bound.stored && !bound.interaction.accountId) {
+  if (bound.stored || bound.interaction.accountId) {
+    await ensureStored(bound);
     const prisma = await db();
-    await prisma.oidcInteraction.update({ where: { id: input.id }, data: { pendingEmail: null, pendingMethod: "code" } });
+    await prisma.oidcInteraction.updateMany({
+      where: { id: input.id, completedAt: null },
+      data: { pendingEmail: null, pendingMethod: "code", accountId: null, authTime: null },
+    });
   }
   return { location: page(input.id) };
+}
+
+/**
+ * The person proved who they are (one-time code or face): the request goes
+ * on to consent, and the browser's provider session starts (replacing its
+ * previous one). Null when the request was completed meanwhile.
+ */
+export async function completeSignIn(interactionId: string, accountId: string, cookieHeader: string | null): Promise<{ setCookie: string[] } | null> {
+  const prisma = await db();
+  const authTime = now();
+  const signedIn = await prisma.oidcInteraction.updateMany({
+    where: { id: interactionId, completedAt: null },
+    data: { accountId, authTime, pendingEmail: null, pendingMethod: "code" },
+  });
+  if (signedIn.count === 0) return null;
+  return { setCookie: [await startProviderSession(accountId, authTime, cookieHeader)] };
 }
 
 /** POST .../code: the one-time code signs the person in (creating the account on first use). */
@@ -186,12 +217,8 @@ export async function submitCode(input: FormInput): Promise<ActionResult> {
   const outcome = await verifyLoginCode(interaction.id, code);
   if (!outcome.ok) return { location: page(input.id, outcome.reason) };
   const account = await signInAccountByEmail(outcome.email);
-  const prisma = await db();
-  await prisma.oidcInteraction.update({
-    where: { id: interaction.id },
-    data: { accountId: account.id, authTime: now(), pendingEmail: null },
-  });
-  return { location: page(input.id) };
+  const signedIn = await completeSignIn(interaction.id, account.id, input.cookieHeader);
+  return { location: page(input.id), setCookie: signedIn?.setCookie };
 }
 
 /**

@@ -3,9 +3,11 @@ import { ApiError } from "@/lib/http/api-error";
 import { revokeAccountGrants } from "./grants/revoke";
 import { withQuery } from "./http";
 import { verifyIdTokenHint } from "./id-token";
+import { endProviderSession } from "./provider-session";
 import { LogoutQuery, parseParams } from "./schemas";
 
-export type LogoutOutcome = { kind: "redirect"; location: string } | { kind: "page"; revoked: number };
+/** Where the browser goes, and the Set-Cookie that ends its sign-in session. */
+export type LogoutOutcome = ({ kind: "redirect"; location: string } | { kind: "page"; revoked: number }) & { cookies: string[] };
 
 /**
  * GET (or POST) /api/auth/oidc/logout (spec 4.5, OIDC RP-Initiated Logout
@@ -14,11 +16,12 @@ export type LogoutOutcome = { kind: "redirect"; location: string } | { kind: "pa
  * client is revoked (refresh and access tokens stop at once). The browser
  * then goes to `post_logout_redirect_uri` (which must exactly match a
  * redirect URI registered for the client) with `state`, or sees a page.
- * Without a hint nothing can be revoked (the provider keeps no browser
- * session); a `post_logout_redirect_uri` then needs `client_id`. The
- * parameters are LogoutQuery's (./schemas.ts).
+ * The browser's sign-in session at the provider ends too (./provider-
+ * session.ts), so the next authorization asks the person to sign in.
+ * Without a hint no grant is revoked; a `post_logout_redirect_uri` then
+ * needs `client_id`. The parameters are LogoutQuery's (./schemas.ts).
  */
-export async function logout(params: Map<string, string>): Promise<LogoutOutcome> {
+export async function logout(params: Map<string, string>, cookieHeader: string | null = null): Promise<LogoutOutcome> {
   const {
     id_token_hint: hintValue,
     client_id: clientIdParam,
@@ -46,6 +49,7 @@ export async function logout(params: Map<string, string>): Promise<LogoutOutcome
     }
   }
   const revoked = hint && app ? await revokeAccountGrants(hint.sub, app.id) : 0;
-  if (postLogout) return { kind: "redirect", location: withQuery(postLogout, { state }) };
-  return { kind: "page", revoked };
+  const cookies = [await endProviderSession(cookieHeader)];
+  if (postLogout) return { kind: "redirect", location: withQuery(postLogout, { state }), cookies };
+  return { kind: "page", revoked, cookies };
 }

@@ -5,7 +5,7 @@ import { sqlTime } from "./tokens";
 
 /**
  * Forgets what has expired: sign-in requests and codes, authorization codes,
- * access tokens, and grants (with their refresh tokens) a day after the
+ * access tokens, browsers' sign-in sessions, and grants (with their refresh tokens) a day after the
  * login ended. Used refresh tokens are kept until then so a replay is still
  * recognised. Runs every 10 minutes in each process that served an OIDC
  * request (started on the first one); the deletes are idempotent, so
@@ -23,6 +23,7 @@ export async function purgeExpiredOidcRows(): Promise<void> {
   await pool.query(`DELETE FROM oidc_authorization_codes WHERE expires_at < $1::timestamptz`, [at]);
   await pool.query(`DELETE FROM oidc_access_tokens WHERE expires_at < $1::timestamptz`, [at]);
   await pool.query(`DELETE FROM oidc_grants WHERE expires_at < $1::timestamptz`, [dayAgo]);
+  await pool.query(`DELETE FROM oidc_sessions WHERE expires_at < $1::timestamptz`, [at]);
 }
 
 export function startOidcMaintenance() {

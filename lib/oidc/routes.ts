@@ -4,7 +4,7 @@ import { readLicences, readUserinfo, readVerifications } from "./account-reads";
 import { startAuthorization } from "./authorize";
 import { endpoints } from "./config";
 import { discoveryDocument } from "./discovery";
-import { html, json, oidcJsonRoute, oidcPageRoute, readParams, redirect } from "./http";
+import { html, json, oidcJsonRoute, oidcPageRoute, oidcTokenRoute, readParams, redirect } from "./http";
 import { publishedJwks } from "./keys";
 import { issuePredicateCredential } from "./predicate-credential";
 import { logout } from "./logout";
@@ -24,13 +24,13 @@ export const jwksRoute = oidcJsonRoute(async () =>
 );
 
 export const authorizeRoute = oidcPageRoute(async (req) => {
-  const outcome = await startAuthorization(await readParams(req, req.method === "POST" ? "body" : "query"));
+  const outcome = await startAuthorization(await readParams(req, req.method === "POST" ? "body" : "query"), req.headers.get("cookie"));
   return outcome.kind === "interaction"
     ? redirect(outcome.location, outcome.cookies)
     : redirect(outcome.location);
 });
 
-export const tokenRoute = oidcJsonRoute(async (req) => handleTokenRequest(req));
+export const tokenRoute = oidcTokenRoute(async (req) => handleTokenRequest(req));
 
 export const userinfoRoute = oidcJsonRoute(async (req) => json(await readUserinfo(req)));
 export const licencesRoute = oidcJsonRoute(async (req) => json(successBody(await readLicences(req))));
@@ -38,10 +38,10 @@ export const verificationsRoute = oidcJsonRoute(async (req) => json(successBody(
 export const credentialRoute = oidcJsonRoute(async (req) => json(successBody(await issuePredicateCredential(req)), 200, { "Cache-Control": "no-store" }));
 
 export const logoutRoute = oidcPageRoute(async (req) => {
-  const outcome = await logout(await readParams(req, req.method === "POST" ? "both" : "query"));
-  if (outcome.kind === "redirect") return redirect(outcome.location);
+  const outcome = await logout(await readParams(req, req.method === "POST" ? "both" : "query"), req.headers.get("cookie"));
+  if (outcome.kind === "redirect") return redirect(outcome.location, outcome.cookies);
   const page = STRINGS.logoutPage;
-  return html(renderMessagePage({ title: page.title, heading: page.heading, message: page.message }));
+  return html(renderMessagePage({ title: page.title, heading: page.heading, message: page.message }), 200, { "Set-Cookie": outcome.cookies });
 });
 
 /** The removed legacy single-sign-on endpoints (/api/auth/sso/...): 410 `endpoint_removed`. */

@@ -63,9 +63,16 @@ export const AuthorizeQuery = z.object({
   prompt: z
     .string()
     .optional()
-    .meta({ description: "`login`, `consent`, or `none` (always answered `login_required`: the provider keeps no sign-in session)." }),
+    .meta({
+      description:
+        "`login` (sign in again), `consent` (ask again), `select_account` (as `login`), or `none` (no page: the code when the browser's sign-in session and the app's consent allow it, else `login_required` or `consent_required`).",
+    }),
   max_age: z.string().regex(/^\d+$/, "max_age must be a whole number of seconds").optional().meta({ description: "Whole seconds." }),
   login_hint: z.string().optional().meta({ description: "An email address to prefill on the sign-in page." }),
+  id_token_hint: z
+    .string()
+    .optional()
+    .meta({ description: "An ID token this provider issued to the app (an expired one is accepted): the browser's sign-in is reused only for that person." }),
 });
 export type AuthorizeRequest = z.infer<typeof AuthorizeQuery>;
 

@@ -71,6 +71,7 @@ export const STRINGS = {
     title: "Allow sign-in",
     heading: (app: string) => `Sign in to ${app}?`,
     signedInAs: (email: string) => `You are signed in as ${email}.`,
+    switchAccount: "Use another account",
     intro: (app: string) =>
       `${app} will learn your account id. It receives no other personal details at sign-in; with your permission below it can later read:`,
     nothingElse: "Nothing else: only that you signed in.",

@@ -9,6 +9,7 @@ import {
   RATE_LIMIT_HEADERS,
   RESPONSE_HEADERS,
   errorEnvelope,
+  oauthErrorBody,
   errorsOf,
   securityOf,
   successEnvelope,
@@ -40,7 +41,9 @@ function errorResponses(op: Operation) {
     const content =
       op.errorBody === "html"
         ? { "text/html": { schema: z.string().meta({ description: "A page naming the error." }) } }
-        : { "application/json": { schema: errorEnvelope(codes) } };
+        : op.errorBody === "oauth"
+          ? { "application/json": { schema: z.union([errorEnvelope(codes), oauthErrorBody(codes)]) } }
+          : { "application/json": { schema: errorEnvelope(codes) } };
     responses[String(status)] = { description: codes.map((c) => `\`${c}\``).join(", "), headers: RESPONSE_HEADERS, content };
   }
   return responses;

@@ -58,8 +58,12 @@ export type Operation = {
   errors: readonly OperationError[];
   /** False for endpoints the core does not rate-limit (lib/http/rate-limit.ts rateLimitBucketFor): no 429, no rate-limit headers. */
   rateLimited?: boolean;
-  /** How errors are shown: the spec envelope (default) or, for browser routes, an HTML page at the same status. */
-  errorBody?: "envelope" | "html";
+  /**
+   * How errors are shown: the spec envelope (default); for browser routes,
+   * an HTML page at the same status; `oauth`: the envelope for JSON
+   * requests, RFC 6749's `{ error, error_description }` for form posts.
+   */
+  errorBody?: "envelope" | "html" | "oauth";
   /** The route's answersDecidedSession (lib/http/core/pipeline.ts): no 409 `session_closed`. */
   answersDecidedSession?: boolean;
 };

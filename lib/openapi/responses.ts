@@ -45,6 +45,16 @@ export function errorEnvelope(codes: readonly ErrorCode[]) {
   });
 }
 
+/** RFC 6749 5.2's error body: the token endpoint's answer to a form post. */
+export function oauthErrorBody(codes: readonly ErrorCode[]) {
+  return z
+    .object({
+      error: z.enum(codes as [ErrorCode, ...ErrorCode[]]),
+      error_description: z.string().meta({ description: "For people; printable ASCII without `\"` and `\\` (RFC 6749 5.2)." }),
+    })
+    .meta({ description: "RFC 6749 5.2: the answer to an `application/x-www-form-urlencoded` request." });
+}
+
 const AUTH_ERRORS: Record<OperationAuth, readonly OperationError[]> = {
   apiKey: ["invalid_api_key"],
   client: ["invalid_client"],

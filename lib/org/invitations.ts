@@ -4,7 +4,7 @@ import type { RosterCaller } from "./caller";
 import { z } from "zod";
 import { now } from "@/lib/clock";
 import { encryptString } from "@/lib/crypto/encryption";
-import { db } from "@/lib/db/client";
+import { db, type Tx } from "@/lib/db/client";
 import { ApiError } from "@/lib/http/api-error";
 import { consumeRateLimit } from "@/lib/http/rate-limit";
 import { enqueueJobs, jobQueue, QUEUES, type NewJob } from "@/lib/jobs/queue";
@@ -54,13 +54,24 @@ export const InviteBody = z.object({ notify: z.boolean().default(true) }).strict
 /** Re-sending invitations: 10 requests per minute per calling app (spec 8). */
 export const INVITE_REQUESTS_PER_MINUTE = ABUSE_LIMITS.inviteResend.perAppPerMinute;
 
+export type ResentInvite = { member: ReturnType<typeof presentMember>; activation_link: string | null; notified: boolean };
+
 /**
  * POST /api/sdk/members/{member_id}/invite: a new activation link for a
  * member who is not active and not deactivated (409 `already_active`,
  * `deactivated`); it supersedes the old link at once. The link is returned
- * and, with `notify` (default true) and mail configured, emailed too.
+ * and, with `notify` (default true) and mail configured, emailed too (a job
+ * queued in the link's transaction). `commit`, when given, runs in that
+ * transaction with the answer (the Idempotency-Key's stored answer: a retry
+ * after a crash replays this link instead of superseding it and mailing again).
  */
-export async function resendInvite(app: RosterCaller, ref: string, notify: boolean, count = true): Promise<{ data: { member: ReturnType<typeof presentMember>; activation_link: string | null; notified: boolean }; headers: Record<string, string> }> {
+export async function resendInvite(
+  app: RosterCaller,
+  ref: string,
+  notify: boolean,
+  commit?: (tx: Tx, sent: ResentInvite) => Promise<void>,
+  count = true,
+): Promise<{ data: ResentInvite; headers: Record<string, string> }> {
   const rateHeaders = count ? await consumeRateLimit("sdk-invite", app.id, INVITE_REQUESTS_PER_MINUTE, 60) : {};
   const member = await findMember(app.organizationId, ref);
   if (!member) throw new ApiError("not_found", { message: "No member with that id, email or svc_id in this organization" });
@@ -68,15 +79,19 @@ export async function resendInvite(app: RosterCaller, ref: string, notify: boole
   if (member.status === "deactivated") throw new ApiError("deactivated", { message: "This member is deactivated: reactivate them first" });
   const at = now();
   const invite = invitation(planInvite("face", notify, mailAvailable()), at);
+  const notified = notify && mailAvailable();
   await jobQueue(); // started before the transaction that queues into it
   const prisma = await db();
-  const updated = await prisma.$transaction(async (tx) => {
+  const sent = await prisma.$transaction(async (tx) => {
     // Only while still invitable: a deactivation or an activation that committed meanwhile wins.
     const changed = await tx.member.updateMany({ where: { id: member.id, status: { in: ["invited", "link_sent"] } }, data: invite.data });
     if (changed.count !== 1) return null;
-    if (notify && mailAvailable() && invite.link) await enqueueJobs([invitationEmailJob(member.memberId, invite.link)], tx);
-    return tx.member.findUniqueOrThrow({ where: { id: member.id } });
+    if (notified && invite.link) await enqueueJobs([invitationEmailJob(member.memberId, invite.link)], tx);
+    const updated = await tx.member.findUniqueOrThrow({ where: { id: member.id } });
+    const answer: ResentInvite = { member: presentMember(updated), activation_link: invite.link?.url ?? null, notified };
+    if (commit) await commit(tx, answer);
+    return answer;
   });
-  if (!updated) return resendInvite(app, ref, notify, false);
-  return { data: { member: presentMember(updated), activation_link: invite.link?.url ?? null, notified: notify && mailAvailable() }, headers: rateHeaders };
+  if (!sent) return resendInvite(app, ref, notify, commit, false);
+  return { data: sent, headers: rateHeaders };
 }

@@ -1,5 +1,5 @@
 import { now } from "@/lib/clock";
-import { db } from "@/lib/db/client";
+import { db, type Tx } from "@/lib/db/client";
 import { afterCursor, keysetPage } from "@/lib/db/keyset-cursor";
 import { ApiError } from "@/lib/http/api-error";
 import type { Prisma, WebhookEndpoint } from "@/generated/prisma/client";
@@ -119,22 +119,34 @@ export async function deliveryAppId(deliveryId: string): Promise<string> {
   return row.appId;
 }
 
-/** Sends an event again: a new delivery (its own attempts) of the same event id to the same endpoint, due now. */
-export async function resendDelivery(appId: string, deliveryId: string) {
+export type ResentDelivery = { delivery_id: string; event_id: string; resent_from: string };
+
+/**
+ * Sends an event again: a new delivery (its own attempts) of the same event
+ * id to the same endpoint, due now (the worker sends it). `commit`, when
+ * given, runs in the new delivery's transaction with the answer (the
+ * Idempotency-Key's stored answer: a retry after a crash replays it instead
+ * of sending the event a third time).
+ */
+export async function resendDelivery(appId: string, deliveryId: string, commit?: (tx: Tx, resent: ResentDelivery) => Promise<void>): Promise<ResentDelivery> {
   const prisma = await db();
   const original = await prisma.webhookDelivery.findFirst({ where: { id: deliveryId, appId } });
   if (!original) throw new ApiError("not_found", { message: "Delivery not found" });
-  const copy = await prisma.webhookDelivery.create({
-    data: {
-      eventId: original.eventId,
-      appId: original.appId,
-      endpointId: original.endpointId,
-      url: original.url,
-      signing: original.signing,
-      nextAttemptAt: now(),
-    },
+  return prisma.$transaction(async (tx) => {
+    const copy = await tx.webhookDelivery.create({
+      data: {
+        eventId: original.eventId,
+        appId: original.appId,
+        endpointId: original.endpointId,
+        url: original.url,
+        signing: original.signing,
+        nextAttemptAt: now(),
+      },
+    });
+    const resent: ResentDelivery = { delivery_id: copy.id, event_id: copy.eventId, resent_from: original.id };
+    if (commit) await commit(tx, resent);
+    return resent;
   });
-  return { delivery_id: copy.id, event_id: copy.eventId, resent_from: original.id };
 }
 
 /** The app a webhook endpoint belongs to (for tools that name only the webhook). */

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { now } from "@/lib/clock";
-import { db } from "@/lib/db/client";
+import { db, type Tx } from "@/lib/db/client";
 import { ApiError } from "@/lib/http/api-error";
 import { enqueueEvent, newEventId } from "./outbox";
 import { sessionEventType, type SessionEventStatus } from "./event-types";
@@ -27,8 +27,12 @@ function testEventStatus(kind: TestEventKind): SessionEventStatus {
  *   (the receiver must process it once);
  * - bad_signature: an approved event signed with a wrong secret (the
  *   receiver must answer 400).
+ * The event and its deliveries are written in one transaction (the worker
+ * sends them); `commit`, when given, runs in it with what was sent (the
+ * Idempotency-Key's stored answer: a retry after a crash replays it instead
+ * of sending a second event).
  */
-export async function sendTestEvent(appId: string, webhookId: string, kind: TestEventKind) {
+export async function sendTestEvent(appId: string, webhookId: string, kind: TestEventKind, commit?: (tx: Tx, sent: SentTestEvent) => Promise<void>): Promise<SentTestEvent> {
   const prisma = await db();
   const endpoint = await prisma.webhookEndpoint.findFirst({ where: { id: webhookId, appId } });
   if (!endpoint) throw new ApiError("not_found", { message: "Webhook not found" });
@@ -48,8 +52,17 @@ export async function sendTestEvent(appId: string, webhookId: string, kind: Test
     kind === "duplicate"
       ? [{ ...target, signing: "valid" as const }, { ...target, signing: "valid" as const }]
       : [{ ...target, signing: kind === "bad_signature" ? ("invalid" as const) : ("valid" as const) }];
-  await prisma.$transaction((tx) =>
-    enqueueEvent(tx, { appId: endpoint.appId, sessionId: null, payload, callbackUrl: null, test: true, endpoints }),
-  );
-  return { event_id: payload.event_id, kind, deliveries: endpoints.length, payload };
+  const sent = { event_id: payload.event_id, kind, deliveries: endpoints.length, payload };
+  await prisma.$transaction(async (tx) => {
+    await enqueueEvent(tx, { appId: endpoint.appId, sessionId: null, payload, callbackUrl: null, test: true, endpoints });
+    if (commit) await commit(tx, sent);
+  });
+  return sent;
+}
+
+export type SentTestEvent = { event_id: string; kind: TestEventKind; deliveries: number; payload: Record<string, unknown> };
+
+/** What the API and the portal answer for a test event (202). */
+export function presentTestEvent(sent: SentTestEvent) {
+  return { event_id: sent.event_id, kind: sent.kind, deliveries: sent.deliveries };
 }

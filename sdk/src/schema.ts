@@ -583,7 +583,7 @@ export interface paths {
         put?: never;
         /**
          * Token endpoint
-         * @description Exchanges an authorization code, or rotates a refresh token (spec 3.3, 4.5). Client authentication: HTTP Basic (`client_secret_basic`) or `client_id` and `client_secret` in the body (`client_secret_post`), never both. The body is `application/json` (spec 4.5) or `application/x-www-form-urlencoded` (RFC 6749). Success is top-level token JSON (spec 2.9); errors are the spec envelope (`error.code` is the OAuth error), not RFC 6749's `{ error, error_description }`. A 401 `invalid_client` after HTTP Basic carries `WWW-Authenticate: Basic`. Failed client authentications are limited per (client_id, client IP) and per client IP (README "Abuse limits"): over either, `429 rate_limited` until the window ends. No Idempotency-Key (codes are single use, refresh tokens rotate).
+         * @description Exchanges an authorization code, or rotates a refresh token (spec 3.3, 4.5). Client authentication: HTTP Basic (`client_secret_basic`) or `client_id` and `client_secret` in the body (`client_secret_post`), never both. The body is `application/json` (spec 4.5) or `application/x-www-form-urlencoded` (RFC 6749). Success is top-level token JSON (spec 2.9). Errors of a JSON request are the spec envelope (`error.code` is the OAuth error); errors of a form post are RFC 6749's `{ error, error_description }` (5.2), which OAuth client libraries read. A 401 `invalid_client` after HTTP Basic carries `WWW-Authenticate: Basic`. Failed client authentications are limited per (client_id, client IP) and per client IP (README "Abuse limits"): over either, `429 rate_limited` until the window ends. No Idempotency-Key (codes are single use, refresh tokens rotate).
          */
         post: operations["oidcToken"];
         delete?: never;
@@ -8445,12 +8445,14 @@ export interface operations {
                 /** @description `S256` (plain is not supported); required with `code_challenge`. */
                 code_challenge_method?: "S256";
                 response_mode?: "query";
-                /** @description `login`, `consent`, or `none` (always answered `login_required`: the provider keeps no sign-in session). */
+                /** @description `login` (sign in again), `consent` (ask again), `select_account` (as `login`), or `none` (no page: the code when the browser's sign-in session and the app's consent allow it, else `login_required` or `consent_required`). */
                 prompt?: string;
                 /** @description Whole seconds. */
                 max_age?: string;
                 /** @description An email address to prefill on the sign-in page. */
                 login_hint?: string;
+                /** @description An ID token this provider issued to the app (an expired one is accepted): the browser's sign-in is reused only for that person. */
+                id_token_hint?: string;
             };
             header?: never;
             path?: never;
@@ -8566,12 +8568,14 @@ export interface operations {
                     code_challenge_method?: "S256";
                     /** @constant */
                     response_mode?: "query";
-                    /** @description `login`, `consent`, or `none` (always answered `login_required`: the provider keeps no sign-in session). */
+                    /** @description `login` (sign in again), `consent` (ask again), `select_account` (as `login`), or `none` (no page: the code when the browser's sign-in session and the app's consent allow it, else `login_required` or `consent_required`). */
                     prompt?: string;
                     /** @description Whole seconds. */
                     max_age?: string;
                     /** @description An email address to prefill on the sign-in page. */
                     login_hint?: string;
+                    /** @description An ID token this provider issued to the app (an expired one is accepted): the browser's sign-in is reused only for that person. */
+                    id_token_hint?: string;
                 };
             };
         };
@@ -8711,6 +8715,11 @@ export interface operations {
                             /** @description For people; may change. Branch on `code`. */
                             message: string;
                         };
+                    } | {
+                        /** @enum {string} */
+                        error: "unsupported_grant_type" | "invalid_grant" | "invalid_scope" | "invalid_request";
+                        /** @description For people; printable ASCII without `"` and `\` (RFC 6749 5.2). */
+                        error_description: string;
                     };
                 };
             };
@@ -8735,6 +8744,11 @@ export interface operations {
                             /** @description For people; may change. Branch on `code`. */
                             message: string;
                         };
+                    } | {
+                        /** @enum {string} */
+                        error: "invalid_client";
+                        /** @description For people; printable ASCII without `"` and `\` (RFC 6749 5.2). */
+                        error_description: string;
                     };
                 };
             };
@@ -8759,6 +8773,11 @@ export interface operations {
                             /** @description For people; may change. Branch on `code`. */
                             message: string;
                         };
+                    } | {
+                        /** @enum {string} */
+                        error: "request_too_large";
+                        /** @description For people; printable ASCII without `"` and `\` (RFC 6749 5.2). */
+                        error_description: string;
                     };
                 };
             };
@@ -8783,6 +8802,11 @@ export interface operations {
                             /** @description For people; may change. Branch on `code`. */
                             message: string;
                         };
+                    } | {
+                        /** @enum {string} */
+                        error: "rate_limited";
+                        /** @description For people; printable ASCII without `"` and `\` (RFC 6749 5.2). */
+                        error_description: string;
                     };
                 };
             };
@@ -8807,6 +8831,11 @@ export interface operations {
                             /** @description For people; may change. Branch on `code`. */
                             message: string;
                         };
+                    } | {
+                        /** @enum {string} */
+                        error: "server_error";
+                        /** @description For people; printable ASCII without `"` and `\` (RFC 6749 5.2). */
+                        error_description: string;
                     };
                 };
             };
@@ -8831,6 +8860,11 @@ export interface operations {
                             /** @description For people; may change. Branch on `code`. */
                             message: string;
                         };
+                    } | {
+                        /** @enum {string} */
+                        error: "service_unavailable";
+                        /** @description For people; printable ASCII without `"` and `\` (RFC 6749 5.2). */
+                        error_description: string;
                     };
                 };
             };

@@ -8,6 +8,7 @@ import { signInOverHttp } from "../support/portal";
 import {
   csrfOf,
   expectEnvelope,
+  expectTokenError,
   get,
   newEmail,
   post,
@@ -16,6 +17,7 @@ import {
   startLogin,
   text,
   tokenRequest,
+  type TokenAnswer,
   useOidcProvider,
 } from "../support/oidc-flow";
 
@@ -50,9 +52,11 @@ function authorizeUrl(state: string): URL {
 const interactionRows = async (state: string) =>
   (await sql(shared().env, "SELECT count(*)::int AS n FROM oidc_interactions WHERE state = $1", [state]))[0].n as number;
 
-function expectRateLimited(res: { status: number; headers: Headers; body: unknown }) {
+function expectRateLimited(res: { status: number; headers: Headers; body: unknown; form?: boolean }) {
   expect(res.status).toBe(429);
-  expectEnvelope(res.body, "rate_limited");
+  // A token endpoint form post (tokenRequest's answer) gets RFC 6749's body; everything else the envelope.
+  if (res.form) expectTokenError(res as TokenAnswer, "rate_limited");
+  else expectEnvelope(res.body, "rate_limited");
   expect(res.headers.get("retry-after")).toBeNull(); // spec 7 rule 3
 }
 
@@ -126,9 +130,11 @@ describe("token endpoint client authentication", () => {
       { headers: { "x-forwarded-for": ip } },
     );
   const wrong = (tenant: Tenant) => ({ clientId: tenant.clientId, clientSecret: `${tenant.clientSecret}x` });
+  /** The OAuth error of a form post's answer (RFC 6749 5.2: a top-level `error`). */
+  const oauthError = (res: { body: any }) => res.body.error;
   /** Client authentication passed: the (bogus) code is what is refused. */
-  const authenticated = (res: { status: number; body: any }) => expect([res.status, res.body.error?.code]).toEqual([400, "invalid_grant"]);
-  const refused = (res: { status: number; body: any }) => expect([res.status, res.body.error?.code]).toEqual([401, "invalid_client"]);
+  const authenticated = (res: { status: number; body: any }) => expect([res.status, oauthError(res)]).toEqual([400, "invalid_grant"]);
+  const refused = (res: { status: number; body: any }) => expect([res.status, oauthError(res)]).toEqual([401, "invalid_client"]);
 
   it("10 failures per client from one IP, then 429 even with the right secret; other IPs and clients unaffected", async () => {
     const ip = randomIp();

@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { api, bearer, checkOf as check, createSession, createTenant, createWorkflow, keyHeader, shared, type Tenant } from "../support/api";
 import { databaseUrl, testDatabaseKind } from "../support/database";
 import { useServerDatabase } from "../support/domain";
+import { openTemplate } from "@/lib/faces/sealed-faces";
 import { seedGallery } from "../support/gallery-seed";
 import { faceCell, imageForm } from "../support/images";
 import { dot, randomTemplate, seededRandom, templateAtSimilarity } from "../support/synthetic-faces";
@@ -44,18 +45,24 @@ async function searchHere(appId: string, probe: ArrayLike<number>) {
   return searchGallery(appId, { embedding: Array.from(probe), model: "synthetic", source_sha256: "" }, { threshold: THRESHOLD, exceptSessionId: "" });
 }
 
-/** The app's active gallery, read once: the exhaustive exact search runs over it in memory. */
+/** The app's active gallery, read once (templates opened with the server's key): the exhaustive exact search runs over it in memory. */
 async function activeGallery(appId: string) {
-  const { rows } = await client.query<{ id: string; embedding: number[] }>(
-    `SELECT f.id, f.embedding FROM face_identities f
+  const { rows } = await client.query<{ id: string; template_sealed: Buffer }>(
+    `SELECT f.id, f.template_sealed FROM face_identities f
       WHERE EXISTS (SELECT 1 FROM face_enrollments e WHERE e.face_id = f.id AND e.app_id = $1 AND e.status = 'active')`,
     [appId],
   );
-  return rows;
+  return rows.map((r) => ({ id: r.id, embedding: openTemplate(r.template_sealed) }));
+}
+
+/** A stored face's template, opened. */
+async function storedTemplate(faceId: string): Promise<Float32Array> {
+  const { rows } = await client.query<{ template_sealed: Buffer }>("SELECT template_sealed FROM face_identities WHERE id = $1", [faceId]);
+  return openTemplate(rows[0]!.template_sealed);
 }
 
 /** Every face of `faces` at or above the threshold, by exact cosine similarity, most similar first. */
-function exactMatches(faces: { id: string; embedding: number[] }[], probe: ArrayLike<number>) {
+function exactMatches(faces: { id: string; embedding: ArrayLike<number> }[], probe: ArrayLike<number>) {
   return faces
     .map((r) => ({ svc_uuid: r.id, similarity: dot(probe, r.embedding) }))
     .filter((m) => m.similarity >= THRESHOLD)
@@ -107,7 +114,7 @@ describe("1:N face search at 10,000 enrolled faces", () => {
     expect(again.result).toMatchObject({ status: "failed", data: { svc_uuid: personA, duplicate: true }, error: { code: "duplicate_face" } });
 
     // This process's index (a second instance) sees the server's enrollment.
-    const [{ embedding }] = (await client.query<{ embedding: number[] }>("SELECT embedding FROM face_identities WHERE id = $1", [personA])).rows as [{ embedding: number[] }];
+    const embedding = await storedTemplate(personA);
     expect((await searchHere(t.appId, embedding))[0]).toMatchObject({ svc_uuid: personA });
 
     const unlink = await api("DELETE", `/api/v2/face-uniqueness/${personA}`, { headers: keyHeader(t) });
@@ -130,7 +137,7 @@ describe("1:N face search at 10,000 enrolled faces", () => {
     const walkedAway = await selfie(t, workflowId, await faceCell(7, 1, 320));
     expect(walkedAway.result.status).toBe("passed");
     const svcUuid = walkedAway.result.data.svc_uuid as string;
-    const [{ embedding }] = (await client.query<{ embedding: number[] }>("SELECT embedding FROM face_identities WHERE id = $1", [svcUuid])).rows as [{ embedding: number[] }];
+    const embedding = await storedTemplate(svcUuid);
     expect((await searchHere(t.appId, embedding))[0]).toMatchObject({ svc_uuid: svcUuid });
     const { expireDueSessions } = await import("@/lib/sessions/expire-sessions");
     await expireDueSessions({ appId: t.appId, at: new Date(Date.now() + 3 * 86_400_000) });

@@ -111,7 +111,8 @@ async function check(method: string, url: string, init: { headers?: Record<strin
     return;
   }
   const where = `${method} ${url.slice(0, 100)} (${(init.body ?? "").slice(0, 60)})`;
-  failures.push(...answerProblems(where, new URL(url, "http://x").pathname, res.status, res.headers, res.text));
+  const requestType = Object.entries(init.headers ?? {}).find(([name]) => name.toLowerCase() === "content-type")?.[1];
+  failures.push(...answerProblems(where, new URL(url, "http://x").pathname, res.status, res.headers, res.text, requestType));
 }
 
 /** Runs calls `limit` at a time. */

@@ -70,7 +70,7 @@ async function send(req: FuzzRequest): Promise<string[]> {
     return [`no answer (${(err as Error).message}: ${String((err as Error).cause)}) <- ${req.label}`];
   }
   statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
-  return answerProblems(req.label, new URL(req.url, "http://x").pathname, res.status, res.headers, await res.text());
+  return answerProblems(req.label, new URL(req.url, "http://x").pathname, res.status, res.headers, await res.text(), contentTypeOf(req.headers));
 }
 
 describe("fuzzing every documented operation", () => {
@@ -94,3 +94,7 @@ describe("fuzzing every documented operation", () => {
     expect(problems.slice(0, 25)).toEqual([]);
   }, Math.max(600_000, TOTAL * 20));
 });
+
+function contentTypeOf(headers: FuzzRequest["headers"]): string | undefined {
+  return Object.entries(headers ?? {}).find(([name]) => name.toLowerCase() === "content-type")?.[1];
+}

@@ -103,14 +103,19 @@ describe("the lean OIDC routes answer through the same core", () => {
     expect(res.head).toMatch(/^HTTP\/1\.1 413 /);
     expect(res.head).toMatch(/x-request-id: req_[0-9a-f]{24}/i);
     expect(res.head).toMatch(/connection: close/i);
-    expectEnvelope(JSON.parse(res.body), "request_too_large");
+    // A form post (what OAuth clients send) is answered in RFC 6749's shape (5.2).
+    expect(JSON.parse(res.body)).toEqual({ error: "request_too_large", error_description: expect.any(String) });
   });
 
-  it("token and userinfo errors carry the envelope and a request id", async () => {
+  it("token and userinfo errors carry a request id; token errors are RFC 6749's body for a form post, the envelope for JSON", async () => {
     const token = await api("POST", "/api/auth/oidc/token", { raw: "grant_type=password", headers: { "content-type": "application/x-www-form-urlencoded" } });
     expect(token.status).toBe(400);
-    expectEnvelope(token.body, "unsupported_grant_type");
+    expect(token.body).toEqual({ error: "unsupported_grant_type", error_description: expect.any(String) });
     expectRequestId(token.headers);
+    const json = await api("POST", "/api/auth/oidc/token", { raw: '{"grant_type":"password"}', headers: { "content-type": "application/json" } });
+    expect(json.status).toBe(400);
+    expectEnvelope(json.body, "unsupported_grant_type");
+    expectRequestId(json.headers);
     const userinfo = await api("GET", "/api/auth/oidc/userinfo", { headers: { Authorization: "Bearer at_nope" } });
     expect(userinfo.status).toBe(401);
     expectEnvelope(userinfo.body, "invalid_token");

@@ -1,8 +1,11 @@
 import { createHash, randomUUID } from "node:crypto";
-import { beforeAll, describe, expect, it } from "vitest";
-import { api, createTenant, keyHeader, shared, type Tenant } from "../support/api";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { api, createTenant, keyHeader, shared, type ApiResponse, type Tenant } from "../support/api";
 import { sql } from "../support/database";
 import { useServerDatabase } from "../support/domain";
+import { startServer, type RunningServer } from "../support/server";
+import { startSmtp, type TestSmtp } from "../support/smtp";
+import { clientHeaders, seedTenantResources, type TenantResources } from "../support/tenant-resources";
 
 useServerDatabase();
 
@@ -220,5 +223,136 @@ describe("Idempotency-Key on the hosted flow's POSTs (session token scope)", () 
     const other = await flow(b, "/api/v2/location", key, { lat: 1, lng: 1 });
     expect(other.status).toBe(200);
     expect(other.headers.get("idempotent-replayed")).toBeNull();
+  });
+});
+
+/**
+ * A request whose effect commits but whose answer is never stored (the
+ * process dies, or the database goes away, between the two) must not run
+ * its effect again on a retry with the same key. The fault is injected in
+ * the database: for an armed key, the first claim's completion (its answer
+ * being stored) fails as a lost connection does. What was done with it must
+ * then be undone too; the retry runs once, and later retries replay it.
+ * Emails are jobs queued with the effect: this file's server has SMTP
+ * configured (its worker is off, so nothing is sent and the jobs are counted).
+ */
+describe("exactly once when the answer is lost with the process (production app)", { timeout: 180_000 }, () => {
+  let smtp: TestSmtp;
+  let server: RunningServer;
+  let t: Tenant;
+  let r: TenantResources;
+  const env = () => shared().env;
+  const count = async (text: string, values: unknown[]) => Number((await sql(env(), text, values))[0]!.n);
+  /** Mail jobs of one queue for one member, pending or done. */
+  const mailJobs = (queue: string, memberId: string) =>
+    count(
+      `SELECT count(*) AS n FROM (SELECT name, data FROM pgboss.job UNION ALL SELECT name, data FROM pgboss.archive) j WHERE j.name = $1 AND j.data->>'member_id' = $2`,
+      [queue, memberId],
+    );
+
+  beforeAll(async () => {
+    await sql(env(), "CREATE SCHEMA IF NOT EXISTS test_faults");
+    await sql(env(), "CREATE TABLE IF NOT EXISTS test_faults.lose_answer (key text PRIMARY KEY, record_id text)");
+    // The claim (its own statement) notes which record is the key's first; storing that record's answer then fails.
+    await sql(
+      env(),
+      `CREATE OR REPLACE FUNCTION test_faults.lose_first_answer() RETURNS trigger LANGUAGE plpgsql AS $$
+       BEGIN
+         IF TG_OP = 'INSERT' THEN
+           UPDATE test_faults.lose_answer SET record_id = NEW.id WHERE key = NEW.key AND record_id IS NULL;
+         ELSIF NEW.state = 'completed' AND EXISTS (SELECT 1 FROM test_faults.lose_answer WHERE record_id = NEW.id) THEN
+           RAISE EXCEPTION 'terminating connection (test fault: the answer was lost)' USING ERRCODE = '57P01';
+         END IF;
+         RETURN NEW;
+       END $$`,
+    );
+    await sql(env(), "DROP TRIGGER IF EXISTS lose_first_answer ON idempotency_records");
+    await sql(env(), "CREATE TRIGGER lose_first_answer BEFORE INSERT OR UPDATE ON idempotency_records FOR EACH ROW EXECUTE FUNCTION test_faults.lose_first_answer()");
+    smtp = await startSmtp();
+    server = await startServer({ ...env(), SMTP_HOST: smtp.host, SMTP_PORT: String(smtp.port) });
+    t = await createTenant(undefined, "production");
+    r = await seedTenantResources(t);
+  }, 180_000);
+
+  afterAll(async () => {
+    await sql(env(), "DROP TRIGGER IF EXISTS lose_first_answer ON idempotency_records");
+    await sql(env(), "DROP SCHEMA IF EXISTS test_faults CASCADE");
+    await server?.stop();
+    await smtp?.stop();
+  });
+
+  const call = (auth: "key" | "client", path: string, json?: unknown) => (key: string) =>
+    api("POST", path, { base: server.url, headers: { ...(auth === "key" ? keyHeader(t) : clientHeaders(t)), "Idempotency-Key": key }, json });
+
+  /** `effects` counts what one run does (each goes up by one); the lost answer leaves them as they were. */
+  async function runsOnce(send: (key: string) => Promise<ApiResponse>, status: number, effects: () => Promise<number[]>) {
+    const key = randomUUID();
+    await sql(env(), "INSERT INTO test_faults.lose_answer (key) VALUES ($1)", [key]);
+    const before = await effects();
+    const lost = await send(key);
+    expect([lost.status, lost.body.error?.code]).toEqual([503, "service_unavailable"]);
+    expect(await effects()).toEqual(before);
+    const first = await send(key);
+    expect(first.status, first.text).toBe(status);
+    expect(first.headers.get("idempotent-replayed")).toBeNull();
+    const once = before.map((n) => n + 1);
+    expect(await effects()).toEqual(once);
+    const again = await send(key);
+    expect(again.status).toBe(status);
+    expect(again.headers.get("idempotent-replayed")).toBe("true");
+    expect(again.body).toEqual(first.body);
+    expect(await effects()).toEqual(once);
+    return first.body.data;
+  }
+
+  it("an invite re-send: one new link, one email", async () => {
+    const sent = await runsOnce(call("client", `/api/sdk/members/${r.invitedMember.memberId}/invite`, { notify: true }), 200, async () => [
+      await mailJobs("member-invitation-email", r.invitedMember.memberId),
+    ]);
+    expect(sent).toMatchObject({ notified: true, member: { member_id: r.invitedMember.memberId } });
+  });
+
+  it("a recovery session: one session, one email", async () => {
+    const memberId = r.boundMember.memberId;
+    const started = await runsOnce(call("client", "/api/sdk/recovery/session", { svcId: r.account.id, variant: "without_id" }), 200, async () => [
+      await count("SELECT count(*) AS n FROM sessions WHERE vendor_data = $1", [`recovery:${memberId}`]),
+      await mailJobs("member-recovery-email", memberId),
+    ]);
+    expect(started).toMatchObject({ eligible: true, emailed: true, status: "NOT_STARTED" });
+  });
+
+  it("a webhook test event: one event, delivered once", async () => {
+    const sent = await runsOnce(call("key", `/api/v2/webhooks/${r.webhook.id}/test`, { kind: "approved" }), 202, async () => [
+      await count("SELECT count(*) AS n FROM webhook_events WHERE app_id = $1 AND test", [t.appId]),
+      await count("SELECT count(*) AS n FROM webhook_deliveries WHERE endpoint_id = $1", [r.webhook.id]),
+    ]);
+    expect(sent).toMatchObject({ kind: "approved", deliveries: 1 });
+  });
+
+  it("a delivery resend: one new delivery", async () => {
+    const resent = await runsOnce(call("key", `/api/v2/webhooks/deliveries/${r.delivery.id}/resend`), 202, async () => [
+      await count("SELECT count(*) AS n FROM webhook_deliveries WHERE event_id = $1", [r.delivery.eventId]),
+    ]);
+    expect(resent).toMatchObject({ event_id: r.delivery.eventId, resent_from: r.delivery.id });
+  });
+
+  it("creating a session, a workflow, members: one each (and one invitation email)", async () => {
+    const vendorData = `lost-${randomUUID()}`;
+    await runsOnce(call("key", "/api/v2/session", { workflow_id: r.workflowId, vendor_data: vendorData }), 201, async () => [
+      await count("SELECT count(*) AS n FROM sessions WHERE vendor_data = $1", [vendorData]),
+    ]);
+    const name = `lost-${randomUUID()}`;
+    await runsOnce(call("key", "/api/v2/workflows", { name, features: ["liveness"] }), 201, async () => [
+      await count("SELECT count(*) AS n FROM workflows WHERE name = $1", [name]),
+    ]);
+    const email = `lost-${randomUUID()}@example.com`;
+    const added = await runsOnce(call("client", "/api/sdk/members", { members: [{ email }], invite: "email" }), 201, async () => [
+      await count("SELECT count(*) AS n FROM members WHERE email = $1", [email]),
+      await count(
+        `SELECT count(*) AS n FROM pgboss.job j JOIN members m ON m.member_id = j.data->>'member_id' WHERE j.name = 'member-invitation-email' AND m.email = $1`,
+        [email],
+      ),
+    ]);
+    expect(added).toMatchObject({ notified: true, created: [{ email }] });
   });
 });

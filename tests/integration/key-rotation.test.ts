@@ -5,9 +5,10 @@ import { sealBytes } from "@/lib/crypto/encryption";
 import { keyIdOf } from "@/lib/crypto/key-format";
 import { licenceNumberKey } from "@/lib/credentials/registry-index";
 import { licenceProofKey, type LicenceProof } from "@/lib/identity/proofs";
-import { api, createTenant, keyHeader, type Tenant } from "../support/api";
+import { api, bearer, checkOf, createTenant, keyHeader, type Tenant } from "../support/api";
 import { cli, runCli } from "../support/cli";
 import { createTestDatabase, sql, type TestDatabase } from "../support/database";
+import { fixture, imageForm } from "../support/images";
 import { TestReceiver } from "../support/receiver";
 import { startServer, type RunningServer } from "../support/server";
 
@@ -15,12 +16,13 @@ import { startServer, type RunningServer } from "../support/server";
  * Rotating ENCRYPTION_KEY (README "Rotating the encryption key"), on a
  * production server of its own and its own database: data sealed under K1
  * (a webhook secret, a stored idempotent response, an account's proofs, the
- * OIDC signing key, the pseudonym key, an imported licence registry) is read
- * by a server holding K2 with K1 in ENCRYPTION_KEY_PREVIOUS; `svc keys:rotate` re-seals it (a second run:
+ * OIDC signing key, the pseudonym key, an imported licence registry, a face
+ * enrolled in the 1:N gallery) is read by a server holding K2 with K1 in
+ * ENCRYPTION_KEY_PREVIOUS; `svc keys:rotate` re-seals it (a second run:
  * nothing); then a server holding K2 alone still reads all of it, and what
  * people and relying parties see is unchanged: the webhook is signed with the
  * same secret, the pseudonym is the same, the replayed response is the same,
- * the OIDC key (same kid) still signs.
+ * the OIDC key (same kid) still signs, the 1:N search still finds the face.
  */
 const K1 = randomBytes(32).toString("hex");
 const K2 = randomBytes(32).toString("base64");
@@ -105,9 +107,24 @@ async function deliveredTestEvent(webhookId: string, env: Record<string, string>
   expect(got.error).toBeUndefined();
 }
 
+/** A face_uniqueness step of a new session on person A's selfie: the 1:N search over the gallery, sealed codes and templates. */
+async function uniquenessCheck(): Promise<{ status: string; data: { duplicate: boolean; svc_uuid: string } }> {
+  const created = await api("POST", "/api/v2/session", { base: server!.url, headers: keyHeader(tenant), json: { workflow_id: faceWorkflowId } });
+  expect(created.status, created.text).toBe(201);
+  const res = await api("POST", "/api/v2/face-uniqueness", {
+    base: server!.url,
+    headers: bearer(created.body.data.session_token),
+    form: imageForm({ image: fixture("faces", "a-still", "1.jpg") }),
+  });
+  expect(res.status, res.text).toBe(200);
+  return checkOf(res, "face_uniqueness");
+}
+
 let webhookId = "";
 let pseudonymBefore = "";
 let kidBefore = "";
+let faceWorkflowId = "";
+let enrolledFace = "";
 
 beforeAll(async () => {
   database = await createTestDatabase("keyrot");
@@ -149,10 +166,18 @@ beforeAll(async () => {
   ]);
   await cli(["registry:import", "--file", "registry/samples/sample-medical-board.csv", "--provider", "rotation-board", "--name", "Sample Medical Board", "--state", "CA"], env);
 
+  // A face enrolled in the app's 1:N gallery under K1: its template and search code sealed under K1.
+  const faceWorkflow = await api("POST", "/api/v2/workflows", { base: server!.url, headers: keyHeader(tenant), json: { name: "unique", features: ["face_uniqueness"] } });
+  expect(faceWorkflow.status).toBe(201);
+  faceWorkflowId = faceWorkflow.body.data.workflow.id;
+  const enrolled = await uniquenessCheck();
+  expect(enrolled).toMatchObject({ status: "passed", data: { duplicate: false, enrolled: true } });
+  enrolledFace = enrolled.data.svc_uuid;
+
   pseudonymBefore = await pseudonym();
   kidBefore = await signedCredentialKid();
   await deliveredTestEvent(webhookId, ONLY_K1());
-}, 240_000);
+}, 300_000);
 
 afterAll(async () => {
   await server?.stop();
@@ -170,7 +195,9 @@ async function notUnder(kid: string, env: Record<string, string>) {
       (SELECT count(*)::int FROM idempotency_records WHERE response_body LIKE 'v%' AND response_body NOT LIKE $1) AS idempotency,
       (SELECT count(*)::int FROM oidc_signing_keys WHERE private_jwk_encrypted NOT LIKE $1) AS signing_keys,
       (SELECT count(*)::int FROM account_proofs WHERE substring(sealed from 4 for 4) <> decode($2, 'hex')) AS proofs,
-      (SELECT count(*)::int FROM key_material WHERE substring(sealed from 4 for 4) <> decode($2, 'hex')) AS key_material`,
+      (SELECT count(*)::int FROM key_material WHERE substring(sealed from 4 for 4) <> decode($2, 'hex')) AS key_material,
+      (SELECT count(*)::int FROM face_identities WHERE substring(template_sealed from 4 for 4) <> decode($2, 'hex')
+                                                   OR substring(search_code from 4 for 4) <> decode($2, 'hex')) AS faces`,
   [`v2.${kid}.%`, kid]);
   return row;
 }
@@ -182,6 +209,8 @@ describe("rotating ENCRYPTION_KEY with svc keys:rotate", () => {
     expect(await pseudonym()).toBe(pseudonymBefore);
     expect(await signedCredentialKid()).toBe(kidBefore);
     await deliveredTestEvent(webhookId, K2_AND_K1());
+    // The search index opened the codes sealed under K1, the decision the template: the same person is a duplicate.
+    expect(await uniquenessCheck()).toMatchObject({ status: "failed", data: { duplicate: true, svc_uuid: enrolledFace } });
     // New values are sealed under K2 at once (a new stored response), old ones wait for keys:rotate.
     const other = await api("POST", "/api/v2/session", { base: server!.url, headers: { ...keyHeader(tenant), "Idempotency-Key": `new-${randomUUID()}` }, json: sessionBody });
     expect(other.status).toBe(201);
@@ -199,7 +228,7 @@ describe("rotating ENCRYPTION_KEY with svc keys:rotate", () => {
     const refused = await runCli(["keys:rotate"], ONLY_K2());
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain("ENCRYPTION_KEY_PREVIOUS");
-    expect(await notUnder(keyIdOf(K2_BYTES), K2_AND_K1())).toMatchObject({ webhooks: 1, idempotency: 1, key_material: 1 });
+    expect(await notUnder(keyIdOf(K2_BYTES), K2_AND_K1())).toMatchObject({ webhooks: 1, idempotency: 1, key_material: 1, faces: 1 });
   });
 
   it("re-seals every value under the new key, counting them per column; a second run re-seals nothing", async () => {
@@ -215,6 +244,8 @@ describe("rotating ENCRYPTION_KEY with svc keys:rotate", () => {
     expect(first.columns["key_material.sealed"].resealed).toBe(1);
     expect(first.columns["account_proofs.sealed"].superseded).toBe(1);
     expect(first.columns["registry_licences.sealed"].resealed).toBe(registry.n);
+    expect(first.columns["face_identities.template_sealed"].resealed).toBe(1);
+    expect(first.columns["face_identities.search_code"].resealed).toBe(1);
     // The registry's index keys were made again under K2: a lookup by number finds the licence with no re-import.
     const numberKeyUnder = (key: Buffer) => licenceNumberKey("smb-10001", derived(key, "licence-registry-index"));
     const [found] = await sql(K2_AND_K1(), "SELECT count(*) FILTER (WHERE number_key = $1)::int AS k2, count(*) FILTER (WHERE number_key = $2)::int AS k1 FROM registry_licences", [
@@ -224,8 +255,8 @@ describe("rotating ENCRYPTION_KEY with svc keys:rotate", () => {
     expect(found).toEqual({ k2: 1, k1: 0 });
     const licences = await sql(K2_AND_K1(), "SELECT id FROM account_proofs WHERE account_id = $1 AND kind = 'licence'", [accountId]);
     expect(licences).toEqual([{ id: newerLicenceProof }]);
-    expect(first.resealed).toBeGreaterThanOrEqual(5);
-    expect(await notUnder(kid2, K2_AND_K1())).toEqual({ webhooks: 0, idempotency: 0, signing_keys: 0, proofs: 0, key_material: 0 });
+    expect(first.resealed).toBeGreaterThanOrEqual(7);
+    expect(await notUnder(kid2, K2_AND_K1())).toEqual({ webhooks: 0, idempotency: 0, signing_keys: 0, proofs: 0, key_material: 0, faces: 0 });
 
     const second = await cli(["keys:rotate"], K2_AND_K1());
     expect(second.resealed).toBe(0);
@@ -238,5 +269,7 @@ describe("rotating ENCRYPTION_KEY with svc keys:rotate", () => {
     expect(await pseudonym()).toBe(pseudonymBefore);
     expect(await signedCredentialKid()).toBe(kidBefore);
     await deliveredTestEvent(webhookId, ONLY_K2());
+    // A fresh index loads every code re-sealed under K2, and the 1:N search still finds the enrolled face.
+    expect(await uniquenessCheck()).toMatchObject({ status: "failed", data: { duplicate: true, svc_uuid: enrolledFace } });
   });
 });

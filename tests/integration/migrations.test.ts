@@ -5,7 +5,9 @@ import { afterAll, describe, expect, it } from "vitest";
 import { PrismaPg } from "@prisma/adapter-pg";
 import { PrismaClient } from "@/generated/prisma/client";
 import { connectEmbedded, type EmbeddedConnection } from "@/lib/db/embedded-host";
+import { UNSEALED_LOCATION_FIXES } from "@/lib/checks/location-fix";
 import { migrateDatabase, readMigrations } from "@/lib/db/migrate";
+import { openSearchCode, openTemplate } from "@/lib/faces/sealed-faces";
 import { searchCode } from "@/lib/faces/search-code";
 import { createTestDatabase, testDatabaseKind, type TestDatabase } from "../support/database";
 import { ROOT } from "../support/server";
@@ -46,6 +48,9 @@ function run(command: string, args: string[], env: Record<string, string>): Prom
   });
 }
 
+/** Indexes only the migrations declare (Prisma has no partial indexes): left out of the comparison with Prisma's schema, checked on their own. */
+const SQL_ONLY_INDEXES = ["check_results_unsealed_location_fixes_idx"];
+
 async function catalog(url: string) {
   const columns = await query(
     url,
@@ -57,7 +62,8 @@ async function catalog(url: string) {
   const indexes = await query(
     url,
     `SELECT indexname, indexdef FROM pg_indexes
-      WHERE schemaname = 'public' AND tablename <> '_prisma_migrations' ORDER BY indexname`,
+      WHERE schemaname = 'public' AND tablename <> '_prisma_migrations'
+        AND indexname NOT IN (${SQL_ONLY_INDEXES.map((name) => `'${name}'`).join(", ")}) ORDER BY indexname`,
   );
   const constraints = await query(
     url,
@@ -75,6 +81,23 @@ async function catalog(url: string) {
 }
 
 const names = readMigrations().map((m) => m.name);
+
+/** A fresh database migrated up to the migration whose name ends with `suffix` (not applied), and every migration. */
+async function migratedUpTo(label: string, suffix: string) {
+  const url = await freshDatabase(label);
+  const all = readMigrations();
+  const cut = all.findIndex((m) => m.name.endsWith(suffix));
+  expect(cut).toBeGreaterThan(0);
+  await migrateDatabase(url, all.slice(0, cut));
+  return { url, all };
+}
+
+/** An organization `o1` with an app `a1`, for an old gallery's enrollments. */
+async function insertApp(url: string, name: string) {
+  await query(url, `INSERT INTO organizations (id, name, updated_at) VALUES ('o1', '${name}', now())`);
+  await query(url, `INSERT INTO apps (id, organization_id, name, environment, client_id, client_secret_hash, updated_at)
+                    VALUES ('a1', 'o1', 'Old', 'test', 'c1', 'x', now())`);
+}
 
 describe(`migrations (${testDatabaseKind()})`, () => {
   it("apply every migration to an empty database, then nothing to an up-to-date one", async () => {
@@ -109,6 +132,23 @@ describe(`migrations (${testDatabaseKind()})`, () => {
     // Triggers are not in Prisma's schema: the 1:N index's change log is fed by the migrations' own.
     const triggers = await query(migrated, "SELECT tgname FROM pg_trigger WHERE NOT tgisinternal ORDER BY tgname");
     expect(triggers).toEqual([{ tgname: "face_enrollments_index_log" }, { tgname: "face_identities_index_log" }]);
+    const sqlOnly = await query(migrated, "SELECT indexname FROM pg_indexes WHERE schemaname = 'public' AND indexname LIKE 'check_results_unsealed%'");
+    expect(sqlOnly.map((row) => row.indexname)).toEqual(SQL_ONLY_INDEXES);
+  });
+
+  it("let the start-up backfill find unsealed location fixes through their partial index, not a scan of check_results", async () => {
+    const url = await freshDatabase("mig-fixes");
+    await migrateDatabase(url);
+    // With sequential scans priced out, the planner takes the partial index if and only if the query implies its predicate.
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+      await client.query("SET enable_seqscan = off");
+      const plan = await client.query<{ "QUERY PLAN": string }>(`EXPLAIN ${UNSEALED_LOCATION_FIXES} LIMIT 500`);
+      expect(plan.rows.map((row) => row["QUERY PLAN"]).join("\n")).toContain("check_results_unsealed_location_fixes_idx");
+    } finally {
+      await client.end();
+    }
   });
 
   it("leave a database the Prisma client can fully use", async () => {
@@ -167,11 +207,7 @@ describe(`migrations (${testDatabaseKind()})`, () => {
   });
 
   it("the switch to timestamptz keeps the stored instants, on a server whose TimeZone is not UTC", async () => {
-    const url = await freshDatabase("mig-tz");
-    const all = readMigrations();
-    const cut = all.findIndex((m) => m.name.endsWith("_timestamps_with_time_zone"));
-    expect(cut).toBeGreaterThan(0);
-    await migrateDatabase(url, all.slice(0, cut));
+    const { url, all } = await migratedUpTo("mig-tz", "_timestamps_with_time_zone");
     // Before: timestamp without time zone, holding UTC wall-clock times (as Prisma wrote them).
     await query(url, `INSERT INTO developers (id, email, password_hash, created_at, updated_at)
                       VALUES ('d1', 'tz@example.com', 'x', '2026-01-02 03:04:05.678', '2026-07-01 23:30:00')`);
@@ -194,25 +230,62 @@ describe(`migrations (${testDatabaseKind()})`, () => {
     });
   });
 
-  it("a face gallery enrolled before the 1:N search codes gets them, and feeds the index's change log from then on", async () => {
-    const url = await freshDatabase("mig-faces");
-    const all = readMigrations();
-    const cut = all.findIndex((m) => m.name.endsWith("_face_search_index"));
-    expect(cut).toBeGreaterThan(0);
-    await migrateDatabase(url, all.slice(0, cut));
+  it("a face gallery enrolled before the 1:N search codes gets them, sealed, and feeds the index's change log from then on", async () => {
+    const { url, all } = await migratedUpTo("mig-faces", "_face_search_index");
     const template = Array.from({ length: 1024 }, (_, i) => Math.sin(i + 1) / 22.6);
-    await query(url, `INSERT INTO organizations (id, name, updated_at) VALUES ('o1', 'Old gallery', now())`);
-    await query(url, `INSERT INTO apps (id, organization_id, name, environment, client_id, client_secret_hash, updated_at)
-                      VALUES ('a1', 'o1', 'Old', 'test', 'c1', 'x', now())`);
+    await insertApp(url, "Old gallery");
     await query(url, `INSERT INTO face_identities (id, embedding, model, updated_at) VALUES ('f1', '{${template.join(",")}}', 'old', now())`);
     await query(url, `INSERT INTO face_enrollments (id, face_id, app_id) VALUES ('e1', 'f1', 'a1')`);
     await migrateDatabase(url, all);
     const [face] = await query<{ seq: string; search_code: Buffer }>(url, "SELECT seq::text, search_code FROM face_identities WHERE id = 'f1'");
-    expect(face!.search_code.equals(searchCode(template))).toBe(true);
+    expect(openSearchCode(face!.search_code).equals(searchCode(template))).toBe(true);
     await query(url, "UPDATE face_enrollments SET status = 'unlinked' WHERE id = 'e1'");
     await query(url, "DELETE FROM face_identities WHERE id = 'f1'");
     const changes = await query<{ face_seq: string }>(url, "SELECT face_seq::text FROM face_index_changes ORDER BY id");
     expect(changes.map((c) => c.face_seq)).toEqual([face!.seq, face!.seq, face!.seq]); // code set, unlink, delete
+  });
+
+  it("a gallery stored in clear is sealed at the next start, once: templates and codes open to what was stored, the clear copy is gone", async () => {
+    const { url, all } = await migratedUpTo("mig-seal-faces", "_seal_face_templates");
+    // Two faces as the previous version stored them (unit templates, each with its clear code), one enrolled.
+    const templates = [1, 2].map((k) => {
+      const raw = Array.from({ length: 1024 }, (_, i) => Math.sin(k * (i + 1)));
+      const norm = Math.hypot(...raw);
+      return raw.map((v) => Math.fround(v / norm));
+    });
+    await insertApp(url, "Clear gallery");
+    for (const [k, template] of templates.entries()) {
+      await query(url, `INSERT INTO face_identities (id, embedding, search_code, model, updated_at)
+                        VALUES ('f${k}', '{${template.join(",")}}', '\\x${searchCode(template).toString("hex")}', 'old', now())`);
+    }
+    await query(url, `INSERT INTO face_enrollments (id, face_id, app_id) VALUES ('e0', 'f0', 'a1')`);
+
+    const lines: string[] = [];
+    await migrateDatabase(url, all, (line) => lines.push(line));
+    expect(lines).toContain("sealed the templates and search codes of 2 gallery faces");
+    const faces = await query<{ id: string; seq: string; template_sealed: Buffer; search_code: Buffer }>(
+      url,
+      "SELECT id, seq::text, template_sealed, search_code FROM face_identities ORDER BY id",
+    );
+    expect(faces.map((f) => f.id)).toEqual(["f0", "f1"]);
+    for (const [k, face] of faces.entries()) {
+      expect(Array.from(openTemplate(face.template_sealed))).toEqual(templates[k]);
+      expect(openSearchCode(face.search_code).equals(searchCode(templates[k]!))).toBe(true);
+      expect(face.search_code.includes(searchCode(templates[k]!))).toBe(false);
+    }
+    const columns = await query<{ column_name: string }>(url, "SELECT column_name FROM information_schema.columns WHERE table_name = 'face_identities' ORDER BY 1");
+    expect(columns.map((c) => c.column_name)).not.toContain("embedding");
+    expect(await query(url, "SELECT face_id FROM face_templates_to_seal")).toEqual([]);
+    // The codes changed: the index's change log has both faces, so every instance reloads them.
+    const changes = await query<{ face_seq: string }>(url, "SELECT DISTINCT face_seq::text FROM face_index_changes ORDER BY 1");
+    expect(changes.map((c) => c.face_seq).sort()).toEqual(faces.map((f) => f.seq).sort());
+
+    // Every later start only finds the emptied table: nothing is sealed again, nothing rewritten.
+    const again: string[] = [];
+    await migrateDatabase(url, all, (line) => again.push(line));
+    expect(again).toEqual([]);
+    const after = await query<{ template_sealed: Buffer }>(url, "SELECT template_sealed FROM face_identities ORDER BY id");
+    expect(after.map((f) => f.template_sealed.toString("hex"))).toEqual(faces.map((f) => f.template_sealed.toString("hex")));
   });
 
   it.skipIf(testDatabaseKind() !== "postgres")(

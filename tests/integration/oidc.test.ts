@@ -19,6 +19,7 @@ import {
   csrfOf,
   exchange,
   expectEnvelope,
+  expectTokenError,
   type Flow,
   get,
   login,
@@ -231,7 +232,7 @@ describe("refresh tokens", () => {
       client_secret: t.clientSecret,
     });
     expect(replay.status).toBe(400);
-    expectEnvelope(replay.body, "invalid_grant");
+    expectTokenError(replay, "invalid_grant");
     // The whole family is gone: the newest refresh token and the live access tokens.
     await expect(client.refreshTokenGrant(config, third.refresh_token!)).rejects.toThrow();
     const dead = await bearer("/api/auth/oidc/userinfo", third.access_token);
@@ -261,7 +262,7 @@ describe("refresh tokens", () => {
       { json: true, headers: { authorization: basic } },
     );
     expect(wider.status).toBe(400);
-    expectEnvelope(wider.body, "invalid_scope");
+    expectTokenError(wider, "invalid_scope");
     // A refused request does not use the token up.
     const ok = await tokenRequest({ grant_type: "refresh_token", refresh_token: res.body.refresh_token }, { headers: { authorization: basic } });
     expect(ok.status).toBe(200);
@@ -278,13 +279,13 @@ describe("refresh tokens", () => {
       client_secret: other.clientSecret,
     });
     expect(foreign.status).toBe(400);
-    expectEnvelope(foreign.body, "invalid_grant");
+    expectTokenError(foreign, "invalid_grant");
     await sql(shared().env, `UPDATE oidc_refresh_tokens SET expires_at = now() - interval '1 second' WHERE token_hash = $1`, [
       createHash("sha256").update(first.refresh_token!).digest("hex"),
     ]);
     const expired = await tokenRequest({ grant_type: "refresh_token", refresh_token: first.refresh_token!, client_id: t.clientId, client_secret: t.clientSecret });
     expect(expired.status).toBe(400);
-    expect(expired.body.error.message).toMatch(/expired/);
+    expect(expired.body.error_description).toMatch(/expired/);
   });
 });
 
@@ -302,7 +303,7 @@ describe("authorization codes", () => {
     };
     const reuse = await tokenRequest(body, { json: true });
     expect(reuse.status).toBe(400);
-    expectEnvelope(reuse.body, "invalid_grant");
+    expectTokenError(reuse, "invalid_grant");
     expect((await bearer("/api/auth/oidc/userinfo", tokens.access_token)).status).toBe(401);
     await expect(client.refreshTokenGrant(config, tokens.refresh_token!)).rejects.toThrow();
   });
@@ -313,14 +314,14 @@ describe("authorization codes", () => {
     const base = { grant_type: "authorization_code", code, client_id: t.clientId, client_secret: t.clientSecret };
     const wrongUri = await tokenRequest({ ...base, redirect_uri: OTHER_REDIRECT, code_verifier: flow.verifier });
     expect(wrongUri.status).toBe(400);
-    expectEnvelope(wrongUri.body, "invalid_grant");
+    expectTokenError(wrongUri, "invalid_grant");
     const wrongVerifier = await tokenRequest({ ...base, redirect_uri: REDIRECT, code_verifier: client.randomPKCECodeVerifier() });
-    expectEnvelope(wrongVerifier.body, "invalid_grant");
+    expectTokenError(wrongVerifier, "invalid_grant");
     const noVerifier = await tokenRequest({ ...base, redirect_uri: REDIRECT });
-    expectEnvelope(noVerifier.body, "invalid_grant");
+    expectTokenError(noVerifier, "invalid_grant");
     const other = await createTenant();
     const foreign = await tokenRequest({ ...base, client_id: other.clientId, client_secret: other.clientSecret, redirect_uri: REDIRECT, code_verifier: flow.verifier });
-    expectEnvelope(foreign.body, "invalid_grant");
+    expectTokenError(foreign, "invalid_grant");
 
     // About 2 minutes: an expired code (written so in the database) is refused.
     const rows = await sql(shared().env, `SELECT expires_at, created_at FROM oidc_authorization_codes WHERE code_hash = $1`, [
@@ -332,8 +333,8 @@ describe("authorization codes", () => {
     ]);
     const expired = await tokenRequest({ ...base, redirect_uri: REDIRECT, code_verifier: flow.verifier });
     expect(expired.status).toBe(400);
-    expectEnvelope(expired.body, "invalid_grant");
-    expect(expired.body.error.message).toMatch(/expired/);
+    expectTokenError(expired, "invalid_grant");
+    expect(expired.body.error_description).toMatch(/expired/);
   });
 
   it("work with oauth4webapi, HTTP Basic and a second registered redirect URI", async () => {
@@ -364,7 +365,7 @@ describe("token endpoint errors", () => {
   it("wrong client secret: 401 invalid_client; unsupported grant; missing parameters", async () => {
     const wrong = await tokenRequest({ grant_type: "refresh_token", refresh_token: "rt_x", client_id: t.clientId, client_secret: "cs_test_wrong" });
     expect(wrong.status).toBe(401);
-    expectEnvelope(wrong.body, "invalid_client");
+    expectTokenError(wrong, "invalid_client");
     const basicWrong = await tokenRequest(
       { grant_type: "refresh_token", refresh_token: "rt_x" },
       { headers: { authorization: `Basic ${Buffer.from(`${t.clientId}:nope`).toString("base64")}` } },
@@ -373,16 +374,16 @@ describe("token endpoint errors", () => {
     expect(basicWrong.headers.get("www-authenticate")).toMatch(/^Basic/);
     const none = await tokenRequest({ grant_type: "refresh_token", refresh_token: "rt_x" });
     expect(none.status).toBe(401);
-    expectEnvelope(none.body, "invalid_client");
+    expectTokenError(none, "invalid_client");
     const grant = await tokenRequest({ grant_type: "password", client_id: t.clientId, client_secret: t.clientSecret });
     expect(grant.status).toBe(400);
-    expectEnvelope(grant.body, "unsupported_grant_type");
+    expectTokenError(grant, "unsupported_grant_type");
     const missing = await tokenRequest({ client_id: t.clientId, client_secret: t.clientSecret }, { json: true });
-    expectEnvelope(missing.body, "invalid_request");
+    expectTokenError(missing, "invalid_request");
     const noCode = await tokenRequest({ grant_type: "authorization_code", client_id: t.clientId, client_secret: t.clientSecret });
-    expectEnvelope(noCode.body, "invalid_request");
+    expectTokenError(noCode, "invalid_request");
     const unknown = await tokenRequest({ grant_type: "refresh_token", refresh_token: "rt_unknown", client_id: t.clientId, client_secret: t.clientSecret });
-    expectEnvelope(unknown.body, "invalid_grant");
+    expectTokenError(unknown, "invalid_grant");
     const wrongMethod = await api("GET", "/api/auth/oidc/token", { base: op.url });
     expect(wrongMethod.status).toBe(405);
     expect(wrongMethod.headers.get("x-request-id")).toBeTruthy();

@@ -17,7 +17,7 @@ import { TestReceiver } from "../support/receiver";
  * secrets, a webhook and its deliveries, an OpenID Connect sign-in with an
  * emailed one-time code and a refresh, a member invited by the organization
  * API, a full KYC session on person A's fixtures bound to that account, a
- * location check). Every secret and personal value the run handled is
+ * location check, a face in the 1:N gallery). Every secret and personal value the run handled is
  * collected; then every row of every table is dumped as text, and the
  * server's log too, and none of them may appear in clear.
  */
@@ -131,6 +131,7 @@ describe("secrets and personal data at rest", () => {
     const codeMail = provider().smtp.messages.slice(smtpSeen).find((m) => m.to.includes(signIn.email.toLowerCase()));
     keep("one-time sign-in code", codeMail?.raw.match(/^Subject: (\d{6}) is your sign-in code/m)?.[1]);
     keep("authorization code", signIn.callback.searchParams.get("code"));
+    keep("provider sign-in session cookie", signIn.session?.split("=")[1]);
     const tokens = await exchange(signIn, config);
     keep("access token", tokens.access_token);
     keep("refresh token", tokens.refresh_token);
@@ -210,11 +211,27 @@ describe("secrets and personal data at rest", () => {
     const sandboxDecision = await api("GET", `/api/v2/session/${sandbox.body.data.session_id}/decision`, { base, headers: testKey });
     expect(checkOf(sandboxDecision, "location")).toEqual({ type: "location", status: "passed", data: { lat: FIX.lat, lng: FIX.lng, accuracy_m: 12, match: null }, error: null });
 
+    // ---- A face in the production app's 1:N gallery, enrolled as the face_uniqueness step enrolls it, from a known template:
+    // neither the template (its float32 bytes, or its values as PostgreSQL prints a real[]) nor its search code may be in clear.
+    const { enrollFace } = await import("@/lib/faces/gallery");
+    const { searchCode } = await import("@/lib/faces/search-code");
+    const { normalise } = await import("@/lib/faces/templates");
+    const template = normalise(Array.from({ length: 1024 }, (_, i) => Math.sin(7 * i + 1)));
+    const faceId = await enrollFace(prodApp.app_id, s.session_id, { embedding: template, model: "known", source_sha256: "" });
+    const enrolled = normalise(template); // what enrollFace stores, to the last bit
+    const floats = Buffer.alloc(4096);
+    enrolled.forEach((v, i) => floats.writeFloatLE(v, i * 4));
+    keepImage("face template (float32 bytes)", floats);
+    keepImage("face search code", searchCode(enrolled));
+    const [printed] = await sql<{ text: string }>(own, "SELECT ($1::float8[])::real[]::text AS text", [enrolled]);
+    keep("face template (as real[] text)", printed!.text.slice(1, -1).split(",").slice(0, 4).join(","));
+
     // ---- The dump: nothing above in clear, in any table or in the log.
     const rows = await dumpDatabase();
     const dump = rows.join("\n");
     // The dump is real: what is kept in clear by design is in it (ids, the sign-in address: README).
     expect(dump).toContain(s.session_id);
+    expect(rows.some((r) => r.startsWith("public.face_identities: ") && r.includes(faceId))).toBe(true);
     expect(dump).toContain(signIn.email.toLowerCase());
     expect(rows.some((r) => r.startsWith("public.account_proofs: "))).toBe(true);
     const inDatabase = secrets.flatMap((secret) =>
@@ -225,6 +242,10 @@ describe("secrets and personal data at rest", () => {
     expect(log).toContain("Ready on");
     const inLog = secrets.flatMap((secret) => (occurrences(log, secret) ? [secret.label] : []));
     expect(inLog).toEqual([]);
+
+    // The known face leaves the gallery (the retention test below counts the gallery's enrollments).
+    const { unlinkFace } = await import("@/lib/faces/gallery");
+    expect(await unlinkFace(prodApp.app_id, faceId)).toEqual({ deleted: true });
   });
 
   it("face templates stay in the gallery only while enrolled: FACE_GALLERY_RETENTION_DAYS unlinks them and deletes the face", async () => {
@@ -242,9 +263,14 @@ describe("secrets and personal data at rest", () => {
     expect(first.check).toMatchObject({ status: "passed", data: { duplicate: false, enrolled: true } });
     expect((await api("POST", "/api/v2/flow/finish", { base, headers: bearer(first.token) })).body.data.status).toBe("APPROVED");
     const faceId = first.check.data.svc_uuid as string;
-    // The template is kept unsealed (the 1:N search re-scores it), for as long as the enrollment lasts.
-    const dims = async () => (await sql<{ dims: number }>(own, "SELECT array_length(embedding, 1) AS dims FROM face_identities WHERE id = $1", [faceId]))[0]?.dims;
-    expect(await dims()).toBeGreaterThan(0);
+    // The template and its search code are kept sealed (the key's id in each), for as long as the enrollment lasts.
+    const stored = async () =>
+      (await sql<{ template: Buffer; code: Buffer }>(own, "SELECT template_sealed AS template, search_code AS code FROM face_identities WHERE id = $1", [faceId]))[0];
+    const sealedFace = await stored();
+    expect(sealedFace!.template.subarray(0, 3).toString("latin1")).toBe("sv\x02");
+    expect(sealedFace!.template.length).toBe(4096 + 35); // 1,024 float32, sealed (header, IV, tag)
+    expect(sealedFace!.code.subarray(0, 3).toString("latin1")).toBe("sv\x02");
+    expect(sealedFace!.code.length).toBe(128 + 35);
 
     useDatabaseOf(own);
     const { purgeExpiredEnrollments } = await import("@/lib/faces/gallery");
@@ -253,7 +279,7 @@ describe("secrets and personal data at rest", () => {
     expect((await selfie()).check).toMatchObject({ status: "failed", data: { duplicate: true, svc_uuid: faceId } });
 
     expect(await purgeExpiredEnrollments(new Date(Date.now() + 31 * 86_400_000), 30)).toBe(1);
-    expect(await dims()).toBeUndefined(); // template and search code gone
+    expect(await stored()).toBeUndefined(); // template and search code gone
     expect((await selfie()).check).toMatchObject({ status: "passed", data: { duplicate: false } });
   });
 });

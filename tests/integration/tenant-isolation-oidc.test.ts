@@ -3,7 +3,7 @@ import * as client from "openid-client";
 import { beforeAll, describe, expect, it } from "vitest";
 import { api, createTenant, createWorkflow, keyHeader, postSession, type ApiResponse, type Tenant } from "../support/api";
 import { useServerDatabase } from "../support/domain";
-import { authorize, bearer, exchange, expectEnvelope, get, provider, randomIp, tokenRequest, useOidcProvider, type Flow } from "../support/oidc-flow";
+import { authorize, bearer, exchange, expectEnvelope, expectTokenError, get, provider, randomIp, tokenRequest, useOidcProvider, type Flow } from "../support/oidc-flow";
 import { identifyingTexts, seedTenantResources, type TenantResources } from "../support/tenant-resources";
 
 /**
@@ -95,7 +95,7 @@ describe("A's authorization code and refresh token are A's only", () => {
     ] as const) {
       const res = await tokenRequest(body);
       expect(res.status, label).toBe(status);
-      expectEnvelope(res.body, code);
+      expectTokenError(res, code);
       expect(res.body).not.toHaveProperty("access_token");
       expectNothingOfA(res, label);
     }
@@ -121,7 +121,7 @@ describe("A's authorization code and refresh token are A's only", () => {
     // detection (which would end the person's tokens at A).
     const replay = await tokenRequest({ grant_type: "refresh_token", refresh_token: tokensA.refresh_token!, client_id: b.clientId, client_secret: b.clientSecret });
     expect(replay.status).toBe(400);
-    expectEnvelope(replay.body, "invalid_grant");
+    expectTokenError(replay, "invalid_grant");
     tokensA = refreshed;
     expect((await bearer("/api/auth/oidc/verifications", tokensA.access_token)).status).toBe(200);
     tokensA = await client.refreshTokenGrant(cfgA, tokensA.refresh_token!);

@@ -314,13 +314,18 @@ function sanitiseHeaders(headers: Record<string, string>): Record<string, string
 /** A stack frame, a source path, a database or driver name, a connection string. */
 const LEAKS = /node_modules|node:internal|\bat [\w.<>]+ \(|\n\s+at .+\(|PrismaClient|ECONNREFUSED|postgres(ql)?:\/\/|redis:\/\/|SyntaxError: /;
 
+/** The token endpoint answers an OAuth client's form post in RFC 6749's shape (5.2), not the envelope (lib/oidc/http.ts oidcTokenRoute). */
+const answersInOAuthShape = (path: string, requestType: string | undefined) =>
+  path === "/api/auth/oidc/token" && (requestType ?? "").toLowerCase().includes("application/x-www-form-urlencoded");
+
 /**
  * What an answer must never be, whatever was sent (the fuzzers' one check):
  * a 5xx, without a request id, showing internals, or, under /api, an error
- * outside the spec's envelope (JSON) other than a browser route's page.
- * `where` names the request in the problems returned.
+ * outside the spec's envelope (JSON) other than a browser route's page and
+ * the token endpoint's RFC 6749 body for a form post. `where` names the
+ * request in the problems returned; `requestType` is its Content-Type.
  */
-export function answerProblems(where: string, path: string, status: number, headers: Headers, text: string): string[] {
+export function answerProblems(where: string, path: string, status: number, headers: Headers, text: string, requestType?: string): string[] {
   const problems: string[] = [];
   if (status >= 500) problems.push(`status ${status}: ${text.slice(0, 200)}`);
   if (!/^req_[0-9a-f]{24}$/.test(headers.get("x-request-id") ?? "")) problems.push("no X-Request-Id");
@@ -330,14 +335,19 @@ export function answerProblems(where: string, path: string, status: number, head
   if (!script && (LEAKS.test(text) || text.includes(process.cwd()))) problems.push(`leaks internals: ${text.slice(0, 200)}`);
   const isApi = path.startsWith("/api/");
   if (isApi && status >= 400 && type.startsWith("application/json")) {
-    let body: { success?: unknown; data?: unknown; error?: { code?: unknown; message?: unknown } } | undefined;
+    let body: { success?: unknown; data?: unknown; error?: unknown; error_description?: unknown } | undefined;
     try {
       body = JSON.parse(text);
     } catch {
       problems.push("error body is not JSON");
     }
-    if (body && (body.success !== false || body.data == null || typeof body.error?.code !== "string" || typeof body.error?.message !== "string")) {
-      problems.push(`not the error envelope: ${text.slice(0, 200)}`);
+    if (body && answersInOAuthShape(path, requestType)) {
+      if (typeof body.error !== "string" || typeof body.error_description !== "string") problems.push(`not RFC 6749's error body: ${text.slice(0, 200)}`);
+    } else if (body) {
+      const error = body.error as { code?: unknown; message?: unknown } | undefined;
+      if (body.success !== false || body.data == null || typeof error?.code !== "string" || typeof error?.message !== "string") {
+        problems.push(`not the error envelope: ${text.slice(0, 200)}`);
+      }
     }
   } else if (isApi && status >= 400 && !type.includes("text/html")) {
     problems.push(`error as ${type || "no content type"}`);

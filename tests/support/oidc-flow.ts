@@ -78,7 +78,13 @@ let emailCounter = 0;
 export const newEmail = () => `person${Date.now()}${emailCounter++}@example.com`;
 export const randomIp = () => `10.${randomBytes(1)[0]}.${randomBytes(1)[0]}.${randomBytes(1)[0]! % 250 + 1}`;
 
-export type Browser = { ip: string; cookie: string; page: string };
+/** A "browser" of the sign-in pages: its interaction cookie, and once signed in its provider session cookie (`name=value`). */
+export type Browser = { ip: string; cookie: string; page: string; session?: string; sessionSetCookie?: string };
+
+/** The provider session cookie (`svc_oidc_session=...`, lib/oidc/provider-session.ts) a response set, with its attributes, or undefined. */
+export function sessionSetCookie(res: Response): string | undefined {
+  return res.headers.getSetCookie().find((c) => c.startsWith("svc_oidc_session="));
+}
 
 /**
  * A browser's answer from a documented operation (authorize, logout) must
@@ -111,11 +117,12 @@ export const text = (html: string) => html.replace(/<script[\s\S]*?<\/script>/g,
  * sign-in page. `post`: the authorization request sent as a form POST
  * (OIDC Core 3.1.2.1) instead of a navigation.
  */
-export async function startLogin(authorizationUrl: URL, options: { post?: boolean } = {}): Promise<Browser & { html: string }> {
+export async function startLogin(authorizationUrl: URL, options: { post?: boolean; session?: string } = {}): Promise<Browser & { html: string }> {
   const ip = randomIp();
+  const browser = { ip, cookie: options.session };
   const res = options.post
-    ? await post(`${authorizationUrl.origin}${authorizationUrl.pathname}`, { ip }, Object.fromEntries(authorizationUrl.searchParams))
-    : await get(authorizationUrl.href, { ip });
+    ? await post(`${authorizationUrl.origin}${authorizationUrl.pathname}`, browser, Object.fromEntries(authorizationUrl.searchParams))
+    : await get(authorizationUrl.href, browser);
   expect(res.status).toBe(303);
   const page = res.headers.get("location")!;
   expect(page).toMatch(new RegExp(`^${provider().op.url}/oidc/interaction/[0-9a-f-]{36}$`));
@@ -123,9 +130,9 @@ export async function startLogin(authorizationUrl: URL, options: { post?: boolea
   expect(setCookie).toMatch(/HttpOnly/i);
   expect(setCookie).toMatch(/SameSite=Lax/i);
   expect(setCookie).toContain(`Path=${new URL(page).pathname}`);
-  const cookie = setCookie.split(";")[0]!;
+  const cookie = [setCookie.split(";")[0]!, ...(options.session ? [options.session] : [])].join("; ");
   const html = await (await get(page, { ip, cookie })).text();
-  return { ip, cookie, page, html };
+  return { ip, cookie, page, html, session: options.session };
 }
 
 export async function readCode(email: string): Promise<string> {
@@ -144,10 +151,13 @@ export async function login(b: Browser & { html: string }, email: string): Promi
   const code = await readCode(email);
   const signedIn = await post(`${b.page}/code`, b, { csrf, code });
   expect(signedIn.headers.get("location")).toBe(b.page);
+  b.sessionSetCookie = sessionSetCookie(signedIn);
+  b.session = b.sessionSetCookie?.split(";")[0];
   return (await get(b.page, b)).text();
 }
 
-export type Flow = { callback: URL; verifier: string; state: string; nonce: string; email: string };
+/** `session`: the browser's provider sign-in session cookie (`svc_oidc_session=...`). */
+export type Flow = { callback: URL; verifier: string; state: string; nonce: string; email: string; session?: string };
 
 /** A whole authorization: the RP's URL (PKCE, state, nonce), sign-in, consent; returns the callback URL. */
 export async function authorize(
@@ -165,8 +175,9 @@ export async function authorize(
     state,
     nonce,
   });
-  const callback = await finishSignIn(await startLogin(url), email, options.decision);
-  return { callback, verifier, state, nonce, email };
+  const browser = await startLogin(url);
+  const callback = await finishSignIn(browser, email, options.decision);
+  return { callback, verifier, state, nonce, email, session: browser.session };
 }
 
 /** From the sign-in page (`startLogin`): email, code, then the consent decision; returns the callback URL. */
@@ -193,7 +204,7 @@ export async function exchange(flow: Flow, cfg = defaults.config!) {
  * it (form). Like `api()`, the answer must match the OpenAPI document
  * (support/contract.ts), or the call throws.
  */
-export async function tokenRequest(body: Record<string, string>, options: { json?: boolean; headers?: Record<string, string> } = {}) {
+export async function tokenRequest(body: Record<string, string>, options: { json?: boolean; headers?: Record<string, string> } = {}): Promise<TokenAnswer> {
   const url = `${provider().op.url}/api/auth/oidc/token`;
   const res = await fetch(url, {
     method: "POST",
@@ -206,7 +217,22 @@ export async function tokenRequest(body: Record<string, string>, options: { json
   const text = await res.text();
   const answer = { status: res.status, headers: res.headers, text, body: JSON.parse(text) as any };
   assertMatchesContract("POST", url, answer);
-  return { status: answer.status, headers: answer.headers, body: answer.body };
+  return { status: answer.status, headers: answer.headers, body: answer.body, form: !options.json };
+}
+
+export type TokenAnswer = { status: number; headers: Headers; body: any; form: boolean };
+
+/**
+ * A token endpoint error: RFC 6749 5.2's body for a form post (what OAuth
+ * libraries read), the spec envelope for a JSON request.
+ */
+export function expectTokenError(answer: TokenAnswer, code: string) {
+  if (answer.form) {
+    expect(answer.body).toEqual({ error: code, error_description: expect.stringMatching(/^[\x20\x21\x23-\x5b\x5d-\x7e]+$/) });
+  } else {
+    expectEnvelope(answer.body, code);
+  }
+  expect(answer.headers.get("cache-control")).toBe("no-store");
 }
 
 export const bearer = (path: string, token: string) => api("GET", path, { base: provider().op.url, headers: { authorization: `Bearer ${token}` } });

@@ -46,14 +46,17 @@ export default class SummaryReporter implements Reporter {
     let failed = 0;
     let skipped = 0;
     for (const mod of testModules) {
+      let failedHere = 0;
       for (const test of mod.children.allTests()) {
         const state = test.result().state;
         if (state === "passed") passed++;
-        else if (state === "failed") failed++;
+        else if (state === "failed") failedHere++;
         else skipped++;
       }
-      // A file that failed to load has no tests but is a failure.
-      if (mod.state() === "failed" && [...mod.children.allTests()].length === 0) failed++;
+      // A file that failed without a failed test (it did not load, or a
+      // beforeAll or afterAll threw, leaving its tests skipped) is a failure.
+      if (mod.state() === "failed" && failedHere === 0) failedHere = 1;
+      failed += failedHere;
     }
     failed += unhandledErrors.length;
     const coverage = reason === "interrupted" ? null : this.contractCoverage(failed);

@@ -65,4 +65,15 @@ describe("answerProblems", () => {
     expect(check(400, json(), '{"error":"bad"}')[0]).toMatch(/^not the error envelope/);
     expect(check(400, json({ "content-type": "text/plain" }), "bad")[0]).toMatch(/^error as text\/plain/);
   });
+
+  it("wants RFC 6749's body from the token endpoint for a form post, and the envelope for JSON", () => {
+    const token = "/api/auth/oidc/token";
+    const oauth = JSON.stringify({ error: "invalid_grant", error_description: "Used" });
+    const form = "application/x-www-form-urlencoded";
+    expect(answerProblems("POST token", token, 400, json(), oauth, form)).toEqual([]);
+    expect(answerProblems("POST token", token, 400, json(), envelope, form)[0]).toMatch(/^not RFC 6749's error body/);
+    expect(answerProblems("POST token", token, 400, json(), envelope, "application/json")).toEqual([]);
+    expect(answerProblems("POST token", token, 400, json(), oauth, "application/json")[0]).toMatch(/^not the error envelope/);
+    expect(answerProblems("POST x", "/api/v2/x", 400, json(), oauth, form)[0]).toMatch(/^not the error envelope/);
+  });
 });

@@ -117,7 +117,6 @@ describe("authorization request", () => {
     ["a method without a challenge", { code_challenge_method: "S256" }, refused("invalid_request", "code_challenge is required with code_challenge_method")],
     ["a challenge without a method", { code_challenge: "a".repeat(43) }, refused("invalid_request", "code_challenge_method=S256 is required (plain is not supported)")],
     ["a malformed challenge", { code_challenge: "a".repeat(42), code_challenge_method: "S256" }, refused("invalid_request", "code_challenge must be a base64url S256 hash (43 characters)")],
-    ["prompt=none", { prompt: "none" }, refused("login_required", "Sign-in is required")],
     ["prompt=none with another value", { prompt: "none login" }, refused("invalid_request", "prompt=none cannot be combined with other values")],
     ["max_age not whole seconds", { max_age: "1.5" }, refused("invalid_request", "max_age must be a whole number of seconds")],
     ["a request object", { request: "eyJ..." }, refused("request_not_supported", "Request objects are not supported")],
@@ -136,7 +135,9 @@ describe("authorization request", () => {
     // The pairing of challenge and method comes before the challenge's own format.
     expect(await check({ code_challenge: "short" })).toMatchObject({ description: "code_challenge_method=S256 is required (plain is not supported)" });
     expect(await check({ code_challenge_method: "S256", max_age: "x" })).toMatchObject({ description: "code_challenge is required with code_challenge_method" });
-    expect(await check({ prompt: "none", max_age: "x" })).toMatchObject({ error: "login_required" });
+    // prompt=none passes the checks (the sign-in session decides: lib/oidc/authorize.ts); a bad max_age beside it does not.
+    expect(await check({ prompt: "none" })).toMatchObject({ ok: true });
+    expect(await check({ prompt: "none", max_age: "x" })).toMatchObject({ error: "invalid_request", description: "max_age must be a whole number of seconds" });
   });
 
   it("a missing client_id is shown on a page before any client is read (no database here)", async () => {
@@ -174,5 +175,44 @@ describe("the OpenAPI document", () => {
     expect(op("oidcPredicateCredential").body).toBe(schemas.CredentialRequest);
     expect(op("oidcLogout").query).toBe(schemas.LogoutQuery);
     expect(op("oidcLogoutPost").form).toBe(schemas.LogoutQuery);
+  });
+});
+
+describe("reusableSession (OIDC Core 3.1.2.1: when the browser's sign-in stands for a new one)", () => {
+  const at = new Date("2026-11-25T12:00:00Z");
+  const session = { id: "s", accountId: "acct_a", authTime: new Date(at.getTime() - 600_000) };
+  const reuse = async (request: Partial<{ prompts: string[]; maxAge: number; hintSubject: string | null }>, s: typeof session | null = session) => {
+    const { reusableSession } = await import("@/lib/oidc/authorize");
+    return reusableSession(s, { prompts: [], maxAge: undefined, hintSubject: null, at, ...request });
+  };
+
+  it("reuses a live session by default, within max_age, and for the person the hint names", async () => {
+    expect(await reuse({})).toBe(session);
+    expect(await reuse({ prompts: ["consent"] })).toBe(session);
+    expect(await reuse({ maxAge: 600 })).toBe(session); // exactly max_age old: still within it
+    expect(await reuse({ hintSubject: "acct_a" })).toBe(session);
+  });
+
+  it("asks again for prompt=login or select_account, an older sign-in than max_age, another person's hint, or no session", async () => {
+    expect(await reuse({ prompts: ["login"] })).toBeNull();
+    expect(await reuse({ prompts: ["consent", "select_account"] })).toBeNull();
+    expect(await reuse({ maxAge: 599 })).toBeNull();
+    expect(await reuse({ maxAge: 0 })).toBeNull();
+    expect(await reuse({ hintSubject: "acct_b" })).toBeNull();
+    expect(await reuse({}, null)).toBeNull();
+  });
+});
+
+describe("oauthErrorReply (RFC 6749 5.2)", () => {
+  it("puts the code in a top-level error, keeps the description to RFC 6749's characters, and is not cached", async () => {
+    const { oauthErrorReply } = await import("@/lib/oidc/http");
+    const { ApiError } = await import("@/lib/http/api-error");
+    const { renderReply } = await import("@/lib/http/core/reply");
+    const rendered = renderReply(
+      oauthErrorReply(new ApiError("invalid_client", { message: 'Client “x” said "no" \\ é', headers: { "WWW-Authenticate": "Basic" } })),
+    );
+    expect(rendered.status).toBe(401);
+    expect(JSON.parse(String(rendered.body))).toEqual({ error: "invalid_client", error_description: "Client x said no  e" });
+    expect(rendered.headers).toMatchObject({ "Cache-Control": "no-store", Pragma: "no-cache", "WWW-Authenticate": "Basic" });
   });
 });

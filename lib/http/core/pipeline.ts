@@ -67,8 +67,11 @@ export type RouteOptions<A extends AuthKind, B extends z.ZodType | undefined, Q 
   rawBody?: boolean;
   /** Largest body `req.text()` and JSON parsing accept (413 beyond it). Default 1 MB. */
   bodyLimit?: number;
-  /** How errors are shown: the spec envelope (default), or e.g. a page for browser routes. */
-  renderError?: (error: ApiError) => Reply;
+  /**
+   * How errors are shown: the spec envelope (default), or e.g. a page for
+   * browser routes, or RFC 6749's body for an OAuth client's form post.
+   */
+  renderError?: (error: ApiError, req: RequestView) => Reply;
   /**
    * A hosted-flow step that a decided session answers with its outcome
    * instead of 409 `session_closed` (finish: a reload, or a retry whose first
@@ -96,7 +99,9 @@ export type RouteContext<A extends AuthKind, B, Q> = {
    * With an Idempotency-Key: given how the route turns its result into its
    * answer, a function that stores that answer as the request's replayed one
    * inside the handler's own transaction `tx`, so the effect and the answer
-   * commit together (session, workflow and member creation). Null without a key.
+   * commit together (session, workflow and member creation, an invite
+   * re-send, a recovery session, a webhook test event, a delivery resend).
+   * Null without a key.
    */
   commitAnswer: (<T>(answer: (value: T) => Reply) => (tx: Tx, value: T) => Promise<void>) | null;
 };
@@ -260,7 +265,7 @@ export function defineRoute<
       return withHeaders(rendered, requestId, rateHeaders);
     } catch (err) {
       const error = err instanceof ApiError ? err : unexpected(err, raw, requestId);
-      const rendered = renderReply(renderError(error));
+      const rendered = renderReply(renderError(error, req));
       if (claimId) {
         // A handler's own 4xx is the request's answer and is replayed; a 5xx
         // is not stored, so a retry with the same key runs again.

@@ -6,7 +6,7 @@ import { z } from "zod";
 import { assertWalletCoversSession } from "@/lib/billing/session-cover";
 import { now } from "@/lib/clock";
 import { hashSecret, randomToken } from "@/lib/crypto/secrets";
-import { db } from "@/lib/db/client";
+import { db, type Tx } from "@/lib/db/client";
 import { ApiError } from "@/lib/http/api-error";
 import { consumeRateLimit } from "@/lib/http/rate-limit";
 import { parseOrThrow } from "@/lib/http/validation";
@@ -35,7 +35,11 @@ import { RECOVERY_FEATURES, RECOVERY_SESSION_SECONDS, RECOVERY_VARIANTS, recover
  *
  * The link is the session's hosted URL: returned to the server only
  * (`recoveryUrl`) and always emailed to the member's address on file
- * (`deliverEmail` is ignored), by the background job queue.
+ * (`deliverEmail` is ignored), by the background job queue (the job is
+ * queued in the session's transaction). `commit`, when given, runs in the
+ * transaction of what the request records, eligible or not, with the
+ * answer (the Idempotency-Key's stored answer: a retry after a crash replays
+ * this answer instead of starting a second recovery session and email).
  */
 export const RECOVERY_LIMITS = ABUSE_LIMITS.recoveryStart;
 export const ANSWER_FLOOR_MS = 300;
@@ -102,7 +106,7 @@ async function answerAfterFloor<T>(started: number, answer: T): Promise<T> {
   return answer;
 }
 
-export async function startRecovery(app: App, body: z.infer<typeof RecoveryBody>): Promise<RecoveryAnswer> {
+export async function startRecovery(app: App, body: z.infer<typeof RecoveryBody>, commit?: (tx: Tx, answer: RecoveryAnswer) => Promise<void>): Promise<RecoveryAnswer> {
   const input = parseRecovery(app, body);
   const variant: RecoveryVariant = input.variant;
   await consumeRateLimit("sdk-recovery", app.id, RECOVERY_LIMITS.perAppPerMinute, 60);
@@ -122,7 +126,10 @@ export async function startRecovery(app: App, body: z.infer<typeof RecoveryBody>
   const { member, face } = await eligibleMember(app, input.svcId);
   const at = now();
   if (!member || !face) {
-    await prisma.recoveryRequest.create({ data: { organizationId: app.organizationId, appId: app.id, memberId: member?.memberId ?? null, variant, eligible: false, createdAt: at } });
+    await prisma.$transaction(async (tx) => {
+      await tx.recoveryRequest.create({ data: { organizationId: app.organizationId, appId: app.id, memberId: member?.memberId ?? null, variant, eligible: false, createdAt: at } });
+      if (commit) await commit(tx, NOT_ELIGIBLE);
+    });
     return answerAfterFloor(started, NOT_ELIGIBLE);
   }
 
@@ -131,6 +138,7 @@ export async function startRecovery(app: App, body: z.infer<typeof RecoveryBody>
   const expiresAt = new Date(at.getTime() + RECOVERY_SESSION_SECONDS * 1000);
   const recoveryUrl = hostedUrl(sessionId, token);
   const emailed = mailAvailable();
+  const answer: RecoveryAnswer = { eligible: true, recoveryUrl, emailed, sessionId, status: "NOT_STARTED", expiresAt: expiresAt.toISOString() };
   await prisma.$transaction(async (tx) => {
     const snapshot = { id: workflow.id, name: workflow.name, features: workflow.features, settings: recoverySettings(workflow), purpose: workflow.purpose };
     await tx.session.create({
@@ -152,6 +160,7 @@ export async function startRecovery(app: App, body: z.infer<typeof RecoveryBody>
     await saveJsonArtifact(sessionId, "enrolled_template", face, tx);
     await tx.recoveryRequest.create({ data: { organizationId: app.organizationId, appId: app.id, memberId: member.memberId, variant, eligible: true, sessionId, createdAt: at } });
     if (emailed) await enqueueJobs([recoveryEmailJob(member.memberId, sessionId, recoveryUrl)], tx);
+    if (commit) await commit(tx, answer);
   });
-  return answerAfterFloor(started, { eligible: true, recoveryUrl, emailed, sessionId, status: "NOT_STARTED", expiresAt: expiresAt.toISOString() });
+  return answerAfterFloor(started, answer);
 }

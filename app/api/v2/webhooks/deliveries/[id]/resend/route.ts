@@ -1,6 +1,9 @@
 import { apiRoute, reply, routeMethods } from "@/lib/http/api-route";
-import { resendDelivery } from "@/lib/webhooks/deliveries";
+import { resendDelivery, type ResentDelivery } from "@/lib/webhooks/deliveries";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routeMethods({
-  POST: apiRoute({ auth: "apiKey" }, async ({ app, params }) => reply(await resendDelivery(app.id, params.id!), 202)),
+  POST: apiRoute({ auth: "apiKey" }, async ({ app, params, commitAnswer }) => {
+    const answer = (resent: ResentDelivery) => reply(resent, 202);
+    return answer(await resendDelivery(app.id, params.id!, commitAnswer?.(answer)));
+  }),
 });

@@ -1,13 +1,12 @@
 import { apiRoute, reply, routeMethods } from "@/lib/http/api-route";
 import { findAppOfDeveloper } from "@/lib/portal/access";
 import { TestEventBody } from "@/lib/webhooks/schemas";
-import { sendTestEvent } from "@/lib/webhooks/test-events";
+import { presentTestEvent, sendTestEvent } from "@/lib/webhooks/test-events";
 
 /** Sends a simulated event of one kind to one of the app's webhooks (spec 6 test tooling): 202, delivered by the worker. */
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routeMethods({
   POST: apiRoute({ auth: "developer", body: TestEventBody }, async ({ developer, params, body }) => {
     const app = await findAppOfDeveloper(developer.developerId, params.appId!);
-    const sent = await sendTestEvent(app.id, params.webhookId!, body.kind);
-    return reply({ event_id: sent.event_id, kind: sent.kind, deliveries: sent.deliveries }, 202);
+    return reply(presentTestEvent(await sendTestEvent(app.id, params.webhookId!, body.kind)), 202);
   }),
 });
