@@ -1,11 +1,10 @@
 import { createHash } from "node:crypto";
 import * as jose from "jose";
 import * as client from "openid-client";
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { api, createTenant, shared, type Tenant } from "../support/api";
 import { cli } from "../support/cli";
-import { sql } from "../support/database";
-import { useServerDatabase } from "../support/domain";
+import { createTestDatabase, sql, type TestDatabase } from "../support/database";
 import type { RunningServer } from "../support/server";
 import {
   bearer,
@@ -50,8 +49,21 @@ import {
  * seconds in the database (as oidc.test.ts ages rows), the server having no
  * clock of its own to move.
  */
-useServerDatabase();
-useOidcProvider();
+// A database of this file's own: oidcc-server-rotate-keys rotates the
+// provider's signing key, which must not race the rotation test of
+// oidc.test.ts (or any other file's ID tokens) on the shared database.
+const own: Record<string, string> = {};
+let database: TestDatabase;
+beforeAll(async () => {
+  database = await createTestDatabase("conformance");
+  Object.assign(own, database.env);
+});
+afterAll(async () => {
+  await database?.drop();
+});
+useOidcProvider(own);
+/** This file's server's configuration (its CLI and SQL calls). */
+const env = () => ({ ...shared().env, ...own });
 
 const REDIRECT = "http://localhost:8080/conformance/callback";
 const SCOPE = "openid profile";
@@ -73,11 +85,11 @@ async function configure(tenant: Tenant, auth: "basic" | "post") {
 
 beforeAll(async () => {
   op = provider().op;
-  [t, second] = await Promise.all([createTenant(undefined, "production"), createTenant(undefined, "production")]);
+  [t, second] = await Promise.all([createTenant(env(), "production"), createTenant(env(), "production")]);
   await Promise.all(
     [t, second].flatMap((tenant) => [
-      cli(["app:redirect-uri", "--app", tenant.appId, "--uri", REDIRECT], shared().env),
-      cli(["app:scopes", "--app", tenant.appId, "--scopes", "openid profile verifications"], shared().env),
+      cli(["app:redirect-uri", "--app", tenant.appId, "--uri", REDIRECT], env()),
+      cli(["app:scopes", "--app", tenant.appId, "--scopes", "openid profile verifications"], env()),
     ]),
   );
   [rp, rpPost, rp2] = await Promise.all([configure(t, "basic"), configure(t, "post"), configure(second, "basic")]);
@@ -229,7 +241,7 @@ describe("server metadata and keys", () => {
     const before = await jwks();
     expectValidJwks(before);
     const old = await signIn(await authorizationRequest());
-    const rotated = await cli(["oidc:rotate-key"], shared().env);
+    const rotated = await cli(["oidc:rotate-key"], env());
     const after = await jwks();
     expectValidJwks(after);
     // VerifyNewJwksHasNewSigningKey: a key with a kid and a modulus the original set did not have.
@@ -501,12 +513,12 @@ describe("oidcc-basic-certification-test-plan", () => {
     const code = callback.searchParams.get("code")!;
     // The code's rows age by 30 seconds, as a clock 30 seconds ahead would see them (WaitFor30Seconds).
     await sql(
-      shared().env,
+      env(),
       `UPDATE oidc_authorization_codes SET created_at = created_at - interval '30 seconds', consumed_at = consumed_at - interval '30 seconds',
               expires_at = expires_at - interval '30 seconds' WHERE code_hash = $1`,
       [sha256(code)],
     );
-    const [aged] = await sql(shared().env, `SELECT consumed_at, expires_at FROM oidc_authorization_codes WHERE code_hash = $1`, [sha256(code)]);
+    const [aged] = await sql(env(), `SELECT consumed_at, expires_at FROM oidc_authorization_codes WHERE code_hash = $1`, [sha256(code)]);
     expect(Date.now() - new Date(aged.consumed_at).getTime()).toBeGreaterThanOrEqual(30_000);
     expect(new Date(aged.expires_at).getTime()).toBeGreaterThan(Date.now()); // used, not expired: the reuse is what is refused
     const reuse = await tokenRequest({
@@ -617,9 +629,9 @@ describe("the provider's sign-in session (single sign-on)", () => {
     expect(maxAge).toBeGreaterThan(24 * 3600 - 60);
     expect(maxAge).toBeLessThanOrEqual(24 * 3600);
     const secret = first.page.session!.split("=")[1]!;
-    const rows = await sql(shared().env, `SELECT secret_hash, account_id FROM oidc_sessions WHERE secret_hash = $1`, [sha256(secret)]);
+    const rows = await sql(env(), `SELECT secret_hash, account_id FROM oidc_sessions WHERE secret_hash = $1`, [sha256(secret)]);
     expect(rows).toEqual([{ secret_hash: sha256(secret), account_id: first.claims.sub }]);
-    expect(JSON.stringify(await sql(shared().env, `SELECT * FROM oidc_sessions`))).not.toContain(secret);
+    expect(JSON.stringify(await sql(env(), `SELECT * FROM oidc_sessions`))).not.toContain(secret);
   });
 
   it("for an app not yet allowed: prompt=none is consent_required; otherwise the page opens at consent, then prompt=none gets codes", async () => {
@@ -669,7 +681,7 @@ describe("the provider's sign-in session (single sign-on)", () => {
     expect(res.status).toBe(303);
     expect(res.headers.getSetCookie().find((c) => c.startsWith("svc_oidc_session="))).toMatch(/^svc_oidc_session=; Path=\/api\/auth\/oidc; Max-Age=0/);
     expect((await errorRedirect((await authorizationRequest({ prompt: "none" })).url, first.page.session)).get("error")).toBe("login_required");
-    expect(await sql(shared().env, `SELECT 1 FROM oidc_sessions WHERE secret_hash = $1`, [sha256(first.page.session!.split("=")[1]!)])).toEqual([]);
+    expect(await sql(env(), `SELECT 1 FROM oidc_sessions WHERE secret_hash = $1`, [sha256(first.page.session!.split("=")[1]!)])).toEqual([]);
   });
 });
 
