@@ -1,3 +1,4 @@
+import type { HeaderValues } from "./core/reply";
 import type { z } from "zod";
 import { nextRouteHandler, type RouteHandler } from "./adapters/next";
 import { ApiError } from "./api-error";
@@ -13,7 +14,7 @@ export type { AuthKind, RouteContext, RouteHandler };
 export { Reply };
 
 /** A success envelope with a status other than 200 (e.g. 201). */
-export function reply<T>(data: T, status = 200, headers: Record<string, string> = {}) {
+export function reply<T>(data: T, status = 200, headers: HeaderValues = {}) {
   return Reply.data(data, status, headers);
 }
 

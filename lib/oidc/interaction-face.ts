@@ -1,6 +1,5 @@
 import { apiRoute, reply } from "@/lib/http/api-route";
 import { ApiError } from "@/lib/http/api-error";
-import { Reply } from "@/lib/http/core/reply";
 import type { RequestView } from "@/lib/http/core/request";
 import { issueFaceSignInChallenge, judgeFaceSignIn, signInOver } from "@/lib/identity/face-sign-in";
 import { BURST_FRAMES } from "@/lib/liveness/challenges";
@@ -53,6 +52,6 @@ export const faceBurstRoute = apiRoute(
     const { accountId } = await judgeFaceSignIn(step.interactionId, step.email, upload!);
     const signedIn = await completeSignIn(step.interactionId, accountId, req.headers.get("cookie"));
     if (!signedIn) throw signInOver();
-    return Reply.data({ signed_in: true, location: page(step.interactionId) }, 200, { "Cache-Control": "no-store", "Set-Cookie": signedIn.setCookie });
+    return reply({ signed_in: true, location: page(step.interactionId) }, 200, { "Cache-Control": "no-store", "Set-Cookie": signedIn.setCookie });
   },
 );
