@@ -34,6 +34,12 @@ server.on("clientError", (err, socket) => {
   if (edge()) edge().clientError(err, socket);
   else socket.destroy();
 });
+// CONNECT never reaches the request handler: Node emits `connect` (and
+// without a listener drops the connection unanswered). The edge answers 405.
+server.on("connect", (req, socket) => {
+  if (edge()) edge().connect(req, socket);
+  else socket.destroy();
+});
 server.keepAliveTimeout = 65_000;
 server.listen(port, hostname, async () => {
   const shown = hostname === "0.0.0.0" ? "localhost" : hostname;

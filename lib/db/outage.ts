@@ -5,13 +5,14 @@
  * answers these 503 `service_unavailable` with Retry-After instead of a 500.
  * Walks the error's `cause` chain (Prisma's driver adapter wraps pg's errors).
  */
+/**
+ * Node's socket errors count only as system errors of a socket (with
+ * `syscall` and `errno`, as Prisma's pg adapter tells them apart): Node's
+ * "aborted" for a client that closed its own request also carries
+ * ECONNRESET, and is no database outage.
+ */
+const SOCKET_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE", "EAI_AGAIN"]);
 const CONNECTION_CODES = new Set([
-  // Node's socket errors
-  "ECONNREFUSED",
-  "ECONNRESET",
-  "ETIMEDOUT",
-  "EPIPE",
-  "EAI_AGAIN",
   // PostgreSQL: admin/crash shutdown, cannot connect now, connection exceptions
   "57P01",
   "57P02",
@@ -32,8 +33,9 @@ const CONNECTION_MESSAGES =
 export function isDatabaseUnavailable(err: unknown): boolean {
   let current: unknown = err;
   for (let depth = 0; depth < 6 && current && typeof current === "object"; depth++) {
-    const { code, message, cause } = current as { code?: unknown; message?: unknown; cause?: unknown };
+    const { code, message, cause, syscall, errno } = current as { code?: unknown; message?: unknown; cause?: unknown; syscall?: unknown; errno?: unknown };
     if (typeof code === "string" && CONNECTION_CODES.has(code)) return true;
+    if (typeof code === "string" && SOCKET_CODES.has(code) && typeof syscall === "string" && typeof errno === "number") return true;
     if (typeof message === "string" && CONNECTION_MESSAGES.test(message)) return true;
     current = cause;
   }

@@ -6,7 +6,8 @@ import { serveOnNode, writeRendered } from "./adapters/node";
 import { ApiError } from "./api-error";
 import { PEER_IP_HEADER } from "./client-ip";
 import { isStorableText } from "./core/clean-input";
-import { renderedError, type CoreRoute } from "./core/pipeline";
+import { renderedError, withHeaders, type CoreRoute } from "./core/pipeline";
+import { Reply, renderReply, type Rendered } from "./core/reply";
 import { INTERNAL_REQUEST_ID_HEADER, newRequestId, REQUEST_ID_HEADER } from "./core/request";
 
 /**
@@ -17,6 +18,12 @@ import { INTERNAL_REQUEST_ID_HEADER, newRequestId, REQUEST_ID_HEADER } from "./c
  * - a method this server never serves (TRACE, CONNECT, WebDAV...) is 405,
  *   and a target with malformed percent-encoding or a NUL is 400, in the
  *   spec envelope, before Next could answer them with its own 500;
+ * - a target that is not a path is never routed: `OPTIONS *` (RFC 9110
+ *   9.3.7, the server as a whole) is 204 with the served methods in `Allow`,
+ *   an absolute-form target (`GET http://host/path`, a proxy request) or `*`
+ *   with another method is 400 (Next would redirect to the named host);
+ * - CONNECT, which Node hands to the server's `connect` event instead of a
+ *   request, is 405 written on the socket, which then closes;
  * - `routes` (production only: the OIDC token and userinfo endpoints) are
  *   served by the core straight from node:http, without Next's cost;
  * - what Node's HTTP parser refuses before any request exists (oversized
@@ -28,18 +35,28 @@ type NextHandler = (req: IncomingMessage, res: ServerResponse) => unknown;
 export type HttpEdge = {
   serve(req: IncomingMessage, res: ServerResponse, next: NextHandler): void;
   clientError(err: Error & { code?: string }, socket: Duplex): void;
+  /** A CONNECT request (server.mjs's `connect` event): its socket is no longer an HTTP exchange. */
+  connect(req: IncomingMessage, socket: Duplex): void;
 };
 
 export const SERVED_METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"] as const;
 const SERVED = new Set<string>(SERVED_METHODS);
+const ALLOW = SERVED_METHODS.join(", ");
+/** The request target of a server-wide OPTIONS (RFC 9110 7.1, asterisk-form). */
+const WHOLE_SERVER = "*";
+
+function methodNotServed(method: string): ApiError {
+  return new ApiError("method_not_allowed", { message: `${method} is not supported by this server`, headers: { Allow: ALLOW } });
+}
 
 /** Why the edge refuses a request before routing it, or null. */
 export function refuseAtEdge(method: string, target: string): ApiError | null {
-  if (!SERVED.has(method)) {
-    return new ApiError("method_not_allowed", {
-      message: `${method} is not supported by this server`,
-      headers: { Allow: SERVED_METHODS.join(", ") },
-    });
+  if (!SERVED.has(method)) return methodNotServed(method);
+  if (target === WHOLE_SERVER) {
+    return method === "OPTIONS" ? null : new ApiError("invalid_request", { message: "The request target * is for OPTIONS only" });
+  }
+  if (!target.startsWith("/")) {
+    return new ApiError("invalid_request", { message: "The request target must be a path (origin-form): this server is not a proxy" });
   }
   let decoded: string;
   try {
@@ -51,6 +68,21 @@ export function refuseAtEdge(method: string, target: string): ApiError | null {
     return new ApiError("invalid_request", { message: "The request target contains a NUL or an unpaired surrogate" });
   }
   return null;
+}
+
+/** The answer to `OPTIONS *`: the methods this server serves anywhere (each route's OPTIONS names its own). */
+function wholeServerOptions(requestId: string): Rendered {
+  return withHeaders(renderReply(Reply.empty(204, { Allow: ALLOW })), requestId);
+}
+
+/** An error written straight on a socket that is no longer (or not yet) an HTTP exchange, then the connection closes. */
+function endSocketWithError(socket: Duplex, error: ApiError, requestId: string) {
+  const rendered = renderedError(error, requestId);
+  const body = rendered.body ?? "";
+  const lines = [`HTTP/1.1 ${error.status} ${STATUS_CODES[error.status] ?? ""}`];
+  for (const [k, v] of Object.entries(rendered.headers)) for (const one of [v].flat()) lines.push(`${k}: ${one}`);
+  lines.push(`Content-Length: ${Buffer.byteLength(body)}`, "Connection: close", "", "");
+  socket.end(lines.join("\r\n") + body);
 }
 
 function clientErrorFor(err: Error & { code?: string }): ApiError {
@@ -66,6 +98,11 @@ function clientErrorFor(err: Error & { code?: string }): ApiError {
   }
 }
 
+/** Whether the request may carry a body the edge does not read: its answer then closes the connection. */
+function mayHaveBody(req: IncomingMessage): boolean {
+  return req.headers["content-length"] !== undefined || req.headers["transfer-encoding"] !== undefined;
+}
+
 export function createHttpEdge(routes: EdgeRoutes): HttpEdge {
   const localOrigin = `http://localhost:${env().PORT}`;
   return {
@@ -78,8 +115,11 @@ export function createHttpEdge(routes: EdgeRoutes): HttpEdge {
       const target = req.url ?? "/";
       const refused = refuseAtEdge(method, target);
       if (refused) {
-        const mayHaveBody = req.headers["content-length"] !== undefined || req.headers["transfer-encoding"] !== undefined;
-        writeRendered(res, renderedError(refused, requestId), { close: mayHaveBody });
+        writeRendered(res, renderedError(refused, requestId), { close: mayHaveBody(req) });
+        return;
+      }
+      if (target === WHOLE_SERVER) {
+        writeRendered(res, wholeServerOptions(requestId), { close: mayHaveBody(req) });
         return;
       }
       const q = target.indexOf("?");
@@ -100,13 +140,13 @@ export function createHttpEdge(routes: EdgeRoutes): HttpEdge {
         socket.destroy();
         return;
       }
-      const error = clientErrorFor(err);
-      const rendered = renderedError(error, newRequestId());
-      const body = rendered.body ?? "";
-      const lines = [`HTTP/1.1 ${error.status} ${STATUS_CODES[error.status] ?? ""}`];
-      for (const [k, v] of Object.entries(rendered.headers)) for (const one of [v].flat()) lines.push(`${k}: ${one}`);
-      lines.push(`Content-Length: ${Buffer.byteLength(body)}`, "Connection: close", "", "");
-      socket.end(lines.join("\r\n") + body);
+      endSocketWithError(socket, clientErrorFor(err), newRequestId());
+    },
+
+    connect(req, socket) {
+      // Node no longer watches this socket: a reset must not become an uncaught error.
+      socket.on("error", () => socket.destroy());
+      endSocketWithError(socket, methodNotServed(req.method ?? "CONNECT"), newRequestId());
     },
   };
 }

@@ -429,6 +429,49 @@ describe("POST /api/stripe/webhook", () => {
     expect(await balance(t)).toBe(10000);
   });
 
+  it("a signed checkout event whose session cannot be read is acknowledged (200, ignored) and logged, not a 500 that Stripe retries for days", async () => {
+    const t = await createTenant();
+    const c = await checkoutInProcess(t, "20");
+    const event = (changes: object = {}) => stripe.event("checkout.session.completed", c.checkout_session_id, changes);
+    const metadata = (topUpId: unknown) => ({ metadata: { organization_id: t.organizationId, top_up_id: topUpId } as never });
+    const { data: _dropped, ...withoutData } = event();
+    const unreadable: Array<[string, object]> = [
+      ["no data", withoutData],
+      ["data.object null", { ...event(), data: { object: null } }],
+      ["data.object not an object", { ...event(), data: { object: "cs_test_x" } }],
+      ["metadata.top_up_id an object", event(metadata({ id: c.top_up_id }))],
+      ["metadata.top_up_id holding a NUL", event(metadata(`${c.top_up_id}\u0000`))],
+      ["amount_total a string", event({ amount_total: "2000" as never })],
+    ];
+    for (const [name, body] of unreadable) {
+      const id = (body as { id: string }).id;
+      const res = await deliver(body);
+      expect(res.status, name).toBe(200);
+      expect(res.body.data, name).toEqual({ received: true, event_id: id, type: "checkout.session.completed", outcome: "ignored", reason: "unreadable_session" });
+      const logged = server.output().split("\n").find((line) => line.includes(id));
+      expect(logged, name).toBeDefined();
+      expect(JSON.parse(logged!), name).toMatchObject({ level: "warn", message: "stripe checkout event unreadable: ignored", eventId: id });
+    }
+    // A readable session naming a top-up id that is not ours is an unknown top-up, as before.
+    expect((await deliver(event(metadata("not-a-top-up")))).body.data).toMatchObject({ outcome: "ignored", reason: "unknown_top_up" });
+    expect(await balance(t)).toBe(10000);
+    expect((await topUp(c.top_up_id)).status).toBe("pending");
+    // The well-formed event still completes the top-up.
+    expect((await deliver(event())).body.data.outcome).toBe("credited");
+    expect(await balance(t)).toBe(12000);
+  });
+
+  it("a signed body that is not an event (no string id or type) is 400 invalid_request; an unknown type without data is ignored", async () => {
+    for (const body of [{ object: "event" }, { id: 7, type: "checkout.session.completed", data: { object: {} } }, { id: "evt_nul\u0000", type: "checkout.session.completed" }, []]) {
+      const res = await deliver(body);
+      expect(res.status, JSON.stringify(body)).toBe(400);
+      expect(res.body).toMatchObject({ success: false, error: { code: "invalid_request", message: expect.stringContaining("not a Stripe event") } });
+    }
+    const other = await deliver({ id: "evt_nodata", object: "event", type: "customer.created" });
+    expect(other.status).toBe(200);
+    expect(other.body.data).toEqual({ received: true, event_id: "evt_nodata", type: "customer.created", outcome: "ignored", reason: "unhandled_event_type" });
+  });
+
   it("a session that does not match its top-up (another organization, another session, another amount) credits nothing", async () => {
     const t = await createTenant();
     const other = await createTenant();

@@ -56,6 +56,24 @@ describe("the edge's refusals", () => {
   });
 });
 
+describe("request targets that are not a path", () => {
+  it("lets OPTIONS * through (the server-wide OPTIONS) and refuses * with any other method", () => {
+    expect(refuseAtEdge("OPTIONS", "*")).toBeNull();
+    for (const m of ["GET", "POST", "DELETE"]) {
+      expect(refuseAtEdge(m, "*")?.code, m).toBe("invalid_request");
+    }
+  });
+
+  it("refuses absolute-form targets (proxy requests) with 400, whatever host they name", () => {
+    for (const target of ["http://evil.example/api/v2/session", "https://localhost/verify/x", "HTTP://evil.example", "evil.example:443", "api/v2/session"]) {
+      const refused = refuseAtEdge("GET", target);
+      expect(refused?.status, target).toBe(400);
+      expect(refused?.code).toBe("invalid_request");
+    }
+    expect(refuseAtEdge("GET", "/api/v2/session?next=http://evil.example/")).toBeNull();
+  });
+});
+
 describe("rate-limit budgets", () => {
   it("limits the APIs and the anonymous browser endpoints of the OIDC provider, not its server-to-server endpoints", () => {
     expect(rateLimitBucketFor("/api/v2/session")).toBe("v2");

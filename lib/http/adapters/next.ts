@@ -3,11 +3,15 @@ import { ApiError } from "../api-error";
 import { renderedError, type CoreRoute } from "../core/pipeline";
 import type { Rendered } from "../core/reply";
 import { REQUEST_ID_HEADER, type CoreRequest } from "../core/request";
+import { trackBody, type TrackedBody } from "./request-body";
 
 /**
  * The core served as Next.js route handlers (Web Request -> Response). Next
  * has already decoded the path parameters; the node:http edge refused a
- * path that cannot be decoded before Next saw it.
+ * path that cannot be decoded before Next saw it. A body refused as too
+ * large (declared or counted while streaming) is not read further, and its
+ * answer closes the connection: the unread rest would otherwise hold the
+ * keep-alive connection until its timeout.
  */
 export type NextRouteContext = { params?: Promise<Record<string, string | string[] | undefined>> };
 export type RouteHandler = ((req: Request, ctx: NextRouteContext) => Promise<Response>) & { route: CoreRoute };
@@ -32,12 +36,18 @@ async function readCapped(req: Request, cap: number): Promise<Uint8Array | null>
   return Buffer.concat(chunks, total);
 }
 
-export function fromWebRequest(req: Request): CoreRequest {
-  return { method: req.method, url: req.url, headers: req.headers, readBody: (cap) => readCapped(req, cap) };
+export function fromWebRequest(req: Request): CoreRequest & TrackedBody {
+  return { method: req.method, url: req.url, headers: req.headers, ...trackBody((cap) => readCapped(req, cap)) };
 }
 
-export function toWebResponse(rendered: Rendered): Response {
+/**
+ * A Web Response for the rendered reply; `close` (a body refused unread)
+ * adds `Connection: close`, on which Node ends the connection once the
+ * answer is written, as the node:http adapter does.
+ */
+export function toWebResponse(rendered: Rendered, options: { close?: boolean } = {}): Response {
   const headers = new Headers();
+  if (options.close) headers.set("Connection", "close");
   for (const [k, v] of Object.entries(rendered.headers)) {
     if (Array.isArray(v)) for (const one of v) headers.append(k, one);
     else headers.set(k, v);
@@ -57,19 +67,22 @@ async function resolveParams(ctx: NextRouteContext | undefined): Promise<Record<
 }
 
 /** A rendered reply that cannot be written (e.g. a header that is not a byte string) is still a 500 in the envelope. */
-function writable(rendered: Rendered): Response {
+function writable(rendered: Rendered, options: { close: boolean }): Response {
   try {
-    return toWebResponse(rendered);
+    return toWebResponse(rendered, options);
   } catch (err) {
     const requestId = String(rendered.headers[REQUEST_ID_HEADER] ?? "");
     logger.error("response could not be written", { requestId, ...describeError(err) });
-    return toWebResponse(renderedError(new ApiError("server_error", { message: `Unexpected server error (request ${requestId})` }), requestId));
+    return toWebResponse(renderedError(new ApiError("server_error", { message: `Unexpected server error (request ${requestId})` }), requestId), options);
   }
 }
 
 export function nextRouteHandler(route: CoreRoute): RouteHandler {
-  const handler = (async (req: Request, ctx: NextRouteContext) =>
-    writable(await route.serve(fromWebRequest(req), await resolveParams(ctx)))) as RouteHandler;
+  const handler = (async (req: Request, ctx: NextRouteContext) => {
+    const core = fromWebRequest(req);
+    const rendered = await route.serve(core, await resolveParams(ctx));
+    return writable(rendered, { close: core.abandonedBody() });
+  }) as RouteHandler;
   handler.route = route;
   return handler;
 }

@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { CoreRoute } from "../core/pipeline";
 import type { Rendered } from "../core/reply";
 import type { CoreRequest } from "../core/request";
+import { trackBody, type TrackedBody } from "./request-body";
 
 /**
  * The core served straight from node:http (the edge, lib/http/edge.ts):
@@ -10,10 +11,31 @@ import type { CoreRequest } from "../core/request";
  * accepts is refused at once without waiting for it; the connection is then
  * closed rather than drained.
  */
-type NodeRequest = CoreRequest & { abandonedBody(): boolean };
+type NodeRequest = CoreRequest & TrackedBody;
+
+function readNodeBody(req: IncomingMessage, cap: number): Promise<Uint8Array | null> {
+  const declared = Number(req.headers["content-length"] ?? "0");
+  if (declared > cap) return Promise.resolve(null);
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > cap) {
+        req.off("data", onData);
+        req.pause();
+        resolve(null);
+        return;
+      }
+      chunks.push(chunk);
+    };
+    req.on("data", onData);
+    req.once("end", () => resolve(Buffer.concat(chunks, size)));
+    req.once("error", reject);
+  });
+}
 
 export function fromNodeRequest(req: IncomingMessage, localOrigin: string): NodeRequest {
-  let abandoned = false;
   return {
     method: req.method ?? "GET",
     // As in Next, the URL is the local one; the public origin comes from PUBLIC_BASE_URL.
@@ -24,32 +46,7 @@ export function fromNodeRequest(req: IncomingMessage, localOrigin: string): Node
         return value === undefined ? null : Array.isArray(value) ? value.join(", ") : value;
       },
     },
-    readBody(cap) {
-      const declared = Number(req.headers["content-length"] ?? "0");
-      if (declared > cap) {
-        abandoned = true;
-        return Promise.resolve(null);
-      }
-      return new Promise((resolve, reject) => {
-        const chunks: Buffer[] = [];
-        let size = 0;
-        const onData = (chunk: Buffer) => {
-          size += chunk.length;
-          if (size > cap) {
-            abandoned = true;
-            req.off("data", onData);
-            req.pause();
-            resolve(null);
-            return;
-          }
-          chunks.push(chunk);
-        };
-        req.on("data", onData);
-        req.once("end", () => resolve(Buffer.concat(chunks, size)));
-        req.once("error", reject);
-      });
-    },
-    abandonedBody: () => abandoned,
+    ...trackBody((cap) => readNodeBody(req, cap)),
   };
 }
 

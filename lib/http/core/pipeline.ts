@@ -27,7 +27,7 @@ import { readUpload, uploadFingerprint, type Upload, type UploadLimits } from ".
 import { parseOrThrow } from "../validation";
 import { assertStorableEntries, assertStorableJson } from "./clean-input";
 import { Reply, renderReply, type HeaderValues, type Rendered } from "./reply";
-import { REQUEST_ID_HEADER, requestIdOf, type CoreRequest, type RequestView } from "./request";
+import { ClientClosedRequest, REQUEST_ID_HEADER, requestIdOf, type CoreRequest, type RequestView } from "./request";
 
 /**
  * The one HTTP core. Every surface (the verification API, the organization
@@ -174,6 +174,11 @@ export function renderedError(error: ApiError, requestId: string): Rendered {
 
 function unexpected(err: unknown, req: CoreRequest, requestId: string): ApiError {
   const where = { requestId, method: req.method, path: new URL(req.url).pathname };
+  if (err instanceof ClientClosedRequest) {
+    // Nobody reads this answer: the connection is gone.
+    logger.info("client closed the request", where);
+    return new ApiError("invalid_request", { message: "The request body did not arrive: the connection was closed" });
+  }
   if (isDatabaseUnavailable(err)) {
     logger.warn("database unavailable", { ...where, error: err instanceof Error ? err.message : String(err) });
     return new ApiError("service_unavailable", { message: `The database is unavailable; retry shortly (request ${requestId})`, headers: { "Retry-After": "2" } });

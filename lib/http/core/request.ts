@@ -12,8 +12,24 @@ export interface CoreRequest {
   /** Absolute URL on the local origin (the public origin is PUBLIC_BASE_URL, never the request's). */
   readonly url: string;
   readonly headers: HeaderReader;
-  /** The body, or null as soon as it is known to exceed `cap` bytes (declared or counted while streaming). */
+  /**
+   * The body, or null as soon as it is known to exceed `cap` bytes (declared
+   * or counted while streaming). Rejects with ClientClosedRequest when the
+   * body stops arriving (the client went away).
+   */
   readBody(cap: number): Promise<Uint8Array | null>;
+}
+
+/**
+ * The request's body failed while arriving: the client closed the connection
+ * (Node's "aborted", whose code ECONNRESET is the client's socket, not the
+ * database's). Nobody is left to answer; the core logs it as a closed request.
+ */
+export class ClientClosedRequest extends Error {
+  constructor(cause: unknown) {
+    super("The client closed the connection before its request body arrived", { cause });
+    this.name = "ClientClosedRequest";
+  }
 }
 
 /** The request as handlers see it: `text()` reads the body within the route's limit (413 beyond it). */
