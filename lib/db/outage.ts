@@ -1,11 +1,4 @@
 /**
- * Whether an error means the database cannot be reached right now (down,
- * restarting, recovering, the connection cut): the request did not fail on
- * its own merits and the same request can succeed on a retry. The HTTP core
- * answers these 503 `service_unavailable` with Retry-After instead of a 500.
- * Walks the error's `cause` chain (Prisma's driver adapter wraps pg's errors).
- */
-/**
  * Node's socket errors count only as system errors of a socket (with
  * `syscall` and `errno`, as Prisma's pg adapter tells them apart): Node's
  * "aborted" for a client that closed its own request also carries
@@ -30,6 +23,13 @@ const CONNECTION_CODES = new Set([
 const CONNECTION_MESSAGES =
   /connection terminated|terminating connection|connection (is )?closed|database system is (starting up|shutting down|in recovery mode)|can't reach database server|server has closed the connection|timed out fetching a new connection|connect ECONNREFUSED/i;
 
+/**
+ * Whether an error means the database cannot be reached right now (down,
+ * restarting, recovering, the connection cut): the request did not fail on
+ * its own merits and the same request can succeed on a retry. The HTTP core
+ * answers these 503 `service_unavailable` with Retry-After instead of a 500.
+ * Walks the error's `cause` chain (Prisma's driver adapter wraps pg's errors).
+ */
 export function isDatabaseUnavailable(err: unknown): boolean {
   let current: unknown = err;
   for (let depth = 0; depth < 6 && current && typeof current === "object"; depth++) {
