@@ -75,8 +75,19 @@ function wholeServerOptions(requestId: string): Rendered {
   return withHeaders(renderReply(Reply.empty(204, { Allow: ALLOW })), requestId);
 }
 
-/** An error written straight on a socket that is no longer (or not yet) an HTTP exchange, then the connection closes. */
+/** How long a socket answered by endSocketWithError may stay half-open for the client to read and close. */
+const LINGER_MS = 5_000;
+
+/**
+ * An error written straight on a socket that is no longer (or not yet) an
+ * HTTP exchange, then the connection closes: our side at once, and the whole
+ * socket after LINGER_MS if the client never closes its side (Node's
+ * keep-alive and request timeouts no longer watch such a socket).
+ */
 function endSocketWithError(socket: Duplex, error: ApiError, requestId: string) {
+  const linger = setTimeout(() => socket.destroy(), LINGER_MS);
+  linger.unref();
+  socket.once("close", () => clearTimeout(linger));
   const rendered = renderedError(error, requestId);
   const body = rendered.body ?? "";
   const lines = [`HTTP/1.1 ${error.status} ${STATUS_CODES[error.status] ?? ""}`];

@@ -256,6 +256,29 @@ describe("request targets and methods outside a path (RFC 9110 OPTIONS *, CONNEC
     }
   });
 
+  it("a CONNECT client that never closes its side is cut off by the server, not held open", { timeout: 40_000 }, async () => {
+    const { port } = new URL(shared().url);
+    const socket = net.connect({ port: Number(port), host: "127.0.0.1", allowHalfOpen: true });
+    let answered = "";
+    socket.setEncoding("utf8");
+    socket.on("data", (chunk) => (answered += chunk));
+    socket.write("CONNECT evil.example:443 HTTP/1.1\r\nHost: evil.example:443\r\n\r\n");
+    // The client keeps writing on its open side; once the server has dropped the
+    // socket a write is refused (reset). Without a bound it would go on forever.
+    const cutOff = await new Promise<string>((resolve) => {
+      const writer = setInterval(() => socket.write("x"), 250);
+      const done = (why: string) => {
+        clearInterval(writer);
+        socket.destroy();
+        resolve(why);
+      };
+      socket.on("error", (err: NodeJS.ErrnoException) => done(err.code ?? err.message));
+      socket.on("close", () => done("closed"));
+    });
+    expect(answered).toMatch(/^HTTP\/1\.1 405 /);
+    expect(["ECONNRESET", "EPIPE", "closed"]).toContain(cutOff);
+  });
+
   it("an absolute-form target (a proxy request) or * outside OPTIONS is a 400 envelope, never a redirect to the host it names", async () => {
     for (const target of ["http://evil.example/api/v2/session", "https://evil.example/verify/x?y=1", "http://127.0.0.1/api/health/live", "*"]) {
       const res = await rawExchange(`GET ${target} HTTP/1.1\r\nHost: x\r\n\r\n`);
