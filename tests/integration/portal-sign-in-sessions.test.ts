@@ -111,6 +111,25 @@ describe("portal sessions end server-side", () => {
     expect(await endDeveloperSessions(developer.id)).toBe(1);
     expect((await createKey(browser, appId)).status).toBe(401);
   });
+
+  it("a session past its 8 hours is refused, and the sweep deletes its row; a live one is kept", async () => {
+    const email = await signUpOver(base, PASSWORD);
+    const [stale, live] = [await openBrowser(base, email, PASSWORD), await openBrowser(base, email, PASSWORD)];
+    const appId = await newApp(stale);
+    const { db } = await import("@/lib/db/client");
+    const { purgeExpiredDeveloperSessions } = await import("@/lib/portal/developer-sessions");
+    const prisma = await db();
+    const developer = await prisma.developer.findUniqueOrThrow({ where: { email }, include: { sessions: { orderBy: { createdAt: "asc" } } } });
+    expect(developer.sessions).toHaveLength(2);
+    const [staleRow, liveRow] = [developer.sessions[0]!, developer.sessions[1]!];
+    expect(staleRow.expiresAt.getTime() - staleRow.createdAt.getTime()).toBe(8 * 3600_000);
+    await prisma.developerSession.update({ where: { id: staleRow.id }, data: { expiresAt: new Date(Date.now() - 1000) } });
+
+    expect((await createKey(stale, appId)).status).toBe(401);
+    expect(await purgeExpiredDeveloperSessions()).toBeGreaterThanOrEqual(1);
+    expect((await prisma.developerSession.findMany({ where: { developerId: developer.id } })).map((row) => row.id)).toEqual([liveRow.id]);
+    expect((await createKey(live, appId)).status).toBe(201);
+  });
 });
 
 describe("sign-in limits: failures only, per (account, IP) and per IP", () => {
