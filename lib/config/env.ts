@@ -158,7 +158,10 @@ const EnvSchema = z.object({
     .refine((v) => v === "off" || /^https?:\/\/[^\s]+$/.test(v), "an http(s) URL, or off"),
   /** How long a licence registry may take to answer one lookup before the check says it is unavailable. */
   REGISTRY_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(8_000),
-  /** Developer portal sign-in attempts per 15 minutes, per account (email) and per client IP. */
+  /**
+   * Developer portal sign-in: FAILED attempts per 15 minutes per (account, client IP), and per client IP
+   * alone (successes do not count). Until 2026-11 these counted every attempt per account from anywhere.
+   */
   PORTAL_SIGN_IN_ATTEMPTS_PER_ACCOUNT: z.coerce.number().int().min(1).default(10),
   PORTAL_SIGN_IN_ATTEMPTS_PER_IP: z.coerce.number().int().min(1).default(50),
   SMTP_HOST: optionalString,

@@ -5,15 +5,19 @@
  * victim's budget from elsewhere and one address cannot spray accounts.
  * Three limits are environment settings instead, with their defaults in
  * lib/config/env.ts: RATE_LIMIT_PER_MINUTE (150 requests per minute per IP
- * and surface), PORTAL_SIGN_IN_ATTEMPTS_PER_ACCOUNT (10) and
- * PORTAL_SIGN_IN_ATTEMPTS_PER_IP (50), counted over `portalSignIn.windowSeconds`.
+ * and surface), PORTAL_SIGN_IN_ATTEMPTS_PER_ACCOUNT (10 failed sign-ins per
+ * account and client IP) and PORTAL_SIGN_IN_ATTEMPTS_PER_IP (50 failed
+ * sign-ins per client IP), counted over `portalSignIn.windowSeconds`.
  *
  * The numbers follow common identity providers (Auth0's brute-force
  * protection: 10 failed attempts per account from one IP; one-time codes: a
  * few attempts per code and a few codes per address and hour).
  */
 export const ABUSE_LIMITS = {
-  /** Developer portal sign-in: attempts per account and per IP over this window (counts: env). */
+  /**
+   * Developer portal sign-in: FAILED attempts per (account, client IP) and per client IP over this window
+   * (counts: env), as for tokenClientAuth below and with the same mechanism (startBudgetedAttempt).
+   */
   portalSignIn: { windowSeconds: 15 * 60 },
   /** Developer portal "forgot password" mails. */
   portalPasswordReset: { perEmailPerHour: 3, perIpPerHour: 20 },

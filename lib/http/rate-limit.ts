@@ -155,6 +155,49 @@ export async function clearFailures(bucket: RateLimitBucket, key: string, points
   }
 }
 
+/**
+ * A failed-attempt budget keyed so that nobody can lock an account out from
+ * elsewhere: failures are counted per (account, client IP) and per client IP
+ * alone; over either, that IP's attempts (for that account, or at all) are
+ * refused, the right secret included, until the window ends. Other IPs are
+ * unaffected. Successes never count, and one clears its (account, IP) count.
+ * Used by the token endpoint's client authentication and the portal sign-in.
+ */
+export type FailureBudget = {
+  ipBucket: RateLimitBucket;
+  accountBucket: RateLimitBucket;
+  failuresPerAccountPerIp: number;
+  failuresPerIp: number;
+  windowSeconds: number;
+};
+
+/** The outcome of an attempt started by startBudgetedAttempt: report exactly one. */
+export type BudgetedAttempt = { failed(): Promise<void>; succeeded(): Promise<void> };
+
+/**
+ * Throws 429 `rate_limited` when `ip` is over either budget (checked before
+ * the secret, so a refused attempt costs no hashing); otherwise the attempt
+ * whose outcome the caller reports. Without an `account` (missing or empty)
+ * only the IP budget applies.
+ */
+export async function startBudgetedAttempt(budget: FailureBudget, ip: string, account: string | undefined): Promise<BudgetedAttempt> {
+  const { ipBucket, accountBucket, failuresPerAccountPerIp, failuresPerIp, windowSeconds } = budget;
+  const accountKey = account ? `${account}|${ip}` : undefined;
+  const [, accountFailures] = await Promise.all([
+    assertUnderFailureLimit(ipBucket, ip, failuresPerIp, windowSeconds),
+    accountKey === undefined ? 0 : assertUnderFailureLimit(accountBucket, accountKey, failuresPerAccountPerIp, windowSeconds),
+  ]);
+  return {
+    async failed() {
+      await countFailure(ipBucket, ip, failuresPerIp, windowSeconds);
+      if (accountKey !== undefined) await countFailure(accountBucket, accountKey, failuresPerAccountPerIp, windowSeconds);
+    },
+    async succeeded() {
+      if (accountKey !== undefined && accountFailures > 0) await clearFailures(accountBucket, accountKey, failuresPerAccountPerIp, windowSeconds);
+    },
+  };
+}
+
 export type RateLimiterHealth = {
   store: "redis" | "memory";
   /** ok; `memory_fallback`: Redis is down, budgets are per instance; `failing_open`: requests pass unlimited. */

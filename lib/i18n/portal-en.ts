@@ -40,7 +40,7 @@ export const portalText = {
     signUpLink: "Create an account",
     forgotLink: "Forgot your password?",
     invalid: "Wrong email or password.",
-    rateLimited: "Too many sign-in attempts. Wait 15 minutes, then try again, or reset your password.",
+    rateLimited: "Too many failed sign-ins from this network. Wait 15 minutes, then try again.",
     failed: "Sign-in failed. Please try again.",
     passwordChanged: "Your password was changed. Sign in with the new one.",
     signedOut: "You are signed out.",

@@ -3,7 +3,7 @@ import { ApiError } from "@/lib/http/api-error";
 import { ABUSE_LIMITS } from "@/lib/http/abuse-limits";
 import { authenticateClientCredentials } from "@/lib/http/auth";
 import { clientIp } from "@/lib/http/client-ip";
-import { assertUnderFailureLimit, clearFailures, countFailure } from "@/lib/http/rate-limit";
+import { startBudgetedAttempt, type FailureBudget } from "@/lib/http/rate-limit";
 import type { OidcRequest } from "./http";
 import type { ClientAuthParams } from "./schemas";
 
@@ -21,20 +21,13 @@ import type { ClientAuthParams } from "./schemas";
  * (client_id, IP) count.
  */
 const LIMIT = ABUSE_LIMITS.tokenClientAuth;
-
-/** Refuses an IP over either limit; answers the failures counted for (client_id, IP). */
-async function assertUnderLimits(ip: string, clientId: string | undefined): Promise<number> {
-  const [, failures] = await Promise.all([
-    assertUnderFailureLimit("oidc-client-auth-ip", ip, LIMIT.failuresPerIp, LIMIT.windowSeconds),
-    clientId ? assertUnderFailureLimit("oidc-client-auth-client", `${clientId}|${ip}`, LIMIT.failuresPerClientPerIp, LIMIT.windowSeconds) : 0,
-  ]);
-  return failures;
-}
-
-async function countFailed(ip: string, clientId: string | undefined) {
-  await countFailure("oidc-client-auth-ip", ip, LIMIT.failuresPerIp, LIMIT.windowSeconds);
-  if (clientId) await countFailure("oidc-client-auth-client", `${clientId}|${ip}`, LIMIT.failuresPerClientPerIp, LIMIT.windowSeconds);
-}
+const BUDGET: FailureBudget = {
+  ipBucket: "oidc-client-auth-ip",
+  accountBucket: "oidc-client-auth-client",
+  failuresPerAccountPerIp: LIMIT.failuresPerClientPerIp,
+  failuresPerIp: LIMIT.failuresPerIp,
+  windowSeconds: LIMIT.windowSeconds,
+};
 
 function formDecode(value: string): string {
   return decodeURIComponent(value.replace(/\+/g, " "));
@@ -70,9 +63,9 @@ export async function authenticateTokenClient(req: Pick<OidcRequest, "headers">,
   const secret = basic?.secret ?? bodySecret;
   const challenge = basic ? { "WWW-Authenticate": 'Basic realm="token", charset="UTF-8"' } : undefined;
   const ip = clientIp(req);
-  const failures = await assertUnderLimits(ip, clientId);
+  const attempt = await startBudgetedAttempt(BUDGET, ip, clientId);
   if (!clientId || !secret) {
-    await countFailed(ip, clientId);
+    await attempt.failed();
     throw new ApiError("invalid_client", {
       message: "Client authentication required: HTTP Basic, or client_id and client_secret in the body",
       headers: challenge,
@@ -80,11 +73,11 @@ export async function authenticateTokenClient(req: Pick<OidcRequest, "headers">,
   }
   try {
     const { app } = await authenticateClientCredentials(clientId, secret);
-    if (failures > 0) await clearFailures("oidc-client-auth-client", `${clientId}|${ip}`, LIMIT.failuresPerClientPerIp, LIMIT.windowSeconds);
+    await attempt.succeeded();
     return app;
   } catch (err) {
     if (err instanceof ApiError && err.code === "invalid_client") {
-      await countFailed(ip, clientId);
+      await attempt.failed();
       throw new ApiError("invalid_client", { message: err.message, headers: challenge });
     }
     throw err;

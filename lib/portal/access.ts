@@ -1,6 +1,7 @@
 import type { App } from "@/generated/prisma/client";
 import { db } from "@/lib/db/client";
 import { ApiError } from "@/lib/http/api-error";
+import { liveSessionWhere } from "./developer-sessions";
 import type { PortalSession } from "./session-cookie";
 
 /** The signed-in developer as the portal sees them: who, and the organization they act for. */
@@ -15,19 +16,19 @@ export type PortalDeveloper = {
 /**
  * The developer of a portal session and their organization (the first they
  * joined: sign-up creates exactly one; choosing among several comes with the
- * organization API), or null when the developer no longer exists or changed
- * their password after this session signed in (a reset ends every session).
+ * organization API), or null when the session is no longer live (signed out,
+ * ended by a password change, expired: lib/portal/developer-sessions.ts),
+ * the developer no longer exists or belongs to no organization. Every path
+ * that trusts the session cookie (API routes, pages) comes through here.
  */
 export async function findDeveloperOrganization(session: PortalSession): Promise<PortalDeveloper | null> {
-  const { developerId } = session;
   const prisma = await db();
-  const developer = await prisma.developer.findUnique({
-    where: { id: developerId },
+  const developer = await prisma.developer.findFirst({
+    where: { id: session.developerId, sessions: { some: liveSessionWhere(session) } },
     include: { memberships: { include: { organization: true }, orderBy: { createdAt: "asc" }, take: 1 } },
   });
   const membership = developer?.memberships[0];
   if (!developer || !membership) return null;
-  if (developer.passwordChangedAt && session.signedInAt < developer.passwordChangedAt) return null;
   return {
     developerId: developer.id,
     email: developer.email,

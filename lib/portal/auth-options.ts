@@ -1,11 +1,30 @@
 import type { NextAuthOptions } from "next-auth";
 import CredentialsProvider from "next-auth/providers/credentials";
-import { now } from "@/lib/clock";
 import { env } from "@/lib/config/env";
 import { describeError, logger } from "@/lib/log/logger";
 import { checkDeveloperSignIn } from "./sign-in";
 import { SIGN_IN_ERRORS } from "./public-constants";
-import { PORTAL_AUTH_BASE_PATH, PORTAL_SESSION_MAX_AGE_SECONDS, portalAuthSecret, SIGNED_IN_AT_CLAIM } from "./session-cookie";
+import { endDeveloperSession, startDeveloperSession } from "./developer-sessions";
+import { PORTAL_AUTH_BASE_PATH, PORTAL_SESSION_MAX_AGE_SECONDS, portalAuthSecret, portalSessionOfToken, SESSION_ID_CLAIM } from "./session-cookie";
+
+/** Where a developer lands after signing in or out when the requested destination is missing, unparseable or on another origin. */
+const DEFAULT_DESTINATION = "/dashboard";
+
+/**
+ * next-auth's `redirect` callback (callbackUrl of sign-in and sign-out, as a
+ * query parameter, form field or cookie): a same-origin URL or path as
+ * given, anything else (another origin, `//host`, `javascript:`, garbage)
+ * the dashboard. Never throws: next-auth would answer 500.
+ */
+export function sameOriginDestination(url: string, baseUrl: string): string {
+  try {
+    const target = new URL(url, baseUrl);
+    if (target.origin === new URL(baseUrl).origin) return target.href;
+  } catch {
+    // Not a URL: the default below.
+  }
+  return new URL(DEFAULT_DESTINATION, baseUrl).href;
+}
 
 
 /**
@@ -15,7 +34,9 @@ import { PORTAL_AUTH_BASE_PATH, PORTAL_SESSION_MAX_AGE_SECONDS, portalAuthSecret
  * HTTPS), next-auth's double-submit CSRF token on its own POSTs. Mounted at
  * /api/portal/auth (lib/portal/next-auth-route.ts), away from the OpenID
  * Connect provider's /api/auth/oidc. Its links are built from
- * PUBLIC_BASE_URL (NEXTAUTH_URL), never from request headers.
+ * PUBLIC_BASE_URL (NEXTAUTH_URL), never from request headers. Each sign-in
+ * is a `developer_sessions` row whose id the JWT carries, so sign-out and a
+ * password change end sessions server-side (lib/portal/developer-sessions.ts).
  */
 export function portalAuthOptions(request: { clientIp: string } = { clientIp: "unknown" }): NextAuthOptions {
   process.env.NEXTAUTH_URL = `${env().PUBLIC_BASE_URL}${PORTAL_AUTH_BASE_PATH}`;
@@ -37,16 +58,23 @@ export function portalAuthOptions(request: { clientIp: string } = { clientIp: "u
       }),
     ],
     callbacks: {
-      // The sign-in time travels in the token (next-auth renews `iat` whenever it re-issues one), so a
-      // password change can end the sessions signed in before it (lib/portal/access.ts).
+      // At sign-in (`user` is set only then) the session's row is made and its id travels in the token,
+      // kept whenever next-auth re-issues it.
       async jwt({ token, user }) {
-        if (user) token[SIGNED_IN_AT_CLAIM] = now().getTime();
+        if (user) token[SESSION_ID_CLAIM] = (await startDeveloperSession(user.id)).id;
         return token;
       },
       // Only same-origin destinations after sign-in and sign-out.
       async redirect({ url, baseUrl }) {
-        if (url.startsWith("/") && !url.startsWith("//")) return `${baseUrl}${url}`;
-        return new URL(url).origin === baseUrl ? url : `${baseUrl}/dashboard`;
+        return sameOriginDestination(url, baseUrl);
+      },
+    },
+    events: {
+      // next-auth's sign-out POST (its CSRF token checked) clears the cookie; this ends the session itself,
+      // so a copy of the cookie is refused from now on.
+      async signOut({ token }) {
+        const session = portalSessionOfToken(token);
+        if (session) await endDeveloperSession(session.sessionId);
       },
     },
     // next-auth's own diagnostics go to the server log (never to the browser); its debug output stays off.

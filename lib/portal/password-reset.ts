@@ -12,6 +12,7 @@ import { mailMode, sendMail } from "@/lib/mail/mailer";
 import { DEFAULT_LOCALE, messagesFor } from "@/lib/i18n";
 import { EmailSchema, PasswordSchema } from "@/lib/tenancy/schemas";
 
+import { endDeveloperSessions } from "./developer-sessions";
 import { PASSWORD_RESET_TTL_MINUTES } from "./public-constants";
 
 export { PASSWORD_RESET_TTL_MINUTES };
@@ -61,8 +62,8 @@ export async function requestPasswordReset(input: unknown, clientIp: string): Pr
  * Sets a new password with a reset link's token: the token is used up in the
  * same transaction (a second use, an expired or unknown token: 400
  * `password_reset_invalid`), every other open link of that developer is
- * closed with it, and every portal session signed in before ends
- * (`password_changed_at`, lib/portal/access.ts).
+ * closed with it, and every portal session of the developer ends with it
+ * (lib/portal/developer-sessions.ts).
  */
 export async function resetPassword(input: unknown): Promise<{ reset: true }> {
   const { token, password } = parseOrThrow(ResetPasswordBody, input, "body");
@@ -79,6 +80,7 @@ export async function resetPassword(input: unknown): Promise<{ reset: true }> {
     if (used.count !== 1) throw new ApiError("password_reset_invalid");
     await tx.developer.update({ where: { id: reset.developerId }, data: { passwordHash, passwordChangedAt: at } });
     await tx.developerPasswordReset.updateMany({ where: { developerId: reset.developerId, usedAt: null }, data: { usedAt: at } });
+    await endDeveloperSessions(reset.developerId, tx);
   });
   return { reset: true };
 }

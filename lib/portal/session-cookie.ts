@@ -53,20 +53,32 @@ function sessionTokenOf(cookies: Record<string, string>): string | undefined {
   return chunks.length ? chunks.join("") : undefined;
 }
 
-/** Our claim in next-auth's JWT: when the developer signed in (epoch milliseconds), kept when next-auth re-issues the token. */
-export const SIGNED_IN_AT_CLAIM = "signed_in_at";
+/**
+ * Our claim in next-auth's JWT: the id of the sign-in's `developer_sessions`
+ * row (lib/portal/developer-sessions.ts), kept when next-auth re-issues the
+ * token. A cookie without it (issued before sessions had rows) is refused.
+ */
+export const SESSION_ID_CLAIM = "sid";
 
-export type PortalSession = { developerId: string; signedInAt: Date };
+export type PortalSession = { developerId: string; sessionId: string };
 
-/** The signed-in developer's id and sign-in time from the cookies, or null (no cookie, tampered, expired). */
+/** The developer id and session id a JWT claims, or null when it lacks either. */
+export function portalSessionOfToken(payload: Record<string, unknown> | null | undefined): PortalSession | null {
+  const sessionId = payload?.[SESSION_ID_CLAIM];
+  if (typeof payload?.sub !== "string" || typeof sessionId !== "string") return null;
+  return { developerId: payload.sub, sessionId };
+}
+
+/**
+ * The developer id and session id the cookies claim, or null (no cookie,
+ * tampered, expired, no session id). Whether that session is still live is
+ * the database's answer (lib/portal/access.ts).
+ */
 export async function portalSessionFromCookies(cookies: Record<string, string>): Promise<PortalSession | null> {
   const token = sessionTokenOf(cookies);
   if (!token) return null;
   try {
-    const payload = await decode({ token, secret: portalAuthSecret() });
-    const signedInAt = payload?.[SIGNED_IN_AT_CLAIM];
-    if (typeof payload?.sub !== "string" || typeof signedInAt !== "number") return null;
-    return { developerId: payload.sub, signedInAt: new Date(signedInAt) };
+    return portalSessionOfToken(await decode({ token, secret: portalAuthSecret() }));
   } catch {
     return null;
   }
