@@ -115,37 +115,7 @@ export async function consumeRateLimit(
   }
 }
 
-/**
- * Failure budgets (brute-force protection, as for a sign-in): `assertUnderFailureLimit`
- * refuses (429 `rate_limited`) once `points` failures are counted for the
- * key within the window (else answers how many are counted), `countFailure` counts one, `clearFailures` forgets
- * them (after a success). Like consumeRateLimit, they fail open.
- */
-export async function assertUnderFailureLimit(bucket: RateLimitBucket, key: string, points: number, durationSeconds: number): Promise<number> {
-  let counted: RateLimiterRes | null;
-  try {
-    counted = await limiterFor(bucket, points, durationSeconds).get(key);
-    noteSuccess();
-  } catch (err) {
-    noteFailure(err);
-    return 0;
-  }
-  if (counted && counted.consumedPoints >= points) {
-    throw new ApiError("rate_limited", { message: "Too many failed attempts; retry later" });
-  }
-  return counted?.consumedPoints ?? 0;
-}
-
-export async function countFailure(bucket: RateLimitBucket, key: string, points: number, durationSeconds: number): Promise<void> {
-  try {
-    await limiterFor(bucket, points, durationSeconds).consume(key);
-    noteSuccess();
-  } catch (err) {
-    if (err instanceof RateLimiterRes) noteSuccess();
-    else noteFailure(err);
-  }
-}
-
+/** Forgets a key's counted failures (after a success); fails open. */
 export async function clearFailures(bucket: RateLimitBucket, key: string, points: number, durationSeconds: number): Promise<void> {
   try {
     await limiterFor(bucket, points, durationSeconds).delete(key);
@@ -175,25 +145,60 @@ export type FailureBudget = {
 export type BudgetedAttempt = { failed(): Promise<void>; succeeded(): Promise<void> };
 
 /**
+ * Takes one failure from `key`'s budget before the secret is checked, so
+ * that a burst of concurrent attempts cannot all pass a check made before
+ * any of them failed; throws 429 `rate_limited` when the budget is spent
+ * (fails open like consumeRateLimit). A success gives the failure back.
+ */
+async function reserveFailure(bucket: RateLimitBucket, key: string, points: number, durationSeconds: number): Promise<void> {
+  try {
+    await limiterFor(bucket, points, durationSeconds).consume(key);
+    noteSuccess();
+  } catch (err) {
+    if (!(err instanceof RateLimiterRes)) return noteFailure(err);
+    noteSuccess();
+    throw new ApiError("rate_limited", { message: "Too many failed attempts; retry later" });
+  }
+}
+
+async function returnFailure(bucket: RateLimitBucket, key: string, points: number, durationSeconds: number): Promise<void> {
+  try {
+    await limiterFor(bucket, points, durationSeconds).reward(key, 1);
+    noteSuccess();
+  } catch (err) {
+    noteFailure(err);
+  }
+}
+
+/**
  * Throws 429 `rate_limited` when `ip` is over either budget (checked before
  * the secret, so a refused attempt costs no hashing); otherwise the attempt
- * whose outcome the caller reports. Without an `account` (missing or empty)
- * only the IP budget applies.
+ * whose outcome the caller reports. Each attempt counts as a failure from
+ * the start (so concurrent attempts cannot overrun the budget) until it
+ * reports success: then the IP's failure is given back and the (account, IP)
+ * count is cleared. Without an `account` (missing or empty) only the IP
+ * budget applies.
  */
 export async function startBudgetedAttempt(budget: FailureBudget, ip: string, account: string | undefined): Promise<BudgetedAttempt> {
   const { ipBucket, accountBucket, failuresPerAccountPerIp, failuresPerIp, windowSeconds } = budget;
   const accountKey = account ? `${account}|${ip}` : undefined;
-  const [, accountFailures] = await Promise.all([
-    assertUnderFailureLimit(ipBucket, ip, failuresPerIp, windowSeconds),
-    accountKey === undefined ? 0 : assertUnderFailureLimit(accountBucket, accountKey, failuresPerAccountPerIp, windowSeconds),
-  ]);
+  await reserveFailure(ipBucket, ip, failuresPerIp, windowSeconds);
+  if (accountKey !== undefined) {
+    try {
+      await reserveFailure(accountBucket, accountKey, failuresPerAccountPerIp, windowSeconds);
+    } catch (err) {
+      // Refused for this account: the IP's budget is not charged for an attempt that never ran.
+      await returnFailure(ipBucket, ip, failuresPerIp, windowSeconds);
+      throw err;
+    }
+  }
   return {
     async failed() {
-      await countFailure(ipBucket, ip, failuresPerIp, windowSeconds);
-      if (accountKey !== undefined) await countFailure(accountBucket, accountKey, failuresPerAccountPerIp, windowSeconds);
+      // Counted when the attempt started.
     },
     async succeeded() {
-      if (accountKey !== undefined && accountFailures > 0) await clearFailures(accountBucket, accountKey, failuresPerAccountPerIp, windowSeconds);
+      await returnFailure(ipBucket, ip, failuresPerIp, windowSeconds);
+      if (accountKey !== undefined) await clearFailures(accountBucket, accountKey, failuresPerAccountPerIp, windowSeconds);
     },
   };
 }
