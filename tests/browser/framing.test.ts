@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { en } from "@/lib/i18n/en";
 import { createSession, createWorkflow, shared } from "../support/api";
 import { useServerDatabase } from "../support/domain";
-import { signUpDeveloper, type PortalDeveloper } from "../support/portal";
+import { createPortalApp, signUpDeveloper, type PortalDeveloper } from "../support/portal";
 import { chromiumMissing, expectPortalAccessible, launchChromium, signedInContext } from "./browser";
 
 /**
@@ -91,10 +91,7 @@ describe.skipIf(Boolean(chromiumMissing))(suiteName, { timeout: 120_000 }, () =>
     embedder = await startEmbedder();
     embedderPort = (embedder.address() as AddressInfo).port;
     dev = await signUpDeveloper();
-    const created = await dev.call("POST", "/api/portal/apps", { json: { name: APP_NAME, environment: "test" } });
-    appId = created.body.data.app_id;
-    const key = await dev.call("POST", `/api/portal/apps/${appId}/keys`, { json: { name: "backend" } });
-    apiKey = key.body.data.api_key;
+    ({ appId, apiKey } = await createPortalApp(dev, APP_NAME, "test"));
     workflowId = await createWorkflow({ apiKey }, ["location"]);
   });
 

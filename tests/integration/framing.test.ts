@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { api, createSession, createWorkflow, shared } from "../support/api";
 import { useServerDatabase } from "../support/domain";
-import { signUpDeveloper, type PortalDeveloper } from "../support/portal";
+import { createPortalApp, signUpDeveloper, type PortalDeveloper } from "../support/portal";
 
 /**
  * Clickjacking (README "The hosted verification page", "Developer portal"),
@@ -37,12 +37,7 @@ async function setFrameOrigins(frameOrigins: unknown, as = dev) {
 
 beforeAll(async () => {
   [dev, other] = await Promise.all([signUpDeveloper(), signUpDeveloper()]);
-  const created = await dev.call("POST", "/api/portal/apps", { json: { name: "Framed shop", environment: "production" } });
-  expect(created.status).toBe(201);
-  appId = created.body.data.app_id;
-  const key = await dev.call("POST", `/api/portal/apps/${appId}/keys`, { json: { name: "backend" } });
-  expect(key.status).toBe(201);
-  apiKey = key.body.data.api_key;
+  ({ appId, apiKey } = await createPortalApp(dev, "Framed shop", "production"));
   workflowId = await createWorkflow({ apiKey }, ["location"]);
 });
 
@@ -73,8 +68,15 @@ describe("the portal and every other page are never framed", () => {
     }
   });
 
-  it("API answers and the app's scripts and styles carry the same refusal", async () => {
-    expect(await framing("/api/health")).toMatchObject({ status: 200, ...NEVER_FRAMED });
+  it("API answers, the HTTP core's own HTML pages and the app's scripts are refused too, and the core's pages keep their stricter policy", async () => {
+    expect(await framing("/api/health")).toMatchObject({ status: 200, xfo: "DENY" });
+    // The OIDC provider's error page (an HTML page of the core, under /api): its own policy, not one that replaces it.
+    const oidcPage = await framing("/api/auth/oidc/authorize?client_id=cli_unknown&response_type=code&scope=openid&redirect_uri=https%3A%2F%2Fshop.example%2Fcb");
+    expect(oidcPage.xfo).toBe("DENY");
+    expect(oidcPage.csp).toContain("default-src 'none'");
+    expect(oidcPage.csp).toContain("frame-ancestors 'none'");
+    const docs = await framing("/docs");
+    expect(docs.csp).toContain("script-src 'self'");
     const html = await (await fetch(`${shared().url}/sign-in`)).text();
     const script = html.match(/\/_next\/static\/[^"]+\.js/)?.[0];
     expect(script).toBeDefined();

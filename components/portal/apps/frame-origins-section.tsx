@@ -8,6 +8,7 @@ import { LiveStatus, Notice } from "@/components/ui/notice";
 import { Section } from "@/components/ui/section";
 import type { PresentedApp } from "@/lib/tenancy/app-settings";
 import { errorMessage, fieldErrors, portalFetch, text } from "../api";
+import { RemovableList } from "../removable-list";
 
 const t = text.appSettings;
 
@@ -33,26 +34,14 @@ export function FrameOriginsSection({ app, onChanged }: { app: PresentedApp; onC
   ];
   return (
     <Section title={t.framesHeading} id="frame-origins" description={t.framesIntro}>
-      {app.frame_origins.length === 0 ? (
-        <p className="mt-2 text-slate-700">{t.framesEmpty}</p>
-      ) : (
-        <ul className="mt-2 divide-y divide-slate-200">
-          {app.frame_origins.map((origin) => (
-            <li key={origin} className="flex flex-wrap items-center justify-between gap-2 py-2">
-              <code className="break-all font-mono text-sm">{origin}</code>
-              <Button
-                variant="secondary"
-                className="min-h-10 px-3 py-1.5 text-sm"
-                aria-label={t.framesRemove(origin)}
-                disabled={save.isPending}
-                onClick={() => save.mutate(app.frame_origins.filter((o) => o !== origin))}
-              >
-                {t.framesRemoveShort}
-              </Button>
-            </li>
-          ))}
-        </ul>
-      )}
+      <RemovableList
+        values={app.frame_origins}
+        empty={t.framesEmpty}
+        removeLabel={t.framesRemove}
+        removeShort={t.framesRemoveShort}
+        disabled={save.isPending}
+        onRemove={(origin) => save.mutate(app.frame_origins.filter((o) => o !== origin))}
+      />
       <form
         onSubmit={(event) => {
           event.preventDefault();
