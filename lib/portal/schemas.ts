@@ -16,8 +16,12 @@ export const EnvironmentQuery = z.object({ environment: AppEnvironmentSchema.def
 
 export const CreateAppBody = z.strictObject({ name: AppNameSchema, environment: AppEnvironmentSchema });
 
-/** Rename (the name is checked by renameApp: 400 invalid_client_metadata) and/or (de)activate. */
-export const UpdateAppBody = z.strictObject({ name: z.unknown().optional(), is_active: z.boolean().optional() });
+/**
+ * Rename (the name is checked by renameApp: 400 invalid_client_metadata),
+ * (de)activate and/or replace the origins that may frame the hosted page
+ * (checked by setFrameOrigins against the app's environment).
+ */
+export const UpdateAppBody = z.strictObject({ name: z.unknown().optional(), is_active: z.boolean().optional(), frame_origins: z.unknown().optional() });
 
 export const ApiKeyNameSchema = z.string().trim().min(1, "Name is required").max(60, "Name must be 1 to 60 characters");
 export const CreateApiKeyBody = z.strictObject({ name: ApiKeyNameSchema });

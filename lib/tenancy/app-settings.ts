@@ -2,6 +2,7 @@ import type { App } from "@/generated/prisma/client";
 import { db } from "@/lib/db/client";
 import { ApiError } from "@/lib/http/api-error";
 import { forgetCredentials } from "@/lib/http/auth";
+import { parseFrameOrigins, setFrameOrigins } from "./frame-origins";
 import { AppNameSchema } from "./schemas";
 
 /** An app as the portal lists it (no secrets: those are shown once, when made). */
@@ -13,6 +14,7 @@ export function presentApp(app: App) {
     is_active: app.isActive,
     client_id: app.clientId,
     logo: app.logo,
+    frame_origins: app.frameOrigins,
     created_at: app.createdAt.toISOString(),
   };
 }
@@ -50,4 +52,18 @@ export async function setAppActive(appId: string, active: boolean) {
   const app = await prisma.app.update({ where: { id: appId }, data: { isActive: active } });
   forgetCredentials();
   return presentApp(app);
+}
+
+/**
+ * The portal's app settings change (PATCH /api/portal/apps/{id}): any of
+ * name, frame origins, active. Every value is checked before anything is
+ * written, so a refused one leaves the app as it was.
+ */
+export async function updateAppSettings(app: App, changes: { name?: unknown; frame_origins?: unknown; is_active?: boolean }) {
+  const frameOrigins = changes.frame_origins === undefined ? undefined : parseFrameOrigins(app.environment, changes.frame_origins);
+  let presented = presentApp(app);
+  if (changes.name !== undefined) presented = await renameApp(app.id, changes.name);
+  if (frameOrigins !== undefined) presented = presentApp(await setFrameOrigins(app.id, frameOrigins));
+  if (changes.is_active !== undefined) presented = await setAppActive(app.id, changes.is_active);
+  return presented;
 }

@@ -513,10 +513,14 @@ describe.skipIf(Boolean(chromiumMissing))(suiteName, { timeout: 180_000 }, () =>
       res.end(`<!doctype html><html lang=en><title>Shop</title><iframe title="Verification" src="${s.url}" style="width:100%;height:90vh"></iframe></html>`);
     });
     await new Promise<void>((resolve) => embedding.listen(0, "127.0.0.1", resolve));
+    const embeddingOrigin = `http://127.0.0.1:${(embedding.address() as AddressInfo).port}`;
+    // The app lets that site frame its hosted page (else Chromium shows nothing: tests/browser/framing.test.ts).
+    const { setFrameOrigins } = await import("@/lib/tenancy/frame-origins");
+    await setFrameOrigins(t.appId, [embeddingOrigin]);
     const context = await newContext(withCamera, { viewport: DESKTOP });
     const host = await context.newPage();
     try {
-      await host.goto(`http://127.0.0.1:${(embedding.address() as AddressInfo).port}/`);
+      await host.goto(`${embeddingOrigin}/`);
       const frame = host.frameLocator("iframe");
       await frame.getByRole("button", { name: "Start verification" }).click();
       await frame.getByRole("button", { name: "Start the camera" }).click();
@@ -524,6 +528,7 @@ describe.skipIf(Boolean(chromiumMissing))(suiteName, { timeout: 180_000 }, () =>
       const newTab = await frame.getByRole("link", { name: "Open in a new tab" }).getAttribute("href");
       expect(newTab).toBe(s.url);
     } finally {
+      await setFrameOrigins(t.appId, []);
       await context.close();
       embedding.close();
     }

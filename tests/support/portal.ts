@@ -68,3 +68,12 @@ export async function signUpDeveloper(base = shared().url, password = "correct-h
   if (!session.signedIn) throw new Error(`sign-in failed: ${session.status} ${session.error}`);
   return { email, password, cookie: session.cookie, organizationId: created.body.data.organization_id, call: portalCaller(session.cookie, base) };
 }
+
+/** An app of `developer`'s organization made in the portal, with an API key from the portal. */
+export async function createPortalApp(developer: PortalDeveloper, name: string, environment: "test" | "production") {
+  const created = await developer.call("POST", "/api/portal/apps", { json: { name, environment } });
+  if (created.status !== 201) throw new Error(`app create failed: ${created.status} ${created.text}`);
+  const key = await developer.call("POST", `/api/portal/apps/${created.body.data.app_id}/keys`, { json: { name: "backend" } });
+  if (key.status !== 201) throw new Error(`key create failed: ${key.status} ${key.text}`);
+  return { appId: created.body.data.app_id as string, apiKey: key.body.data.api_key as string };
+}

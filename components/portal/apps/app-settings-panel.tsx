@@ -10,10 +10,11 @@ import { Section } from "@/components/ui/section";
 import type { PresentedApp } from "@/lib/tenancy/app-settings";
 import { errorMessage, fieldErrors, portalFetch, queryKeys, text } from "../api";
 import { useServerSnapshot } from "../server-snapshot";
+import { FrameOriginsSection } from "./frame-origins-section";
 
 const t = text.appSettings;
 
-/** Rename, logo, deactivate: each a mutation of /api/portal/apps/{id} that refreshes the app's reads. */
+/** Rename, logo, the origins that may frame the hosted page, deactivate: each a mutation of /api/portal/apps/{id} that refreshes the app's reads. */
 export function AppSettingsPanel({ initialApp, credentialCacheSeconds }: { initialApp: PresentedApp; credentialCacheSeconds: number }) {
   const appId = initialApp.id;
   const queryClient = useQueryClient();
@@ -103,6 +104,8 @@ export function AppSettingsPanel({ initialApp, credentialCacheSeconds }: { initi
           <LiveStatus className="mt-2 text-green-800">{logo.isSuccess ? t.logoSaved : ""}</LiveStatus>
         </form>
       </Section>
+
+      <FrameOriginsSection app={current} onChanged={changed} />
 
       <Section title={t.statusHeading} id="status">
         <p className="mt-2 text-slate-800">{current.is_active ? t.activeText : t.inactiveText}</p>

@@ -10,6 +10,7 @@ import { LiveStatus, Notice } from "@/components/ui/notice";
 import { Section } from "@/components/ui/section";
 import { KNOWN_SCOPES } from "@/lib/tenancy/scopes";
 import { errorMessage, fieldErrors, portalFetch, queryKeys, text } from "../api";
+import { RemovableList } from "../removable-list";
 import { useServerSnapshot } from "../server-snapshot";
 import { SecretsOnce } from "../apps/secrets-once";
 
@@ -93,20 +94,14 @@ export function OidcClientPanel({ initial }: { initial: OidcSettings }) {
       </Section>
 
       <Section title={t.redirectHeading} id="redirect-uris" description={t.redirectIntro}>
-        {current.redirect_uris.length === 0 ? (
-          <p className="mt-2 text-slate-700">{t.redirectEmpty}</p>
-        ) : (
-          <ul className="mt-2 divide-y divide-slate-200">
-            {current.redirect_uris.map((uri) => (
-              <li key={uri} className="flex flex-wrap items-center justify-between gap-2 py-2">
-                <code className="break-all font-mono text-sm">{uri}</code>
-                <Button variant="secondary" className="min-h-10 px-3 py-1.5 text-sm" aria-label={t.remove(uri)} disabled={removeUri.isPending} onClick={() => removeUri.mutate(uri)}>
-                  {t.removeShort}
-                </Button>
-              </li>
-            ))}
-          </ul>
-        )}
+        <RemovableList
+          values={current.redirect_uris}
+          empty={t.redirectEmpty}
+          removeLabel={t.remove}
+          removeShort={t.removeShort}
+          disabled={removeUri.isPending}
+          onRemove={(uri) => removeUri.mutate(uri)}
+        />
         {removeUri.isError && <Notice tone="error">{errorMessage(removeUri.error)}</Notice>}
         <form
           onSubmit={(event) => {
