@@ -191,7 +191,7 @@ describe.skipIf(chromiumMissing !== null)(suiteName, () => {
   });
 
   it("shows another organization's app pages as 404, on every app page", async () => {
-    const other = await signUpDeveloper(server.url);
+    const other = await signUpDeveloper(server.url, undefined, smtp);
     const otherContext = await signedInContext(browser, other, server.url);
     const otherPage = await otherContext.newPage();
     for (const suffix of ["", "/keys", "/oidc"]) {
@@ -228,7 +228,7 @@ describe.skipIf(chromiumMissing !== null)(suiteName, () => {
   });
 
   it("resets a password through the emailed link, then signs in with the new one", async () => {
-    const developer = await signUpDeveloper(server.url);
+    const developer = await signUpDeveloper(server.url, undefined, smtp);
     await page.goto("/sign-in");
     await page.getByRole("link", { name: t.signIn.forgotLink }).click();
     await h1(page, t.passwordReset.forgotTitle).waitFor();

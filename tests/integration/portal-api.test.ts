@@ -2,7 +2,19 @@ import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { api, shared } from "../support/api";
 import { useServerDatabase } from "../support/domain";
-import { portalCaller, signInOverHttp, signUpDeveloper, type PortalDeveloper } from "../support/portal";
+import { cli } from "../support/cli";
+import { sql } from "../support/database";
+import {
+  confirmEmail,
+  portalCaller,
+  postSignUp,
+  sharedInbox,
+  signInOverHttp,
+  signUpDeveloper,
+  uniqueEmail,
+  verificationTokenFor,
+  type PortalDeveloper,
+} from "../support/portal";
 import { logoForm, pngImage } from "../support/portal-resources";
 import { startServer, type RunningServer } from "../support/server";
 import { startSmtp, type TestSmtp } from "../support/smtp";
@@ -40,10 +52,10 @@ describe("portal sign-up and session", () => {
   });
 
   it("refuses bad sign-up input with a per-field map and a taken email with 409", async () => {
-    const bad = await api("POST", "/api/portal/sign-up", { json: { email: "not-an-email", password: "short" } });
+    const bad = await postSignUp({ email: "not-an-email", password: "short" });
     expect(bad.status).toBe(400);
     expect(Object.keys(bad.body.data.errors).sort()).toEqual(["email", "password"]);
-    const taken = await api("POST", "/api/portal/sign-up", { json: { email: a.email, password: "another-long-password" } });
+    const taken = await postSignUp({ email: a.email, password: "another-long-password" });
     expect(taken.status).toBe(409);
     expect(taken.body.error.code).toBe("already_exists");
   });
@@ -265,6 +277,118 @@ describe("cross-organization access", () => {
   });
 });
 
+describe("email verification and the welcome credit (issue 31.4)", () => {
+  const PASSWORD = "correct-horse-battery";
+  const developersWith = async (email: string) => (await sql(shared().env, "SELECT count(*)::int AS n FROM developers WHERE email = $1", [email]))[0].n as number;
+  const welcomeRows = async (organizationId: string) =>
+    (await sql(shared().env, "SELECT count(*)::int AS n FROM ledger_entries l JOIN wallets w ON w.id = l.wallet_id WHERE w.organization_id = $1 AND l.kind = 'welcome_credit'", [organizationId]))[0].n as number;
+  const BANNER = "Verify your email to receive your 100 USD welcome credit.";
+  const dashboard = async (cookie: string) => (await fetch(`${shared().url}/dashboard/apps`, { headers: { cookie } })).text();
+
+  it("sign-up opens an account with an empty wallet; the mailed link verifies it and grants 100 USD exactly once", async () => {
+    const email = uniqueEmail("verify");
+    const created = await postSignUp({ email, password: PASSWORD });
+    expect(created.status, created.text).toBe(201);
+    expect(created.body.data).toMatchObject({ email, email_verified: false, email_verification: "sent" });
+    const session = await signInOverHttp(email, PASSWORD);
+    expect(session.signedIn).toBe(true); // an unverified account signs in and explores
+    const call = portalCaller(session.cookie);
+    expect((await call("GET", "/api/portal/wallet")).body.data).toMatchObject({ balance: 0, entries: [] });
+    expect(await dashboard(session.cookie)).toContain(BANNER);
+
+    const token = await verificationTokenFor(sharedInbox(), email);
+    expect(token).toMatch(/^emv_/);
+    // The link's page posts the token from the portal's own origin; another site cannot.
+    const forged = await api("POST", "/api/portal/email-verification/confirm", { json: { token }, headers: { origin: "https://evil.example" } });
+    expect(forged.status).toBe(403);
+    expect(forged.body.error.code).toBe("cross_site_request");
+    expect((await call("GET", "/api/portal/wallet")).body.data.balance).toBe(0);
+
+    const confirmed = await confirmEmail(token);
+    expect(confirmed.status, confirmed.text).toBe(200);
+    expect(confirmed.body.data).toEqual({ email_verified: true, welcome_credit: 100 });
+    const wallet = (await call("GET", "/api/portal/wallet")).body.data;
+    expect(wallet.balance).toBe(100);
+    expect(wallet.entries).toEqual([expect.objectContaining({ amount: 100, balance_after: 100, cause: { kind: "welcome_credit" } })]);
+    expect(await dashboard(session.cookie)).not.toContain(BANNER);
+
+    const again = await confirmEmail(token);
+    expect(again.status).toBe(400);
+    expect(again.body.error.code).toBe("email_verification_invalid");
+    expect((await call("GET", "/api/portal/wallet")).body.data.balance).toBe(100);
+    expect(await welcomeRows(created.body.data.organization_id)).toBe(1);
+    const resend = await call("POST", "/api/portal/email-verification");
+    expect(resend.status).toBe(409);
+    expect(resend.body.error.code).toBe("email_already_verified");
+  });
+
+  it("refuses a sign-up from another site (foreign or no Origin) and a text/plain body, creating nothing", async () => {
+    const email = uniqueEmail("csrf");
+    const body = JSON.stringify({ email, password: PASSWORD });
+    // The probe's request: a form-like text/plain post from another site's page (no CORS preflight).
+    const foreign = await api("POST", "/api/portal/sign-up", { raw: body, headers: { "content-type": "text/plain", origin: "https://evil.example" } });
+    expect(foreign.status).toBe(403);
+    expect(foreign.body.error.code).toBe("cross_site_request");
+    const noOrigin = await api("POST", "/api/portal/sign-up", { json: { email, password: PASSWORD } });
+    expect(noOrigin.status).toBe(403);
+    expect(noOrigin.body.error.code).toBe("cross_site_request");
+    const plain = await api("POST", "/api/portal/sign-up", { raw: body, headers: { "content-type": "text/plain;charset=UTF-8", origin: shared().url } });
+    expect(plain.status).toBe(415);
+    expect(plain.body.error.code).toBe("unsupported_media_type");
+    expect(await developersWith(email)).toBe(0);
+    // The browser's own marking of a same-origin request passes too.
+    const sameOrigin = await api("POST", "/api/portal/sign-up", { json: { email, password: PASSWORD }, headers: { "sec-fetch-site": "same-origin" } });
+    expect(sameOrigin.status, sameOrigin.text).toBe(201);
+    expect(await developersWith(email)).toBe(1);
+  });
+
+  it("sends the link again to a signed-in unverified developer, 3 times an hour; the newest link verifies and closes the older ones", async () => {
+    const dev = await signUpDeveloper(undefined, undefined, null);
+    const first = await verificationTokenFor(sharedInbox(), dev.email);
+    for (let i = 0; i < 3; i++) {
+      const res = await dev.call("POST", "/api/portal/email-verification");
+      expect(res.status, res.text).toBe(202);
+      expect(res.body.data).toEqual({ email_verification: "sent" });
+    }
+    const limited = await dev.call("POST", "/api/portal/email-verification");
+    expect(limited.status).toBe(429);
+    expect(limited.body.error.code).toBe("rate_limited");
+    const tokens = [await verificationTokenFor(sharedInbox(), dev.email), await verificationTokenFor(sharedInbox(), dev.email), await verificationTokenFor(sharedInbox(), dev.email)];
+    expect(new Set([first, ...tokens]).size).toBe(4);
+    expect((await confirmEmail(tokens[2]!)).body.data).toEqual({ email_verified: true, welcome_credit: 100 });
+    expect((await confirmEmail(first)).body.error.code).toBe("email_verification_invalid");
+    expect((await dev.call("GET", "/api/portal/wallet")).body.data.balance).toBe(100);
+  });
+
+  it("without outgoing mail: the account is made unverified (email_verification: unavailable) and the operator verifies it with the CLI, once", async () => {
+    const mailless = await startServer({ ...shared().env });
+    try {
+      const email = uniqueEmail("nomail");
+      const created = await postSignUp({ email, password: PASSWORD }, mailless.url);
+      expect(created.status, created.text).toBe(201);
+      expect(created.body.data).toMatchObject({ email_verified: false, email_verification: "unavailable" });
+      const call = portalCaller((await signInOverHttp(email, PASSWORD, mailless.url)).cookie, mailless.url);
+      expect((await call("GET", "/api/portal/wallet")).body.data.balance).toBe(0);
+      const resend = await call("POST", "/api/portal/email-verification");
+      expect(resend.status).toBe(503);
+      expect(resend.body.error.code).toBe("mail_not_configured");
+
+      expect(await cli(["developer:verify-email", "--email", email], shared().env)).toEqual({
+        developer_id: created.body.data.developer_id,
+        email,
+        email_verified: true,
+        welcome_credit_granted: true,
+      });
+      expect((await call("GET", "/api/portal/wallet")).body.data.balance).toBe(100);
+      expect((await cli(["developer:verify-email", "--email", email], shared().env)).welcome_credit_granted).toBe(false);
+      expect((await call("GET", "/api/portal/wallet")).body.data.balance).toBe(100);
+      expect(await welcomeRows(created.body.data.organization_id)).toBe(1);
+    } finally {
+      await mailless.stop();
+    }
+  });
+});
+
 describe("sign-in limits and password reset (servers of their own)", () => {
   let server: RunningServer;
   let smtp: TestSmtp;
@@ -285,7 +409,8 @@ describe("sign-in limits and password reset (servers of their own)", () => {
 
   it("resets a password by an emailed single-use link; the same answer for unknown emails", async () => {
     const email = `reset-${Date.now()}@example.com`;
-    expect((await api("POST", "/api/portal/sign-up", { base: server.url, json: { email, password: "old-password-123" } })).status).toBe(201);
+    expect((await postSignUp({ email, password: "old-password-123" }, server.url)).status).toBe(201);
+    await verificationTokenFor(smtp, email); // the sign-up's mail; the reset's comes next
     const before = await signInOverHttp(email, "old-password-123", server.url);
     const wallet = portalCaller(before.cookie, server.url);
     expect((await wallet("GET", "/api/portal/wallet")).status).toBe(200);
@@ -322,7 +447,8 @@ describe("sign-in limits and password reset (servers of their own)", () => {
 
   it("refuses an expired reset link", async () => {
     const email = `expired-${Date.now()}@example.com`;
-    await api("POST", "/api/portal/sign-up", { base: server.url, json: { email, password: "old-password-123" } });
+    await postSignUp({ email, password: "old-password-123" }, server.url);
+    await verificationTokenFor(smtp, email);
     await api("POST", "/api/portal/password-reset", { base: server.url, json: { email } });
     const raw = (await smtp.next(email)).raw.replace(/=\r?\n/g, "").replace(/=3D/g, "=");
     const token = decodeURIComponent(raw.match(/\/reset-password#token=([A-Za-z0-9_%-]+)/)![1]!);
@@ -345,7 +471,7 @@ describe("sign-in limits and password reset (servers of their own)", () => {
     expect((await signInOverHttp(ghost, "wrong-password-1", server.url)).error).toBe("rate_limited");
 
     // 2 sign-ins in the reset test + 4 + 4 attempts above: the address's budget of 10 is spent, whatever the account.
-    const other = await api("POST", "/api/portal/sign-up", { base: server.url, json: { email: `fresh-${Date.now()}@example.com`, password: "correct-horse-battery" } });
+    const other = await postSignUp({ email: `fresh-${Date.now()}@example.com`, password: "correct-horse-battery" }, server.url);
     expect(other.status).toBe(201);
     expect((await signInOverHttp(other.body.data.email, "correct-horse-battery", server.url)).error).toBe("rate_limited");
   });

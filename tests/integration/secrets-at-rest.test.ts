@@ -95,7 +95,7 @@ describe("secrets and personal data at rest", () => {
     const base = provider().op.url;
 
     // ---- The developer portal: sign-up, apps, keys, OIDC settings, a webhook.
-    const dev = await signUpDeveloper(base, `pw-${randomBytes(9).toString("base64url")}`);
+    const dev = await signUpDeveloper(base, `pw-${randomBytes(9).toString("base64url")}`, provider().smtp);
     keep("developer password", dev.password);
     keep("portal session cookie", dev.cookie.match(/next-auth\.session-token=([^;]+)/)?.[1]);
     const prodApp = (await dev.call("POST", "/api/portal/apps", { json: { name: "Shop", environment: "production" } })).body.data;
@@ -250,7 +250,7 @@ describe("secrets and personal data at rest", () => {
 
   it("face templates stay in the gallery only while enrolled: FACE_GALLERY_RETENTION_DAYS unlinks them and deletes the face", async () => {
     const base = provider().op.url;
-    const dev = await signUpDeveloper(base);
+    const dev = await signUpDeveloper(base, undefined, provider().smtp);
     const sandboxApp = (await dev.call("POST", "/api/portal/apps", { json: { name: "Gallery", environment: "test" } })).body.data;
     const key = { "X-API-Key": sandboxApp.api_key };
     const wf = await api("POST", "/api/v2/workflows", { base, headers: key, json: { name: "unique", features: ["face_uniqueness"] } });

@@ -76,7 +76,7 @@ export async function createTenant(env = shared().env, environment: "test" | "pr
   // (PUBLIC_BASE_URL, Stripe keys): forget what this call made it read.
   const configured = globalThis as unknown as { __svcEnv?: unknown };
   const readBefore = configured.__svcEnv !== undefined;
-  const dev = await createDeveloper({ email, password: "correct-horse-battery" });
+  const dev = await createDeveloper({ email, password: "correct-horse-battery", emailVerified: true });
   const app = await createApp({ organizationId: dev.organizationId, name: "Test app", environment });
   if (!readBefore) configured.__svcEnv = undefined;
   return {

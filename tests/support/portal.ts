@@ -1,4 +1,6 @@
+import { inject } from "vitest";
 import { api, shared, type ApiResponse } from "./api";
+import { directoryInbox, mailText, type Inbox } from "./smtp";
 
 /**
  * A developer of the portal over HTTP, as a browser would be: sign-up
@@ -59,11 +61,48 @@ export function portalCaller(cookie: string, base = shared().url): PortalDevelop
     });
 }
 
-/** Signs up a new developer (organization + welcome credit) and signs in. */
-export async function signUpDeveloper(base = shared().url, password = "correct-horse-battery"): Promise<PortalDeveloper> {
+let sharedMail: Inbox | undefined;
+/** The shared server's outgoing mail (global-setup.ts writes it into a directory). */
+export function sharedInbox(): Inbox {
+  return (sharedMail ??= directoryInbox(inject("sharedMail")));
+}
+
+/** The sign-up form's request, from the portal's own page (its Origin). */
+export function postSignUp(body: Record<string, unknown>, base = shared().url, headers: Record<string, string> = {}) {
+  return api("POST", "/api/portal/sign-up", { base, json: body, headers: { origin: base, ...headers } });
+}
+
+/** The token of the newest unread email verification mail to `email`. */
+export async function verificationTokenFor(inbox: Inbox, email: string): Promise<string> {
+  const text = mailText(await inbox.next(email));
+  const token = text.match(/\/verify-email#token=([A-Za-z0-9_%-]+)/)?.[1];
+  if (!token) throw new Error(`no verification link in the mail to ${email}:\n${text}`);
+  return decodeURIComponent(token);
+}
+
+/** What the verification page does with the link's token. */
+export function confirmEmail(token: string, base = shared().url) {
+  return api("POST", "/api/portal/email-verification/confirm", { base, json: { token }, headers: { origin: base } });
+}
+
+/**
+ * Signs up a new developer and signs in. With an inbox (by default the
+ * shared server's) the email is verified as a developer does it, through
+ * the mailed link, so the organization holds its 100 USD welcome credit;
+ * with `null`, the account stays unverified with an empty wallet.
+ */
+export async function signUpDeveloper(
+  base = shared().url,
+  password = "correct-horse-battery",
+  inbox: Inbox | null = base === shared().url ? sharedInbox() : null,
+): Promise<PortalDeveloper> {
   const email = uniqueEmail();
-  const created = await api("POST", "/api/portal/sign-up", { base, json: { email, password } });
+  const created = await postSignUp({ email, password }, base);
   if (created.status !== 201) throw new Error(`sign-up failed: ${created.status} ${created.text}`);
+  if (inbox) {
+    const confirmed = await confirmEmail(await verificationTokenFor(inbox, email), base);
+    if (confirmed.status !== 200) throw new Error(`email verification failed: ${confirmed.status} ${confirmed.text}`);
+  }
   const session = await signInOverHttp(email, password, base);
   if (!session.signedIn) throw new Error(`sign-in failed: ${session.status} ${session.error}`);
   return { email, password, cookie: session.cookie, organizationId: created.body.data.organization_id, call: portalCaller(session.cookie, base) };
