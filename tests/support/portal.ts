@@ -72,12 +72,17 @@ export function postSignUp(body: Record<string, unknown>, base = shared().url, h
   return api("POST", "/api/portal/sign-up", { base, json: body, headers: { origin: base, ...headers } });
 }
 
-/** The token of the newest unread email verification mail to `email`. */
-export async function verificationTokenFor(inbox: Inbox, email: string): Promise<string> {
+/** The link of the oldest unread email verification mail to `email`, as mailed. */
+export async function verificationLinkFor(inbox: Inbox, email: string): Promise<string> {
   const text = mailText(await inbox.next(email));
-  const token = text.match(/\/verify-email#token=([A-Za-z0-9_%-]+)/)?.[1];
-  if (!token) throw new Error(`no verification link in the mail to ${email}:\n${text}`);
-  return decodeURIComponent(token);
+  const link = text.match(/https?:\/\/\S+\/verify-email#token=[A-Za-z0-9_%-]+/)?.[0];
+  if (!link) throw new Error(`no verification link in the mail to ${email}:\n${text}`);
+  return link;
+}
+
+/** The token of the oldest unread email verification mail to `email`. */
+export async function verificationTokenFor(inbox: Inbox, email: string): Promise<string> {
+  return decodeURIComponent(new URL(await verificationLinkFor(inbox, email)).hash.replace(/^#token=/, ""));
 }
 
 /** What the verification page does with the link's token. */
