@@ -8,8 +8,7 @@ import { ApiError } from "@/lib/http/api-error";
 import { consumeRateLimit } from "@/lib/http/rate-limit";
 import { parseOrThrow } from "@/lib/http/validation";
 import { DEFAULT_LOCALE, messagesFor } from "@/lib/i18n";
-import { describeError, logger } from "@/lib/log/logger";
-import { mailMode, sendMail } from "@/lib/mail/mailer";
+import { mailMode, sendMailInBackground } from "@/lib/mail/mailer";
 import { isEmailVerified, markEmailVerified } from "@/lib/tenancy/verify-developer-email";
 import { centsToAmount, WELCOME_CREDIT_CENTS } from "@/lib/billing/money";
 import { EMAIL_VERIFICATION_TTL_HOURS, VERIFY_EMAIL_PAGE_PATH } from "./public-constants";
@@ -46,8 +45,9 @@ export async function mailEmailVerification(developer: { id: string; email: stri
     },
   });
   const text = messagesFor(DEFAULT_LOCALE).portal.emailVerification.mail;
-  void sendMail({ to: developer.email, subject: text.subject, text: text.body(emailVerificationLink(token), EMAIL_VERIFICATION_TTL_HOURS) }).catch((err) =>
-    logger.error("email verification mail not sent", { developerId: developer.id, ...describeError(err) }),
+  sendMailInBackground(
+    { to: developer.email, subject: text.subject, text: text.body(emailVerificationLink(token), EMAIL_VERIFICATION_TTL_HOURS) },
+    { log: "email verification mail not sent", context: { developerId: developer.id } },
   );
   return "sent";
 }

@@ -7,8 +7,7 @@ import { db } from "@/lib/db/client";
 import { ApiError } from "@/lib/http/api-error";
 import { consumeRateLimit } from "@/lib/http/rate-limit";
 import { parseOrThrow } from "@/lib/http/validation";
-import { describeError, logger } from "@/lib/log/logger";
-import { mailMode, sendMail } from "@/lib/mail/mailer";
+import { mailMode, sendMailInBackground } from "@/lib/mail/mailer";
 import { DEFAULT_LOCALE, messagesFor } from "@/lib/i18n";
 import { EmailSchema, PasswordSchema } from "@/lib/tenancy/schemas";
 
@@ -51,8 +50,9 @@ export async function requestPasswordReset(input: unknown, clientIp: string): Pr
     },
   });
   const text = messagesFor(DEFAULT_LOCALE).portal.passwordReset.mail;
-  void sendMail({ to: developer.email, subject: text.subject, text: text.body(passwordResetLink(token), PASSWORD_RESET_TTL_MINUTES) }).catch((err) =>
-    logger.error("password reset mail not sent", { developerId: developer.id, ...describeError(err) }),
+  sendMailInBackground(
+    { to: developer.email, subject: text.subject, text: text.body(passwordResetLink(token), PASSWORD_RESET_TTL_MINUTES) },
+    { log: "password reset mail not sent", context: { developerId: developer.id } },
   );
   return { requested: true };
 }
