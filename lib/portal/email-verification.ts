@@ -1,7 +1,4 @@
 import { z } from "zod";
-import { now } from "@/lib/clock";
-import { env } from "@/lib/config/env";
-import { hashSecret, randomToken } from "@/lib/crypto/secrets";
 import { db } from "@/lib/db/client";
 import { ABUSE_LIMITS } from "@/lib/http/abuse-limits";
 import { ApiError } from "@/lib/http/api-error";
@@ -12,6 +9,7 @@ import { mailMode, sendMailInBackground } from "@/lib/mail/mailer";
 import { isEmailVerified, markEmailVerified } from "@/lib/tenancy/verify-developer-email";
 import { centsToAmount, WELCOME_CREDIT_CENTS } from "@/lib/billing/money";
 import { EMAIL_VERIFICATION_TTL_HOURS, VERIFY_EMAIL_PAGE_PATH } from "./public-constants";
+import { issueLinkToken, portalLink, useLinkToken } from "./single-use-link";
 
 export const ConfirmEmailBody = z.strictObject({ token: z.string().min(1).max(200) });
 
@@ -23,11 +21,6 @@ export const ConfirmEmailBody = z.strictObject({ token: z.string().min(1).max(20
  */
 export type EmailVerificationDelivery = "sent" | "unavailable";
 
-/** Where the link points: the token rides in the fragment, so it never reaches a server log or a Referer. */
-export function emailVerificationLink(token: string): string {
-  return `${env().PUBLIC_BASE_URL}${VERIFY_EMAIL_PAGE_PATH}#token=${encodeURIComponent(token)}`;
-}
-
 /**
  * Mails the developer a new single-use verification link, valid
  * EMAIL_VERIFICATION_TTL_HOURS; only its SHA-256 is stored. The mail goes
@@ -35,18 +28,11 @@ export function emailVerificationLink(token: string): string {
  */
 export async function mailEmailVerification(developer: { id: string; email: string }): Promise<EmailVerificationDelivery> {
   if (mailMode() === "disabled") return "unavailable";
-  const token = randomToken("emv_", 32);
   const prisma = await db();
-  await prisma.developerEmailVerification.create({
-    data: {
-      developerId: developer.id,
-      tokenHash: hashSecret(token),
-      expiresAt: new Date(now().getTime() + EMAIL_VERIFICATION_TTL_HOURS * 3_600_000),
-    },
-  });
+  const token = await issueLinkToken(prisma.developerEmailVerification, developer.id, "emv_", EMAIL_VERIFICATION_TTL_HOURS * 3_600_000);
   const text = messagesFor(DEFAULT_LOCALE).portal.emailVerification.mail;
   sendMailInBackground(
-    { to: developer.email, subject: text.subject, text: text.body(emailVerificationLink(token), EMAIL_VERIFICATION_TTL_HOURS) },
+    { to: developer.email, subject: text.subject, text: text.body(portalLink(VERIFY_EMAIL_PAGE_PATH, token), EMAIL_VERIFICATION_TTL_HOURS) },
     { log: "email verification mail not sent", context: { developerId: developer.id } },
   );
   return "sent";
@@ -76,17 +62,8 @@ export async function resendEmailVerification(developer: { developerId: string; 
 export async function confirmEmail(input: unknown): Promise<{ email_verified: true; welcome_credit: number }> {
   const { token } = parseOrThrow(ConfirmEmailBody, input, "body");
   const prisma = await db();
-  const at = now();
-  const verified = await prisma.$transaction(async (tx) => {
-    const link = await tx.developerEmailVerification.findUnique({ where: { tokenHash: hashSecret(token) } });
-    if (!link) throw new ApiError("email_verification_invalid");
-    const used = await tx.developerEmailVerification.updateMany({
-      where: { id: link.id, usedAt: null, expiresAt: { gt: at } },
-      data: { usedAt: at },
-    });
-    if (used.count !== 1) throw new ApiError("email_verification_invalid");
-    await tx.developerEmailVerification.updateMany({ where: { developerId: link.developerId, usedAt: null }, data: { usedAt: at } });
-    return markEmailVerified(tx, link.developerId);
-  });
+  const verified = await prisma.$transaction(async (tx) =>
+    markEmailVerified(tx, await useLinkToken(tx.developerEmailVerification, token, "email_verification_invalid")),
+  );
   return { email_verified: true, welcome_credit: verified.welcomeCreditGranted ? centsToAmount(WELCOME_CREDIT_CENTS) : 0 };
 }
