@@ -62,6 +62,8 @@ export const portalText = {
   },
   emailVerification: {
     banner: "Verify your email to receive your 100 USD welcome credit. We sent you a link when you signed up.",
+    bannerWithoutMail:
+      "Verify your email to receive your 100 USD welcome credit. This server cannot send mail: ask its administrator to verify your email.",
     resend: "Send the link again",
     resending: "Sending…",
     resent: (hours: number) => `We sent a new link. It works once, within ${hours} hours.`,

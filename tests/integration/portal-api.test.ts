@@ -283,7 +283,7 @@ describe("email verification and the welcome credit (issue 31.4)", () => {
   const welcomeRows = async (organizationId: string) =>
     (await sql(shared().env, "SELECT count(*)::int AS n FROM ledger_entries l JOIN wallets w ON w.id = l.wallet_id WHERE w.organization_id = $1 AND l.kind = 'welcome_credit'", [organizationId]))[0].n as number;
   const BANNER = "Verify your email to receive your 100 USD welcome credit.";
-  const dashboard = async (cookie: string) => (await fetch(`${shared().url}/dashboard/apps`, { headers: { cookie } })).text();
+  const dashboard = async (cookie: string, base = shared().url) => (await fetch(`${base}/dashboard/apps`, { headers: { cookie } })).text();
 
   it("sign-up opens an account with an empty wallet; the mailed link verifies it and grants 100 USD exactly once", async () => {
     const email = uniqueEmail("verify");
@@ -367,8 +367,10 @@ describe("email verification and the welcome credit (issue 31.4)", () => {
       const created = await postSignUp({ email, password: PASSWORD }, mailless.url);
       expect(created.status, created.text).toBe(201);
       expect(created.body.data).toMatchObject({ email_verified: false, email_verification: "unavailable" });
-      const call = portalCaller((await signInOverHttp(email, PASSWORD, mailless.url)).cookie, mailless.url);
+      const { cookie } = await signInOverHttp(email, PASSWORD, mailless.url);
+      const call = portalCaller(cookie, mailless.url);
       expect((await call("GET", "/api/portal/wallet")).body.data.balance).toBe(0);
+      expect(await dashboard(cookie, mailless.url)).toContain("This server cannot send mail: ask its administrator to verify your email.");
       const resend = await call("POST", "/api/portal/email-verification");
       expect(resend.status).toBe(503);
       expect(resend.body.error.code).toBe("mail_not_configured");

@@ -1,5 +1,6 @@
 import { VerifyEmailBanner } from "@/components/portal/auth/email-verification";
 import { PortalShell } from "@/components/portal/shell/portal-shell";
+import { mailMode } from "@/lib/mail/mailer";
 import { requireDeveloper } from "@/lib/portal/page-access";
 import { isEmailVerified } from "@/lib/tenancy/verify-developer-email";
 
@@ -8,7 +9,7 @@ export default async function DashboardLayout({ children }: { children: React.Re
   const developer = await requireDeveloper("/dashboard");
   const verified = await isEmailVerified(developer.developerId);
   return (
-    <PortalShell developer={developer} notice={verified ? null : <VerifyEmailBanner />}>
+    <PortalShell developer={developer} notice={verified ? null : <VerifyEmailBanner canMail={mailMode() !== "disabled"} />}>
       {children}
     </PortalShell>
   );

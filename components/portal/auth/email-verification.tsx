@@ -49,20 +49,26 @@ export function VerifyEmailConfirmation() {
   );
 }
 
-/** Shown on every signed-in page until the email is verified: why it matters, and "send the link again". */
-export function VerifyEmailBanner() {
+/**
+ * Shown on every signed-in page until the email is verified: why it
+ * matters, and "send the link again" (or, on a server that sends no mail,
+ * that the administrator verifies it).
+ */
+export function VerifyEmailBanner({ canMail }: { canMail: boolean }) {
   const resend = useMutation({ mutationFn: () => portalFetch("POST", "/api/portal/email-verification") });
   const code = resend.error instanceof PortalApiError ? resend.error.code : null;
   return (
     <Notice tone="warning" live="off">
-      <p>{t.banner}</p>
+      <p>{canMail ? t.banner : t.bannerWithoutMail}</p>
       {resend.isSuccess && <p role="status">{t.resent(EMAIL_VERIFICATION_TTL_HOURS)}</p>}
       {resend.error && (
         <p role="alert">{code === "rate_limited" ? t.rateLimited : code === "mail_not_configured" ? t.mailNotConfigured : errorMessage(resend.error)}</p>
       )}
-      <Button variant="secondary" className="mt-3 min-h-10 px-3 py-1.5 text-sm" disabled={resend.isPending} onClick={() => resend.mutate()}>
-        {resend.isPending ? t.resending : t.resend}
-      </Button>
+      {canMail && (
+        <Button variant="secondary" className="mt-3 min-h-10 px-3 py-1.5 text-sm" disabled={resend.isPending} onClick={() => resend.mutate()}>
+          {resend.isPending ? t.resending : t.resend}
+        </Button>
+      )}
     </Notice>
   );
 }
