@@ -12,7 +12,7 @@ import { api, createSession, createTenant, createWorkflow, keyHeader, postSessio
 import { cli } from "../support/cli";
 import { sql } from "../support/database";
 import { useServerDatabase } from "../support/domain";
-import { startServer, type RunningServer } from "../support/server";
+import type { RunningServer } from "../support/server";
 import {
   authorize,
   bearer,
@@ -574,39 +574,33 @@ describe("login and consent pages", () => {
     expect(again.headers.get("location")).toBe(b.page);
   });
 
-  it("a production server without SMTP says mail is not configured and offers face sign-in only", async () => {
-    // A server of its own: the shared server sends mail (to the test run's catcher).
-    const own = await startServer({ ...shared().env });
-    try {
-      const u = new URL(await url());
-      const res = await get(`${own.url}/api/auth/oidc/authorize${u.search}`, { ip: randomIp() });
-      expect(res.status).toBe(303);
-      const page = res.headers.get("location")!;
-      expect(page.startsWith(own.url)).toBe(true);
-      const cookie = res.headers.get("set-cookie")!.split(";")[0]!;
-      const browser = { ip: "1", cookie };
-      const html = await (await get(page, browser)).text();
-      expect(text(html)).toContain("no mail server configured");
-      expect(text(html)).not.toContain("Send code");
-      expect(html).toMatch(/<button[^>]*value="face"[^>]*name="method"[^>]*>Sign in with my face</);
-      const sent = await post(`${page}/email`, browser, { csrf: csrfOf(html), email: newEmail() });
-      expect(sent.headers.get("location")).toBe(`${page}?m=mail_not_configured`);
-      const face = await post(`${page}/email`, browser, { csrf: csrfOf(html), email: newEmail(), method: "face" });
-      expect(face.headers.get("location")).toBe(page);
-      const facePage = await (await get(page, browser)).text();
-      expect(text(facePage)).toContain("Sign in with your face");
-      expect(text(facePage)).not.toContain("Email me a code instead");
-      // The production default asks for any of the three movements, two per scan, never the same twice in a row.
-      const challenge = await fetch(`${page}/face/challenge`, { method: "POST", headers: { cookie, "x-csrf-token": csrfOf(facePage) } });
-      expect(challenge.status).toBe(201);
-      const { actions, frames } = ((await challenge.json()) as any).data;
-      expect(actions).toHaveLength(2);
-      expect(["turn_left", "turn_right", "blink"]).toEqual(expect.arrayContaining(actions));
-      expect(actions[0]).not.toBe(actions[1]);
-      expect(frames).toEqual({ min: 3, max: 8, recommended: 5 });
-    } finally {
-      await own.stop();
-    }
+  it("the shared production server, without SMTP, says mail is not configured and offers face sign-in only", async () => {
+    const u = new URL(await url());
+    const res = await get(`${shared().url}/api/auth/oidc/authorize${u.search}`, { ip: randomIp() });
+    expect(res.status).toBe(303);
+    const page = res.headers.get("location")!;
+    expect(page.startsWith(shared().url)).toBe(true);
+    const cookie = res.headers.get("set-cookie")!.split(";")[0]!;
+    const browser = { ip: "1", cookie };
+    const html = await (await get(page, browser)).text();
+    expect(text(html)).toContain("no mail server configured");
+    expect(text(html)).not.toContain("Send code");
+    expect(html).toMatch(/<button[^>]*value="face"[^>]*name="method"[^>]*>Sign in with my face</);
+    const sent = await post(`${page}/email`, browser, { csrf: csrfOf(html), email: newEmail() });
+    expect(sent.headers.get("location")).toBe(`${page}?m=mail_not_configured`);
+    const face = await post(`${page}/email`, browser, { csrf: csrfOf(html), email: newEmail(), method: "face" });
+    expect(face.headers.get("location")).toBe(page);
+    const facePage = await (await get(page, browser)).text();
+    expect(text(facePage)).toContain("Sign in with your face");
+    expect(text(facePage)).not.toContain("Email me a code instead");
+    // The production default asks for any of the three movements, two per scan, never the same twice in a row.
+    const challenge = await fetch(`${page}/face/challenge`, { method: "POST", headers: { cookie, "x-csrf-token": csrfOf(facePage) } });
+    expect(challenge.status).toBe(201);
+    const { actions, frames } = ((await challenge.json()) as any).data;
+    expect(actions).toHaveLength(2);
+    expect(["turn_left", "turn_right", "blink"]).toEqual(expect.arrayContaining(actions));
+    expect(actions[0]).not.toBe(actions[1]);
+    expect(frames).toEqual({ min: 3, max: 8, recommended: 5 });
   });
 });
 

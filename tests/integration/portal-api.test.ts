@@ -8,7 +8,6 @@ import {
   confirmEmail,
   portalCaller,
   postSignUp,
-  sharedInbox,
   signInOverHttp,
   signUpDeveloper,
   uniqueEmail,
@@ -277,34 +276,45 @@ describe("cross-organization access", () => {
   });
 });
 
-describe("email verification and the welcome credit (issue 31.4)", () => {
+describe("email verification and the welcome credit (issue 31.4; a server of its own with SMTP)", () => {
   const PASSWORD = "correct-horse-battery";
+  let server: RunningServer;
+  let smtp: TestSmtp;
+  beforeAll(async () => {
+    smtp = await startSmtp();
+    // Production defaults, PORTAL_SIGN_UPS_PER_IP_PER_HOUR (5) included: this describe signs up 3 developers.
+    server = await startServer({ ...shared().env, SMTP_HOST: smtp.host, SMTP_PORT: String(smtp.port) });
+  });
+  afterAll(async () => {
+    await server?.stop();
+    await smtp?.stop();
+  });
   const developersWith = async (email: string) => (await sql(shared().env, "SELECT count(*)::int AS n FROM developers WHERE email = $1", [email]))[0].n as number;
   const welcomeRows = async (organizationId: string) =>
     (await sql(shared().env, "SELECT count(*)::int AS n FROM ledger_entries l JOIN wallets w ON w.id = l.wallet_id WHERE w.organization_id = $1 AND l.kind = 'welcome_credit'", [organizationId]))[0].n as number;
-  const BANNER = "Verify your email to receive your 100 USD welcome credit.";
-  const dashboard = async (cookie: string, base = shared().url) => (await fetch(`${base}/dashboard/apps`, { headers: { cookie } })).text();
+  const BANNER = "Verify your email to receive your 100 USD welcome credit. We sent you a link";
+  const dashboard = async (cookie: string, base = server.url) => (await fetch(`${base}/dashboard/apps`, { headers: { cookie } })).text();
 
   it("sign-up opens an account with an empty wallet; the mailed link verifies it and grants 100 USD exactly once", async () => {
     const email = uniqueEmail("verify");
-    const created = await postSignUp({ email, password: PASSWORD });
+    const created = await postSignUp({ email, password: PASSWORD }, server.url);
     expect(created.status, created.text).toBe(201);
     expect(created.body.data).toMatchObject({ email, email_verified: false, email_verification: "sent" });
-    const session = await signInOverHttp(email, PASSWORD);
+    const session = await signInOverHttp(email, PASSWORD, server.url);
     expect(session.signedIn).toBe(true); // an unverified account signs in and explores
-    const call = portalCaller(session.cookie);
+    const call = portalCaller(session.cookie, server.url);
     expect((await call("GET", "/api/portal/wallet")).body.data).toMatchObject({ balance: 0, entries: [] });
     expect(await dashboard(session.cookie)).toContain(BANNER);
 
-    const token = await verificationTokenFor(sharedInbox(), email);
+    const token = await verificationTokenFor(smtp, email);
     expect(token).toMatch(/^emv_/);
     // The link's page posts the token from the portal's own origin; another site cannot.
-    const forged = await api("POST", "/api/portal/email-verification/confirm", { json: { token }, headers: { origin: "https://evil.example" } });
+    const forged = await api("POST", "/api/portal/email-verification/confirm", { base: server.url, json: { token }, headers: { origin: "https://evil.example" } });
     expect(forged.status).toBe(403);
     expect(forged.body.error.code).toBe("cross_site_request");
     expect((await call("GET", "/api/portal/wallet")).body.data.balance).toBe(0);
 
-    const confirmed = await confirmEmail(token);
+    const confirmed = await confirmEmail(token, server.url);
     expect(confirmed.status, confirmed.text).toBe(200);
     expect(confirmed.body.data).toEqual({ email_verified: true, welcome_credit: 100 });
     const wallet = (await call("GET", "/api/portal/wallet")).body.data;
@@ -312,7 +322,7 @@ describe("email verification and the welcome credit (issue 31.4)", () => {
     expect(wallet.entries).toEqual([expect.objectContaining({ amount: 100, balance_after: 100, cause: { kind: "welcome_credit" } })]);
     expect(await dashboard(session.cookie)).not.toContain(BANNER);
 
-    const again = await confirmEmail(token);
+    const again = await confirmEmail(token, server.url);
     expect(again.status).toBe(400);
     expect(again.body.error.code).toBe("email_verification_invalid");
     expect((await call("GET", "/api/portal/wallet")).body.data.balance).toBe(100);
@@ -326,25 +336,25 @@ describe("email verification and the welcome credit (issue 31.4)", () => {
     const email = uniqueEmail("csrf");
     const body = JSON.stringify({ email, password: PASSWORD });
     // The probe's request: a form-like text/plain post from another site's page (no CORS preflight).
-    const foreign = await api("POST", "/api/portal/sign-up", { raw: body, headers: { "content-type": "text/plain", origin: "https://evil.example" } });
+    const foreign = await api("POST", "/api/portal/sign-up", { base: server.url, raw: body, headers: { "content-type": "text/plain", origin: "https://evil.example" } });
     expect(foreign.status).toBe(403);
     expect(foreign.body.error.code).toBe("cross_site_request");
-    const noOrigin = await api("POST", "/api/portal/sign-up", { json: { email, password: PASSWORD } });
+    const noOrigin = await api("POST", "/api/portal/sign-up", { base: server.url, json: { email, password: PASSWORD } });
     expect(noOrigin.status).toBe(403);
     expect(noOrigin.body.error.code).toBe("cross_site_request");
-    const plain = await api("POST", "/api/portal/sign-up", { raw: body, headers: { "content-type": "text/plain;charset=UTF-8", origin: shared().url } });
+    const plain = await api("POST", "/api/portal/sign-up", { base: server.url, raw: body, headers: { "content-type": "text/plain;charset=UTF-8", origin: server.url } });
     expect(plain.status).toBe(415);
     expect(plain.body.error.code).toBe("unsupported_media_type");
     expect(await developersWith(email)).toBe(0);
     // The browser's own marking of a same-origin request passes too.
-    const sameOrigin = await api("POST", "/api/portal/sign-up", { json: { email, password: PASSWORD }, headers: { "sec-fetch-site": "same-origin" } });
+    const sameOrigin = await api("POST", "/api/portal/sign-up", { base: server.url, json: { email, password: PASSWORD }, headers: { "sec-fetch-site": "same-origin" } });
     expect(sameOrigin.status, sameOrigin.text).toBe(201);
     expect(await developersWith(email)).toBe(1);
   });
 
   it("sends the link again to a signed-in unverified developer, 3 times an hour; the newest link verifies and closes the older ones", async () => {
-    const dev = await signUpDeveloper(undefined, undefined, null);
-    const first = await verificationTokenFor(sharedInbox(), dev.email);
+    const dev = await signUpDeveloper(server.url, undefined, null);
+    const first = await verificationTokenFor(smtp, dev.email);
     for (let i = 0; i < 3; i++) {
       const res = await dev.call("POST", "/api/portal/email-verification");
       expect(res.status, res.text).toBe(202);
@@ -353,41 +363,36 @@ describe("email verification and the welcome credit (issue 31.4)", () => {
     const limited = await dev.call("POST", "/api/portal/email-verification");
     expect(limited.status).toBe(429);
     expect(limited.body.error.code).toBe("rate_limited");
-    const tokens = [await verificationTokenFor(sharedInbox(), dev.email), await verificationTokenFor(sharedInbox(), dev.email), await verificationTokenFor(sharedInbox(), dev.email)];
+    const tokens = [await verificationTokenFor(smtp, dev.email), await verificationTokenFor(smtp, dev.email), await verificationTokenFor(smtp, dev.email)];
     expect(new Set([first, ...tokens]).size).toBe(4);
-    expect((await confirmEmail(tokens[2]!)).body.data).toEqual({ email_verified: true, welcome_credit: 100 });
-    expect((await confirmEmail(first)).body.error.code).toBe("email_verification_invalid");
+    expect((await confirmEmail(tokens[2]!, server.url)).body.data).toEqual({ email_verified: true, welcome_credit: 100 });
+    expect((await confirmEmail(first, server.url)).body.error.code).toBe("email_verification_invalid");
     expect((await dev.call("GET", "/api/portal/wallet")).body.data.balance).toBe(100);
   });
 
-  it("without outgoing mail: the account is made unverified (email_verification: unavailable) and the operator verifies it with the CLI, once", async () => {
-    const mailless = await startServer({ ...shared().env });
-    try {
-      const email = uniqueEmail("nomail");
-      const created = await postSignUp({ email, password: PASSWORD }, mailless.url);
-      expect(created.status, created.text).toBe(201);
-      expect(created.body.data).toMatchObject({ email_verified: false, email_verification: "unavailable" });
-      const { cookie } = await signInOverHttp(email, PASSWORD, mailless.url);
-      const call = portalCaller(cookie, mailless.url);
-      expect((await call("GET", "/api/portal/wallet")).body.data.balance).toBe(0);
-      expect(await dashboard(cookie, mailless.url)).toContain("This server cannot send mail: ask its administrator to verify your email.");
-      const resend = await call("POST", "/api/portal/email-verification");
-      expect(resend.status).toBe(503);
-      expect(resend.body.error.code).toBe("mail_not_configured");
+  it("without outgoing mail (the shared server): the account is made unverified (email_verification: unavailable), and the operator verifies it with the CLI, once", async () => {
+    const email = uniqueEmail("nomail");
+    const created = await postSignUp({ email, password: PASSWORD });
+    expect(created.status, created.text).toBe(201);
+    expect(created.body.data).toMatchObject({ email_verified: false, email_verification: "unavailable" });
+    const { cookie } = await signInOverHttp(email, PASSWORD);
+    const call = portalCaller(cookie);
+    expect((await call("GET", "/api/portal/wallet")).body.data.balance).toBe(0);
+    expect(await dashboard(cookie, shared().url)).toContain("This server cannot send mail: ask its administrator to verify your email.");
+    const resend = await call("POST", "/api/portal/email-verification");
+    expect(resend.status).toBe(503);
+    expect(resend.body.error.code).toBe("mail_not_configured");
 
-      expect(await cli(["developer:verify-email", "--email", email], shared().env)).toEqual({
-        developer_id: created.body.data.developer_id,
-        email,
-        email_verified: true,
-        welcome_credit_granted: true,
-      });
-      expect((await call("GET", "/api/portal/wallet")).body.data.balance).toBe(100);
-      expect((await cli(["developer:verify-email", "--email", email], shared().env)).welcome_credit_granted).toBe(false);
-      expect((await call("GET", "/api/portal/wallet")).body.data.balance).toBe(100);
-      expect(await welcomeRows(created.body.data.organization_id)).toBe(1);
-    } finally {
-      await mailless.stop();
-    }
+    expect(await cli(["developer:verify-email", "--email", email], shared().env)).toEqual({
+      developer_id: created.body.data.developer_id,
+      email,
+      email_verified: true,
+      welcome_credit_granted: true,
+    });
+    expect((await call("GET", "/api/portal/wallet")).body.data.balance).toBe(100);
+    expect((await cli(["developer:verify-email", "--email", email], shared().env)).welcome_credit_granted).toBe(false);
+    expect((await call("GET", "/api/portal/wallet")).body.data.balance).toBe(100);
+    expect(await welcomeRows(created.body.data.organization_id)).toBe(1);
   });
 });
 

@@ -5,7 +5,6 @@ import path from "node:path";
 import type { TestProject } from "vitest/node";
 import { createTestDatabase } from "./database";
 import { startServer } from "./server";
-import { startSmtp } from "./smtp";
 
 export type SharedServer = { url: string; env: Record<string, string> };
 
@@ -17,8 +16,6 @@ declare module "vitest" {
     server: SharedServer;
     /** The run's directory of contract records (support/contract-coverage.ts). */
     contractRecords: string;
-    /** The shared server's outgoing mail, one file per message (support/smtp.ts directoryInbox). */
-    sharedMail: string;
   }
 }
 
@@ -27,10 +24,10 @@ declare module "vitest" {
  * (PostgreSQL when TEST_DATABASE_URL is set, else embedded PGlite). Its rate
  * limit is raised so tests do not trip over each other; the rate-limit tests
  * start servers of their own with the spec's 150 per minute; likewise its
- * sign-ups per IP (abuse-limits.test.ts tests the production default). Its
- * mail goes to a local SMTP server that writes each message into a
- * directory the test workers read (support/portal.ts follows the email
- * verification link from there).
+ * sign-ups per IP (abuse-limits.test.ts tests the production default). It
+ * sends no mail (tests rely on that: invitations return their links), so
+ * its portal sign-ups are verified as the operator does it
+ * (support/portal.ts); the mailed link is tested on servers with SMTP.
  */
 export default async function setup(project: TestProject) {
   const database = await createTestDatabase("shared");
@@ -39,15 +36,11 @@ export default async function setup(project: TestProject) {
     ENCRYPTION_KEY: randomBytes(32).toString("hex"),
     REDIS_KEY_PREFIX: `svc-test-${randomBytes(4).toString("hex")}:`,
   };
-  const sharedMail = mkdtempSync(path.join(os.tmpdir(), "svc-mail-"));
-  const smtp = await startSmtp({ saveTo: sharedMail });
   // Webhook retries every second instead of minutes to hours, so retry tests finish.
   const server = await startServer({
     ...env,
     RATE_LIMIT_PER_MINUTE: "1000000",
     PORTAL_SIGN_UPS_PER_IP_PER_HOUR: "1000000",
-    SMTP_HOST: smtp.host,
-    SMTP_PORT: String(smtp.port),
     WEBHOOK_RETRY_SCHEDULE: "0,1,1,1",
     WEBHOOK_POLL_MS: "100",
     // Check credentials on every request, so revocation is visible at once.
@@ -60,13 +53,10 @@ export default async function setup(project: TestProject) {
   // documented operation was answered with a success.
   const contractRecords = mkdtempSync(path.join(os.tmpdir(), "svc-contract-"));
   project.provide("contractRecords", contractRecords);
-  project.provide("sharedMail", sharedMail);
   project.provide("server", { url: server.url, env: { ...env, WEBHOOK_RETRY_SCHEDULE: "0,1,1,1" } });
   return async () => {
     rmSync(contractRecords, { recursive: true, force: true });
     await server.stop();
-    await smtp.stop();
-    rmSync(sharedMail, { recursive: true, force: true });
     await database.drop();
   };
 }

@@ -1,6 +1,5 @@
-import { inject } from "vitest";
-import { api, shared, type ApiResponse } from "./api";
-import { directoryInbox, mailText, type Inbox } from "./smtp";
+import { api, inSharedDatabase, shared, type ApiResponse } from "./api";
+import { mailText, type Inbox } from "./smtp";
 
 /**
  * A developer of the portal over HTTP, as a browser would be: sign-up
@@ -61,12 +60,6 @@ export function portalCaller(cookie: string, base = shared().url): PortalDevelop
     });
 }
 
-let sharedMail: Inbox | undefined;
-/** The shared server's outgoing mail (global-setup.ts writes it into a directory). */
-export function sharedInbox(): Inbox {
-  return (sharedMail ??= directoryInbox(inject("sharedMail")));
-}
-
 /** The sign-up form's request, from the portal's own page (its Origin). */
 export function postSignUp(body: Record<string, unknown>, base = shared().url, headers: Record<string, string> = {}) {
   return api("POST", "/api/portal/sign-up", { base, json: body, headers: { origin: base, ...headers } });
@@ -91,21 +84,28 @@ export function confirmEmail(token: string, base = shared().url) {
 }
 
 /**
- * Signs up a new developer and signs in. With an inbox (by default the
- * shared server's) the email is verified as a developer does it, through
- * the mailed link, so the organization holds its 100 USD welcome credit;
- * with `null`, the account stays unverified with an empty wallet.
+ * How signUpDeveloper verifies the email, so the organization holds its 100
+ * USD welcome credit: through the mailed link read from the server's mail
+ * (an Inbox), as a developer does; as the operator does on a server without
+ * mail (the shared server), with the function `developer:verify-email`
+ * runs, in this process on the shared database; or not at all (`null`: an
+ * empty wallet).
  */
+export type Verification = Inbox | "operator" | null;
+
+/** Signs up a new developer, verifies the email (by default: on the shared server, as its operator) and signs in. */
 export async function signUpDeveloper(
   base = shared().url,
   password = "correct-horse-battery",
-  inbox: Inbox | null = base === shared().url ? sharedInbox() : null,
+  verify: Verification = base === shared().url ? "operator" : null,
 ): Promise<PortalDeveloper> {
   const email = uniqueEmail();
   const created = await postSignUp({ email, password }, base);
   if (created.status !== 201) throw new Error(`sign-up failed: ${created.status} ${created.text}`);
-  if (inbox) {
-    const confirmed = await confirmEmail(await verificationTokenFor(inbox, email), base);
+  if (verify === "operator") {
+    await inSharedDatabase(async () => (await import("@/lib/tenancy/verify-developer-email")).verifyDeveloperEmailByAddress(email));
+  } else if (verify) {
+    const confirmed = await confirmEmail(await verificationTokenFor(verify, email), base);
     if (confirmed.status !== 200) throw new Error(`email verification failed: ${confirmed.status} ${confirmed.text}`);
   }
   const session = await signInOverHttp(email, password, base);
