@@ -5,9 +5,10 @@ import { WELCOME_CREDIT_CENTS } from "./money";
 /**
  * The one-time welcome credit of a new organization (spec 1.6: 100 USD), a
  * ledger row written in the caller's transaction. Its fixed reference makes
- * it impossible to grant twice. Every place that creates an organization
- * (the CLI, the demo account, portal sign-up: all through createDeveloper)
- * calls this.
+ * it impossible to grant twice. It is granted with a verified email only:
+ * at once for the trusted creators (the CLI, the demo account, through
+ * createDeveloper), and for a portal sign-up when its mailed link is
+ * followed (lib/tenancy/verify-developer-email.ts markEmailVerified).
  */
 export const WELCOME_CREDIT_REFERENCE = "welcome_credit";
 

@@ -5,6 +5,7 @@ import { createTopUpCheckout, defaultTopUpReturnUrls } from "@/lib/billing/creat
 import { createApp, issueApiKey, revokeApiKey } from "@/lib/tenancy/create-app";
 import { createDeveloper } from "@/lib/tenancy/create-developer";
 import { ensureDemo } from "@/lib/tenancy/demo";
+import { verifyDeveloperEmailByAddress } from "@/lib/tenancy/verify-developer-email";
 import { addRedirectUri, setScopes } from "@/lib/tenancy/oidc-settings";
 import { setAppLogo } from "@/lib/tenancy/app-branding";
 import { approveWebhookEndpoint, createWebhookEndpoint, rotateWebhookSecret } from "@/lib/tenancy/webhook-endpoints";
@@ -40,8 +41,16 @@ export const COMMANDS: Record<string, Command> = {
         password: requireFlag(flags, "password"),
         name: typeof flags.name === "string" ? flags.name : undefined,
         organizationName: typeof flags["org-name"] === "string" ? flags["org-name"] : undefined,
+        emailVerified: true,
       });
       return { developer_id: created.developerId, organization_id: created.organizationId, email: created.email };
+    },
+  },
+  "developer:verify-email": {
+    usage: "--email E",
+    async run(flags) {
+      const verified = await verifyDeveloperEmailByAddress(requireFlag(flags, "email"));
+      return { developer_id: verified.developerId, email: verified.email, email_verified: true, welcome_credit_granted: verified.welcomeCreditGranted };
     },
   },
   "app:create": {

@@ -164,6 +164,8 @@ const EnvSchema = z.object({
    */
   PORTAL_SIGN_IN_ATTEMPTS_PER_ACCOUNT: z.coerce.number().int().min(1).default(10),
   PORTAL_SIGN_IN_ATTEMPTS_PER_IP: z.coerce.number().int().min(1).default(50),
+  /** Developer portal sign-ups per client IP per hour (counted before the account is made). */
+  PORTAL_SIGN_UPS_PER_IP_PER_HOUR: z.coerce.number().int().min(1).default(5),
   SMTP_HOST: optionalString,
   SMTP_PORT: z.coerce.number().int().min(1).max(65535).default(587),
   SMTP_SECURE: booleanFlag,

@@ -3,11 +3,12 @@
  * table). Each limit counts per client IP and per account (the email, the
  * app, the person, the client) so that one attacker cannot exhaust a
  * victim's budget from elsewhere and one address cannot spray accounts.
- * Three limits are environment settings instead, with their defaults in
+ * Four limits are environment settings instead, with their defaults in
  * lib/config/env.ts: RATE_LIMIT_PER_MINUTE (150 requests per minute per IP
  * and surface), PORTAL_SIGN_IN_ATTEMPTS_PER_ACCOUNT (10 failed sign-ins per
  * account and client IP) and PORTAL_SIGN_IN_ATTEMPTS_PER_IP (50 failed
- * sign-ins per client IP), counted over `portalSignIn.windowSeconds`.
+ * sign-ins per client IP), counted over `portalSignIn.windowSeconds`,
+ * and PORTAL_SIGN_UPS_PER_IP_PER_HOUR (5) over `portalSignUp.windowSeconds`.
  *
  * The numbers follow common identity providers (Auth0's brute-force
  * protection: 10 failed attempts per account from one IP; one-time codes: a
@@ -19,6 +20,10 @@ export const ABUSE_LIMITS = {
    * (counts: env), as for tokenClientAuth below and with the same mechanism (startBudgetedAttempt).
    */
   portalSignIn: { windowSeconds: 15 * 60 },
+  /** Developer portal sign-up: per client IP over this window (count: env PORTAL_SIGN_UPS_PER_IP_PER_HOUR). */
+  portalSignUp: { windowSeconds: 60 * 60 },
+  /** Developer portal: mails of a new email verification link, per developer per hour (the first, at sign-up, is not counted). */
+  portalEmailVerification: { perDeveloperPerHour: 3 },
   /** Developer portal "forgot password" mails. */
   portalPasswordReset: { perEmailPerHour: 3, perIpPerHour: 20 },
   /**

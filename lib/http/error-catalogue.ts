@@ -174,6 +174,8 @@ export const ERROR_CATALOGUE = {
   sign_in_required: { status: 401, message: "Sign in to the developer portal" },
   cross_site_request: { status: 403, message: "A state-changing portal request from another site was refused" },
   password_reset_invalid: { status: 400, message: "The password reset link is invalid, expired or already used" },
+  email_verification_invalid: { status: 400, message: "The email verification link is invalid, expired or already used" },
+  email_already_verified: { status: 409, message: "This account's email is already verified" },
   mail_not_configured: { status: 503, message: "Outgoing mail is not configured on this server" },
   credential_already_verified: { status: 409, message: "The licence is already verified in this session" },
 } as const satisfies Record<string, CatalogueEntry>;

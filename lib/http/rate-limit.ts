@@ -28,6 +28,8 @@ export type RateLimitBucket =
   | "portal-sign-in-ip"
   | "portal-sign-in-account"
   | "portal-password-reset"
+  | "portal-sign-up"
+  | "portal-email-verification"
   | "oidc-client-auth-ip"
   | "oidc-client-auth-client";
 

@@ -48,7 +48,7 @@ export const portalText = {
   signUp: {
     title: "Create an account",
     heading: "Create your developer account",
-    intro: "You get an organization with a one-time welcome credit of 100 USD for verification checks.",
+    intro: "You get an organization with a one-time welcome credit of 100 USD for verification checks, once you verify your email.",
     name: "Your name (optional)",
     organization: "Organization name (optional)",
     email: "Email",
@@ -59,6 +59,28 @@ export const portalText = {
     haveAccount: "Already have an account?",
     signInLink: "Sign in",
     exists: "An account with this email already exists. Sign in, or reset your password.",
+  },
+  emailVerification: {
+    banner: "Verify your email to receive your 100 USD welcome credit. We sent you a link when you signed up.",
+    bannerWithoutMail:
+      "Verify your email to receive your 100 USD welcome credit. This server cannot send mail: ask its administrator to verify your email.",
+    resend: "Send the link again",
+    resending: "Sending…",
+    resent: (hours: number) => `We sent a new link. It works once, within ${hours} hours.`,
+    rateLimited: "Too many links were sent. Wait an hour, then try again.",
+    mailNotConfigured: "This server cannot send mail. Ask the server's administrator to verify your email.",
+    pageTitle: "Verify your email",
+    verifying: "Verifying your email…",
+    verified: (credit: boolean) =>
+      credit ? "Your email is verified. Your organization received its 100 USD welcome credit." : "Your email is verified.",
+    invalidLink: "This link is invalid, has expired or was already used. Sign in: if your email is not verified yet, the portal offers a new link.",
+    missingToken: "This page needs the link from the email. Open the link again, or sign in to ask for a new one.",
+    toPortal: "Go to the portal",
+    mail: {
+      subject: "Verify your developer portal email",
+      body: (link: string, hours: number) =>
+        `Welcome to the developer portal.\n\nTo verify your email and receive your organization's one-time 100 USD welcome credit, open this link within ${hours} hours. It works once:\n\n${link}\n\nIf you did not create this account, ignore this message.\n`,
+    },
   },
   passwordReset: {
     forgotTitle: "Reset your password",

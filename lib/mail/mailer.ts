@@ -1,6 +1,6 @@
 import nodemailer, { type Transporter } from "nodemailer";
 import { env } from "@/lib/config/env";
-import { logger } from "@/lib/log/logger";
+import { describeError, logger } from "@/lib/log/logger";
 
 /**
  * Outgoing mail. With SMTP_HOST: sent through that server. Without it, in
@@ -54,4 +54,13 @@ export async function sendMail(message: MailMessage): Promise<{ via: "smtp" | "c
   }
   await transport().sendMail({ from: env().SMTP_FROM, to: message.to, subject: message.subject, text: message.text });
   return { via: "smtp" };
+}
+
+/**
+ * Sends after the caller has answered (a request's timing then tells nothing
+ * about the mail, e.g. whether an account exists); a failure is logged with
+ * `context`, never thrown.
+ */
+export function sendMailInBackground(message: MailMessage, failure: { log: string; context: Record<string, unknown> }): void {
+  void sendMail(message).catch((err) => logger.error(failure.log, { ...failure.context, ...describeError(err) }));
 }

@@ -1,19 +1,18 @@
 import { ABUSE_LIMITS } from "@/lib/http/abuse-limits";
 import { z } from "zod";
 import { now } from "@/lib/clock";
-import { env } from "@/lib/config/env";
-import { hashPassword, hashSecret, randomToken } from "@/lib/crypto/secrets";
+import { hashPassword } from "@/lib/crypto/secrets";
 import { db } from "@/lib/db/client";
 import { ApiError } from "@/lib/http/api-error";
 import { consumeRateLimit } from "@/lib/http/rate-limit";
 import { parseOrThrow } from "@/lib/http/validation";
-import { describeError, logger } from "@/lib/log/logger";
-import { mailMode, sendMail } from "@/lib/mail/mailer";
+import { mailMode, sendMailInBackground } from "@/lib/mail/mailer";
 import { DEFAULT_LOCALE, messagesFor } from "@/lib/i18n";
 import { EmailSchema, PasswordSchema } from "@/lib/tenancy/schemas";
 
 import { endDeveloperSessions } from "./developer-sessions";
 import { PASSWORD_RESET_TTL_MINUTES } from "./public-constants";
+import { issueLinkToken, portalLink, useLinkToken } from "./single-use-link";
 
 export { PASSWORD_RESET_TTL_MINUTES };
 /** Reset mails per hour, per email address and per client IP. */
@@ -23,9 +22,9 @@ const MAILS_PER_HOUR_PER_IP = ABUSE_LIMITS.portalPasswordReset.perIpPerHour;
 export const RequestPasswordResetBody = z.strictObject({ email: EmailSchema });
 export const ResetPasswordBody = z.strictObject({ token: z.string().min(1).max(200), password: PasswordSchema });
 
-/** Where the link points: the token rides in the fragment, so it never reaches a server log or a Referer. */
+/** Where the link points (the token in the fragment). */
 export function passwordResetLink(token: string): string {
-  return `${env().PUBLIC_BASE_URL}/reset-password#token=${encodeURIComponent(token)}`;
+  return portalLink("/reset-password", token);
 }
 
 /**
@@ -43,17 +42,11 @@ export async function requestPasswordReset(input: unknown, clientIp: string): Pr
   const prisma = await db();
   const developer = await prisma.developer.findUnique({ where: { email } });
   if (!developer) return { requested: true };
-  const token = randomToken("pwr_", 32);
-  await prisma.developerPasswordReset.create({
-    data: {
-      developerId: developer.id,
-      tokenHash: hashSecret(token),
-      expiresAt: new Date(now().getTime() + PASSWORD_RESET_TTL_MINUTES * 60_000),
-    },
-  });
+  const token = await issueLinkToken(prisma.developerPasswordReset, developer.id, "pwr_", PASSWORD_RESET_TTL_MINUTES * 60_000);
   const text = messagesFor(DEFAULT_LOCALE).portal.passwordReset.mail;
-  void sendMail({ to: developer.email, subject: text.subject, text: text.body(passwordResetLink(token), PASSWORD_RESET_TTL_MINUTES) }).catch((err) =>
-    logger.error("password reset mail not sent", { developerId: developer.id, ...describeError(err) }),
+  sendMailInBackground(
+    { to: developer.email, subject: text.subject, text: text.body(passwordResetLink(token), PASSWORD_RESET_TTL_MINUTES) },
+    { log: "password reset mail not sent", context: { developerId: developer.id } },
   );
   return { requested: true };
 }
@@ -71,16 +64,9 @@ export async function resetPassword(input: unknown): Promise<{ reset: true }> {
   const prisma = await db();
   const at = now();
   await prisma.$transaction(async (tx) => {
-    const reset = await tx.developerPasswordReset.findUnique({ where: { tokenHash: hashSecret(token) } });
-    if (!reset) throw new ApiError("password_reset_invalid");
-    const used = await tx.developerPasswordReset.updateMany({
-      where: { id: reset.id, usedAt: null, expiresAt: { gt: at } },
-      data: { usedAt: at },
-    });
-    if (used.count !== 1) throw new ApiError("password_reset_invalid");
-    await tx.developer.update({ where: { id: reset.developerId }, data: { passwordHash, passwordChangedAt: at } });
-    await tx.developerPasswordReset.updateMany({ where: { developerId: reset.developerId, usedAt: null }, data: { usedAt: at } });
-    await endDeveloperSessions(reset.developerId, tx);
+    const developerId = await useLinkToken(tx.developerPasswordReset, token, "password_reset_invalid");
+    await tx.developer.update({ where: { id: developerId }, data: { passwordHash, passwordChangedAt: at } });
+    await endDeveloperSessions(developerId, tx);
   });
   return { reset: true };
 }

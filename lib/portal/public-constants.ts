@@ -6,6 +6,12 @@ export const SIGN_IN_ERRORS = { invalid: "CredentialsSignin", rateLimited: "rate
 /** A password reset link works once, for this long. */
 export const PASSWORD_RESET_TTL_MINUTES = 30;
 
+/** An email verification link works once, for this long. */
+export const EMAIL_VERIFICATION_TTL_HOURS = 24;
+
+/** The page an email verification link opens (the token in its fragment). */
+export const VERIFY_EMAIL_PAGE_PATH = "/verify-email";
+
 /** The portal's wallet page: where Stripe Checkout sends the developer back after a top-up. */
 export const WALLET_PAGE_PATH = "/dashboard/wallet";
 

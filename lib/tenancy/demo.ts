@@ -62,6 +62,7 @@ export async function ensureDemo(): Promise<DemoCredentials & { created: boolean
       password: DEMO_PASSWORD,
       name: "Demo Developer",
       organizationName: "Demo organization",
+      emailVerified: true,
     });
     const app = await createApp({ organizationId: developer.organizationId, name: "Demo app", environment: "test" });
     await addRedirectUri(app.appId, DEMO_REDIRECT_URI);

@@ -85,7 +85,7 @@ describe.skipIf(skipReason !== null)(`the example integration${skipReason ? ` (s
     const { addRedirectUri, setScopes } = await import("@/lib/tenancy/oidc-settings");
     const { createWebhookEndpoint } = await import("@/lib/tenancy/webhook-endpoints");
     const { disconnectDb } = await import("@/lib/db/client");
-    const developer = await createDeveloper({ email: `shop-${suffix}@example.com`, password: "correct-horse-battery" });
+    const developer = await createDeveloper({ email: `shop-${suffix}@example.com`, password: "correct-horse-battery", emailVerified: true });
     const app = await createApp({ organizationId: developer.organizationId, name: "Example shop", environment: "production" });
     await addRedirectUri(app.appId, `${shopUrl}/callback`);
     await setScopes(app.appId, ["openid", "profile", "verifications"]);

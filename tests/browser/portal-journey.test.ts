@@ -5,17 +5,19 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { en } from "@/lib/i18n/en";
 import { api, createWorkflow, shared } from "../support/api";
 import { useServerDatabase } from "../support/domain";
-import { uniqueEmail } from "../support/portal";
+import { uniqueEmail, verificationLinkFor } from "../support/portal";
 import { TestReceiver } from "../support/receiver";
 import { keptImages, reviewResults, seedSession } from "../support/review-sessions";
 import { startServer, type RunningServer } from "../support/server";
+import { startSmtp, type TestSmtp } from "../support/smtp";
 import { LocalStripe, signStripePayload } from "../support/stripe-server";
 import { ARTIFACTS, chromiumMissing, DESKTOP, launchChromium, expectPortalAccessible } from "./browser";
 
 /**
  * The developer's whole journey through the portal in Debian's Chromium, one
  * account from sign-up to a first approved session, clicking as a developer
- * would (issue 13): sign up and see the 100 USD welcome credit; create a live
+ * would (issue 13): sign up, verify the email by the mailed link and see the
+ * 100 USD welcome credit; create a live
  * app and an API key, and use the key from outside; build a workflow and
  * open a test session's hosted page; on a test app, register a webhook
  * against a local plain-HTTP receiver (allowed in test), approve it, send
@@ -42,6 +44,7 @@ const receiver = new TestReceiver();
 const STEP = 120_000;
 
 let server: RunningServer;
+let smtp: TestSmtp;
 let browser: Browser;
 let page: Page;
 
@@ -87,10 +90,12 @@ async function topUp(amount: string) {
 describe.skipIf(chromiumMissing !== null)(suiteName, () => {
   beforeAll(async () => {
     fs.mkdirSync(path.join(ARTIFACTS, "screenshots", "portal"), { recursive: true });
-    await Promise.all([stripe.start(), receiver.start()]);
+    [smtp] = await Promise.all([startSmtp(), stripe.start(), receiver.start()]);
     [server, browser] = await Promise.all([
       startServer({
         ...shared().env,
+        SMTP_HOST: smtp.host,
+        SMTP_PORT: String(smtp.port),
         STRIPE_SECRET_KEY: stripe.secretKey,
         STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
         STRIPE_API_BASE: stripe.url,
@@ -107,13 +112,20 @@ describe.skipIf(chromiumMissing !== null)(suiteName, () => {
     await server?.stop();
     await stripe.stop();
     await receiver.stop();
+    await smtp?.stop();
   });
 
-  it("signs up and sees the 100 USD welcome credit", async () => {
+  it("signs up, verifies the email by the mailed link and sees the 100 USD welcome credit", async () => {
+    const email = uniqueEmail("journey");
     await page.goto("/sign-up");
-    await page.getByLabel(t.signUp.email, { exact: true }).fill(uniqueEmail("journey"));
+    await page.getByLabel(t.signUp.email, { exact: true }).fill(email);
     await page.getByLabel(t.signUp.password, { exact: true }).fill("correct-horse-battery");
     await page.getByRole("button", { name: t.signUp.submit }).click();
+    await page.waitForURL("**/dashboard/apps");
+    await page.getByText(t.emailVerification.banner).waitFor();
+    await page.goto(await verificationLinkFor(smtp, email));
+    await page.getByText(t.emailVerification.verified(true)).waitFor();
+    await page.getByRole("link", { name: t.emailVerification.toPortal }).click();
     await page.waitForURL("**/dashboard/apps");
     await page.getByRole("link", { name: t.shell.wallet }).click();
     await h1(t.wallet.title).waitFor();

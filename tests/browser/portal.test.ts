@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { en } from "@/lib/i18n/en";
 import { api, shared } from "../support/api";
 import { useServerDatabase } from "../support/domain";
-import { signUpDeveloper, uniqueEmail } from "../support/portal";
+import { signUpDeveloper, uniqueEmail, verificationLinkFor, verificationTokenFor } from "../support/portal";
 import { startServer, type RunningServer } from "../support/server";
 import { startSmtp, type TestSmtp } from "../support/smtp";
 import { ARTIFACTS, axeFindings, chromiumMissing, DESKTOP, launchChromium, expectPortalAccessible, signedInContext } from "./browser";
@@ -71,7 +71,7 @@ describe.skipIf(chromiumMissing !== null)(suiteName, () => {
     console.log(`axe-core findings over the portal's views (any impact): ${counts.size ? [...counts].map(([k, n]) => `${k} (${n} views)`).join("; ") : "none"}`);
   });
 
-  it("signs up (a field error keeps what was typed) and sees the 100 USD welcome credit on the wallet", async () => {
+  it("signs up (a field error keeps what was typed), verifies the email by the mailed link and sees the 100 USD welcome credit on the wallet", async () => {
     await page.goto("/sign-up");
     await h1(page, t.signUp.heading).waitFor();
     await expectPortalAccessible(page, "sign-up");
@@ -88,6 +88,26 @@ describe.skipIf(chromiumMissing !== null)(suiteName, () => {
     await page.waitForURL("**/dashboard/apps");
     await h1(page, t.apps.title).waitFor();
     await expectPortalAccessible(page, "apps-test");
+
+    // Unverified: an empty wallet and the banner on every page, with "send the link again".
+    await page.getByRole("link", { name: t.shell.wallet }).click();
+    await h1(page, t.wallet.title).waitFor();
+    await expect.poll(() => page.getByTestId("wallet-balance").textContent()).toBe("0.00 USD");
+    await page.getByText(t.emailVerification.banner).waitFor();
+    await expectPortalAccessible(page, "wallet-unverified");
+    await verificationTokenFor(smtp, email); // the sign-up's mail; the one asked for below is followed
+    await page.getByRole("button", { name: t.emailVerification.resend }).click();
+    await page.getByText(t.emailVerification.resent(24)).waitFor();
+    const link = await verificationLinkFor(smtp, email);
+    expect(link.startsWith(`${server.url}/verify-email#token=emv_`)).toBe(true);
+    await page.goto(link);
+    await h1(page, t.emailVerification.pageTitle).waitFor();
+    await page.getByText(t.emailVerification.verified(true)).waitFor();
+    await expect.poll(() => page.url()).not.toContain("token=");
+    await expectPortalAccessible(page, "verify-email");
+    await page.getByRole("link", { name: t.emailVerification.toPortal }).click();
+    await h1(page, t.apps.title).waitFor();
+    expect(await page.getByText(t.emailVerification.banner).count()).toBe(0);
 
     await page.getByRole("link", { name: t.shell.wallet }).click();
     await h1(page, t.wallet.title).waitFor();
@@ -191,7 +211,7 @@ describe.skipIf(chromiumMissing !== null)(suiteName, () => {
   });
 
   it("shows another organization's app pages as 404, on every app page", async () => {
-    const other = await signUpDeveloper(server.url);
+    const other = await signUpDeveloper(server.url, undefined, smtp);
     const otherContext = await signedInContext(browser, other, server.url);
     const otherPage = await otherContext.newPage();
     for (const suffix of ["", "/keys", "/oidc"]) {
@@ -228,7 +248,7 @@ describe.skipIf(chromiumMissing !== null)(suiteName, () => {
   });
 
   it("resets a password through the emailed link, then signs in with the new one", async () => {
-    const developer = await signUpDeveloper(server.url);
+    const developer = await signUpDeveloper(server.url, undefined, smtp);
     await page.goto("/sign-in");
     await page.getByRole("link", { name: t.signIn.forgotLink }).click();
     await h1(page, t.passwordReset.forgotTitle).waitFor();

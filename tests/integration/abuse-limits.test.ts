@@ -4,7 +4,7 @@ import { api, createTenant, shared, type Tenant } from "../support/api";
 import { cli } from "../support/cli";
 import { sql } from "../support/database";
 import { useServerDatabase } from "../support/domain";
-import { signInOverHttp } from "../support/portal";
+import { postSignUp, signInOverHttp } from "../support/portal";
 import {
   csrfOf,
   expectEnvelope,
@@ -202,7 +202,7 @@ describe("one-time sign-in codes", () => {
 describe("developer portal sign-in (production defaults)", () => {
   const signUp = async (ip: string) => {
     const email = `abuse-${randomUUID()}@example.com`;
-    const res = await api("POST", "/api/portal/sign-up", { base: base(), json: { email, password: "correct-horse-battery" }, headers: { "x-forwarded-for": ip } });
+    const res = await postSignUp({ email, password: "correct-horse-battery" }, base(), { "x-forwarded-for": ip });
     expect(res.status).toBe(201);
     return email;
   };
@@ -226,9 +226,26 @@ describe("developer portal sign-in (production defaults)", () => {
   });
 });
 
+describe("developer portal sign-up (production default)", () => {
+  const developersWith = async (email: string) => (await sql(shared().env, "SELECT count(*)::int AS n FROM developers WHERE email = $1", [email]))[0].n as number;
+  const signUp = (email: string, ip: string) => postSignUp({ email, password: "correct-horse-battery" }, base(), { "x-forwarded-for": ip });
+
+  it("5 sign-ups an hour per IP, counted before the account is made; other IPs unaffected", async () => {
+    const ip = randomIp();
+    for (let i = 0; i < 5; i++) {
+      const res = await signUp(`abuse-${randomUUID()}@example.com`, ip);
+      expect(res.status, res.text).toBe(201);
+    }
+    const sixth = `abuse-${randomUUID()}@example.com`;
+    expectRateLimited(await signUp(sixth, ip));
+    expect(await developersWith(sixth)).toBe(0);
+    expect((await signUp(sixth, randomIp())).status).toBe(201);
+  });
+});
+
 describe("developer portal password reset mails", () => {
   const ask = (email: string, ip: string) =>
-    api("POST", "/api/portal/password-reset", { base: base(), json: { email }, headers: { "x-forwarded-for": ip } });
+    api("POST", "/api/portal/password-reset", { base: base(), json: { email }, headers: { "x-forwarded-for": ip, origin: base() } });
 
   it("3 an hour per email, 20 an hour per IP; other addresses and IPs unaffected", async () => {
     const email = `abuse-${randomUUID()}@example.com`;

@@ -2,7 +2,18 @@ import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { api, shared } from "../support/api";
 import { useServerDatabase } from "../support/domain";
-import { portalCaller, signInOverHttp, signUpDeveloper, type PortalDeveloper } from "../support/portal";
+import { cli } from "../support/cli";
+import { sql } from "../support/database";
+import {
+  confirmEmail,
+  portalCaller,
+  postSignUp,
+  signInOverHttp,
+  signUpDeveloper,
+  uniqueEmail,
+  verificationTokenFor,
+  type PortalDeveloper,
+} from "../support/portal";
 import { logoForm, pngImage } from "../support/portal-resources";
 import { startServer, type RunningServer } from "../support/server";
 import { startSmtp, type TestSmtp } from "../support/smtp";
@@ -40,10 +51,10 @@ describe("portal sign-up and session", () => {
   });
 
   it("refuses bad sign-up input with a per-field map and a taken email with 409", async () => {
-    const bad = await api("POST", "/api/portal/sign-up", { json: { email: "not-an-email", password: "short" } });
+    const bad = await postSignUp({ email: "not-an-email", password: "short" });
     expect(bad.status).toBe(400);
     expect(Object.keys(bad.body.data.errors).sort()).toEqual(["email", "password"]);
-    const taken = await api("POST", "/api/portal/sign-up", { json: { email: a.email, password: "another-long-password" } });
+    const taken = await postSignUp({ email: a.email, password: "another-long-password" });
     expect(taken.status).toBe(409);
     expect(taken.body.error.code).toBe("already_exists");
   });
@@ -265,6 +276,141 @@ describe("cross-organization access", () => {
   });
 });
 
+describe("email verification and the welcome credit (issue 31.4; a server of its own with SMTP)", () => {
+  const PASSWORD = "correct-horse-battery";
+  let server: RunningServer;
+  let smtp: TestSmtp;
+  beforeAll(async () => {
+    smtp = await startSmtp();
+    // Production defaults, PORTAL_SIGN_UPS_PER_IP_PER_HOUR (5) included: this describe signs up 3 developers.
+    server = await startServer({ ...shared().env, SMTP_HOST: smtp.host, SMTP_PORT: String(smtp.port) });
+  });
+  afterAll(async () => {
+    await server?.stop();
+    await smtp?.stop();
+  });
+  const developersWith = async (email: string) => (await sql(shared().env, "SELECT count(*)::int AS n FROM developers WHERE email = $1", [email]))[0].n as number;
+  const welcomeRows = async (organizationId: string) =>
+    (await sql(shared().env, "SELECT count(*)::int AS n FROM ledger_entries l JOIN wallets w ON w.id = l.wallet_id WHERE w.organization_id = $1 AND l.kind = 'welcome_credit'", [organizationId]))[0].n as number;
+  const BANNER = "Verify your email to receive your 100 USD welcome credit. We sent you a link";
+  const dashboard = async (cookie: string, base = server.url) => (await fetch(`${base}/dashboard/apps`, { headers: { cookie } })).text();
+
+  it("sign-up opens an account with an empty wallet; the mailed link verifies it and grants 100 USD exactly once", async () => {
+    const email = uniqueEmail("verify");
+    const created = await postSignUp({ email, password: PASSWORD }, server.url);
+    expect(created.status, created.text).toBe(201);
+    expect(created.body.data).toMatchObject({ email, email_verified: false, email_verification: "sent" });
+    const session = await signInOverHttp(email, PASSWORD, server.url);
+    expect(session.signedIn).toBe(true); // an unverified account signs in and explores
+    const call = portalCaller(session.cookie, server.url);
+    expect((await call("GET", "/api/portal/wallet")).body.data).toMatchObject({ balance: 0, entries: [] });
+    expect(await dashboard(session.cookie)).toContain(BANNER);
+
+    const token = await verificationTokenFor(smtp, email);
+    expect(token).toMatch(/^emv_/);
+    // The link's page posts the token from the portal's own origin; another site cannot.
+    const forged = await api("POST", "/api/portal/email-verification/confirm", { base: server.url, json: { token }, headers: { origin: "https://evil.example" } });
+    expect(forged.status).toBe(403);
+    expect(forged.body.error.code).toBe("cross_site_request");
+    expect((await call("GET", "/api/portal/wallet")).body.data.balance).toBe(0);
+
+    const confirmed = await confirmEmail(token, server.url);
+    expect(confirmed.status, confirmed.text).toBe(200);
+    expect(confirmed.body.data).toEqual({ email_verified: true, welcome_credit: 100 });
+    const wallet = (await call("GET", "/api/portal/wallet")).body.data;
+    expect(wallet.balance).toBe(100);
+    expect(wallet.entries).toEqual([expect.objectContaining({ amount: 100, balance_after: 100, cause: { kind: "welcome_credit" } })]);
+    expect(await dashboard(session.cookie)).not.toContain(BANNER);
+
+    const again = await confirmEmail(token, server.url);
+    expect(again.status).toBe(400);
+    expect(again.body.error.code).toBe("email_verification_invalid");
+    expect((await call("GET", "/api/portal/wallet")).body.data.balance).toBe(100);
+    expect(await welcomeRows(created.body.data.organization_id)).toBe(1);
+    const resend = await call("POST", "/api/portal/email-verification");
+    expect(resend.status).toBe(409);
+    expect(resend.body.error.code).toBe("email_already_verified");
+  });
+
+  it("refuses a sign-up from another site (foreign or no Origin) and a text/plain body, creating nothing", async () => {
+    const email = uniqueEmail("csrf");
+    const body = JSON.stringify({ email, password: PASSWORD });
+    // The probe's request: a form-like text/plain post from another site's page (no CORS preflight).
+    const foreign = await api("POST", "/api/portal/sign-up", { base: server.url, raw: body, headers: { "content-type": "text/plain", origin: "https://evil.example" } });
+    expect(foreign.status).toBe(403);
+    expect(foreign.body.error.code).toBe("cross_site_request");
+    const noOrigin = await api("POST", "/api/portal/sign-up", { base: server.url, json: { email, password: PASSWORD } });
+    expect(noOrigin.status).toBe(403);
+    expect(noOrigin.body.error.code).toBe("cross_site_request");
+    const plain = await api("POST", "/api/portal/sign-up", { base: server.url, raw: body, headers: { "content-type": "text/plain;charset=UTF-8", origin: server.url } });
+    expect(plain.status).toBe(415);
+    expect(plain.body.error.code).toBe("unsupported_media_type");
+    expect(await developersWith(email)).toBe(0);
+    // The browser's own marking of a same-origin request passes too.
+    const sameOrigin = await api("POST", "/api/portal/sign-up", { base: server.url, json: { email, password: PASSWORD }, headers: { "sec-fetch-site": "same-origin" } });
+    expect(sameOrigin.status, sameOrigin.text).toBe(201);
+    expect(await developersWith(email)).toBe(1);
+  });
+
+  it("refuses password-reset forms from another site or as text/plain, like sign-up", async () => {
+    for (const path of ["/api/portal/password-reset", "/api/portal/password-reset/confirm"]) {
+      const json = path.endsWith("confirm") ? { token: "x".repeat(43), password: "new-password-456" } : { email: uniqueEmail("reset-csrf") };
+      const foreign = await api("POST", path, { base: server.url, raw: JSON.stringify(json), headers: { "content-type": "text/plain", origin: "https://evil.example" } });
+      expect(foreign.status, path).toBe(403);
+      expect(foreign.body.error.code).toBe("cross_site_request");
+      const plain = await api("POST", path, { base: server.url, raw: JSON.stringify(json), headers: { "content-type": "text/plain", origin: server.url } });
+      expect(plain.status, path).toBe(415);
+      // From the portal's own page the form is taken (the confirm then judges its token).
+      const own = await api("POST", path, { base: server.url, json, headers: { origin: server.url } });
+      expect(own.status, path).toBe(path.endsWith("confirm") ? 400 : 202);
+      if (path.endsWith("confirm")) expect(own.body.error.code).toBe("password_reset_invalid");
+    }
+  });
+
+  it("sends the link again to a signed-in unverified developer, 3 times an hour; the newest link verifies and closes the older ones", async () => {
+    const dev = await signUpDeveloper(server.url, undefined, null);
+    const first = await verificationTokenFor(smtp, dev.email);
+    for (let i = 0; i < 3; i++) {
+      const res = await dev.call("POST", "/api/portal/email-verification");
+      expect(res.status, res.text).toBe(202);
+      expect(res.body.data).toEqual({ email_verification: "sent" });
+    }
+    const limited = await dev.call("POST", "/api/portal/email-verification");
+    expect(limited.status).toBe(429);
+    expect(limited.body.error.code).toBe("rate_limited");
+    const tokens = [await verificationTokenFor(smtp, dev.email), await verificationTokenFor(smtp, dev.email), await verificationTokenFor(smtp, dev.email)];
+    expect(new Set([first, ...tokens]).size).toBe(4);
+    expect((await confirmEmail(tokens[2]!, server.url)).body.data).toEqual({ email_verified: true, welcome_credit: 100 });
+    expect((await confirmEmail(first, server.url)).body.error.code).toBe("email_verification_invalid");
+    expect((await dev.call("GET", "/api/portal/wallet")).body.data.balance).toBe(100);
+  });
+
+  it("without outgoing mail (the shared server): the account is made unverified (email_verification: unavailable), and the operator verifies it with the CLI, once", async () => {
+    const email = uniqueEmail("nomail");
+    const created = await postSignUp({ email, password: PASSWORD });
+    expect(created.status, created.text).toBe(201);
+    expect(created.body.data).toMatchObject({ email_verified: false, email_verification: "unavailable" });
+    const { cookie } = await signInOverHttp(email, PASSWORD);
+    const call = portalCaller(cookie);
+    expect((await call("GET", "/api/portal/wallet")).body.data.balance).toBe(0);
+    expect(await dashboard(cookie, shared().url)).toContain("This server cannot send mail: ask its administrator to verify your email.");
+    const resend = await call("POST", "/api/portal/email-verification");
+    expect(resend.status).toBe(503);
+    expect(resend.body.error.code).toBe("mail_not_configured");
+
+    expect(await cli(["developer:verify-email", "--email", email], shared().env)).toEqual({
+      developer_id: created.body.data.developer_id,
+      email,
+      email_verified: true,
+      welcome_credit_granted: true,
+    });
+    expect((await call("GET", "/api/portal/wallet")).body.data.balance).toBe(100);
+    expect((await cli(["developer:verify-email", "--email", email], shared().env)).welcome_credit_granted).toBe(false);
+    expect((await call("GET", "/api/portal/wallet")).body.data.balance).toBe(100);
+    expect(await welcomeRows(created.body.data.organization_id)).toBe(1);
+  });
+});
+
 describe("sign-in limits and password reset (servers of their own)", () => {
   let server: RunningServer;
   let smtp: TestSmtp;
@@ -285,12 +431,13 @@ describe("sign-in limits and password reset (servers of their own)", () => {
 
   it("resets a password by an emailed single-use link; the same answer for unknown emails", async () => {
     const email = `reset-${Date.now()}@example.com`;
-    expect((await api("POST", "/api/portal/sign-up", { base: server.url, json: { email, password: "old-password-123" } })).status).toBe(201);
+    expect((await postSignUp({ email, password: "old-password-123" }, server.url)).status).toBe(201);
+    await verificationTokenFor(smtp, email); // the sign-up's mail; the reset's comes next
     const before = await signInOverHttp(email, "old-password-123", server.url);
     const wallet = portalCaller(before.cookie, server.url);
     expect((await wallet("GET", "/api/portal/wallet")).status).toBe(200);
-    const asked = await api("POST", "/api/portal/password-reset", { base: server.url, json: { email } });
-    const unknown = await api("POST", "/api/portal/password-reset", { base: server.url, json: { email: `ghost-${Date.now()}@example.com` } });
+    const asked = await api("POST", "/api/portal/password-reset", { base: server.url, json: { email }, headers: { origin: server.url } });
+    const unknown = await api("POST", "/api/portal/password-reset", { base: server.url, json: { email: `ghost-${Date.now()}@example.com` }, headers: { origin: server.url } });
     expect(asked.status).toBe(202);
     expect(unknown.status).toBe(202);
     expect(unknown.body).toEqual(asked.body);
@@ -300,12 +447,12 @@ describe("sign-in limits and password reset (servers of their own)", () => {
     const token = decodeURIComponent(raw.match(/\/reset-password#token=([A-Za-z0-9_%-]+)/)![1]!);
     expect(token).toMatch(/^pwr_/);
 
-    const weak = await api("POST", "/api/portal/password-reset/confirm", { base: server.url, json: { token, password: "short" } });
+    const weak = await api("POST", "/api/portal/password-reset/confirm", { base: server.url, json: { token, password: "short" } , headers: { origin: server.url } });
     expect(weak.status).toBe(400);
     expect(weak.body.data.errors.password).toBeDefined();
-    const done = await api("POST", "/api/portal/password-reset/confirm", { base: server.url, json: { token, password: "new-password-456" } });
+    const done = await api("POST", "/api/portal/password-reset/confirm", { base: server.url, json: { token, password: "new-password-456" } , headers: { origin: server.url } });
     expect(done.status).toBe(200);
-    const again = await api("POST", "/api/portal/password-reset/confirm", { base: server.url, json: { token, password: "third-password-789" } });
+    const again = await api("POST", "/api/portal/password-reset/confirm", { base: server.url, json: { token, password: "third-password-789" } , headers: { origin: server.url } });
     expect(again.status).toBe(400);
     expect(again.body.error.code).toBe("password_reset_invalid");
 
@@ -322,14 +469,15 @@ describe("sign-in limits and password reset (servers of their own)", () => {
 
   it("refuses an expired reset link", async () => {
     const email = `expired-${Date.now()}@example.com`;
-    await api("POST", "/api/portal/sign-up", { base: server.url, json: { email, password: "old-password-123" } });
-    await api("POST", "/api/portal/password-reset", { base: server.url, json: { email } });
+    await postSignUp({ email, password: "old-password-123" }, server.url);
+    await verificationTokenFor(smtp, email);
+    await api("POST", "/api/portal/password-reset", { base: server.url, json: { email }, headers: { origin: server.url } });
     const raw = (await smtp.next(email)).raw.replace(/=\r?\n/g, "").replace(/=3D/g, "=");
     const token = decodeURIComponent(raw.match(/\/reset-password#token=([A-Za-z0-9_%-]+)/)![1]!);
     const { db } = await import("@/lib/db/client");
     const { hashSecret } = await import("@/lib/crypto/secrets");
     await (await db()).developerPasswordReset.update({ where: { tokenHash: hashSecret(token) }, data: { expiresAt: new Date(Date.now() - 1000) } });
-    const res = await api("POST", "/api/portal/password-reset/confirm", { base: server.url, json: { token, password: "new-password-456" } });
+    const res = await api("POST", "/api/portal/password-reset/confirm", { base: server.url, json: { token, password: "new-password-456" } , headers: { origin: server.url } });
     expect(res.status).toBe(400);
     expect(res.body.error.code).toBe("password_reset_invalid");
   });
@@ -346,7 +494,7 @@ describe("sign-in limits and password reset (servers of their own)", () => {
 
     // 3 + 3 failures above (refused attempts are not counted), 4 more on other accounts: the address's budget of 10 is spent.
     for (let i = 0; i < 4; i++) expect((await signInOverHttp(`nobody-${i}-${Date.now()}@example.com`, "wrong-password-1", server.url)).error).toBe("CredentialsSignin");
-    const other = await api("POST", "/api/portal/sign-up", { base: server.url, json: { email: `fresh-${Date.now()}@example.com`, password: "correct-horse-battery" } });
+    const other = await postSignUp({ email: `fresh-${Date.now()}@example.com`, password: "correct-horse-battery" }, server.url);
     expect(other.status).toBe(201);
     expect((await signInOverHttp(other.body.data.email, "correct-horse-battery", server.url)).error).toBe("rate_limited");
   });

@@ -95,7 +95,7 @@ describe("secrets and personal data at rest", () => {
     const base = provider().op.url;
 
     // ---- The developer portal: sign-up, apps, keys, OIDC settings, a webhook.
-    const dev = await signUpDeveloper(base, `pw-${randomBytes(9).toString("base64url")}`);
+    const dev = await signUpDeveloper(base, `pw-${randomBytes(9).toString("base64url")}`, provider().smtp);
     keep("developer password", dev.password);
     keep("portal session cookie", dev.cookie.match(/next-auth\.session-token=([^;]+)/)?.[1]);
     const prodApp = (await dev.call("POST", "/api/portal/apps", { json: { name: "Shop", environment: "production" } })).body.data;
@@ -116,12 +116,12 @@ describe("secrets and personal data at rest", () => {
     expect((await dev.call("POST", `/api/portal/apps/${testApp.app_id}/webhooks/${hook.body.data.webhook_id}/approve`)).status).toBe(200);
 
     // ---- A password reset by its emailed single-use link.
-    expect((await api("POST", "/api/portal/password-reset", { base, json: { email: dev.email } })).status).toBe(202);
+    expect((await api("POST", "/api/portal/password-reset", { base, json: { email: dev.email } , headers: { origin: base } })).status).toBe(202);
     const resetMail = (await provider().smtp.next(dev.email)).raw.replace(/=\r?\n/g, "").replace(/=3D/g, "=");
     const resetToken = decodeURIComponent(resetMail.match(/\/reset-password#token=([A-Za-z0-9_%-]+)/)![1]!);
     keep("password reset token", resetToken);
     const newPassword = `pw-${randomBytes(9).toString("base64url")}`;
-    expect((await api("POST", "/api/portal/password-reset/confirm", { base, json: { token: resetToken, password: newPassword } })).status).toBe(200);
+    expect((await api("POST", "/api/portal/password-reset/confirm", { base, json: { token: resetToken, password: newPassword } , headers: { origin: base } })).status).toBe(200);
     keep("new developer password", newPassword);
 
     // ---- OpenID Connect: emailed one-time code, consent, code exchange, refresh, userinfo.
@@ -250,7 +250,7 @@ describe("secrets and personal data at rest", () => {
 
   it("face templates stay in the gallery only while enrolled: FACE_GALLERY_RETENTION_DAYS unlinks them and deletes the face", async () => {
     const base = provider().op.url;
-    const dev = await signUpDeveloper(base);
+    const dev = await signUpDeveloper(base, undefined, provider().smtp);
     const sandboxApp = (await dev.call("POST", "/api/portal/apps", { json: { name: "Gallery", environment: "test" } })).body.data;
     const key = { "X-API-Key": sandboxApp.api_key };
     const wf = await api("POST", "/api/v2/workflows", { base, headers: key, json: { name: "unique", features: ["face_uniqueness"] } });

@@ -117,6 +117,8 @@ const SWEEP: Record<string, Entry> = {
   "POST /api/portal/sign-up": { kind: "excluded", why: "makes a new developer and organization; a taken email is 409 to anyone (portal-api.test.ts)" },
   "POST /api/portal/password-reset": { kind: "excluded", why: "unauthenticated; 202 whether or not the email has an account (portal-api.test.ts), so it tells nobody anything" },
   "POST /api/portal/password-reset/confirm": { kind: "excluded", why: "unauthenticated; acts on the single-use token of a reset link only" },
+  "POST /api/portal/email-verification": { kind: "excluded", why: "mails a new verification link to the signed-in developer's own email; names no resource (portal-api.test.ts)" },
+  "POST /api/portal/email-verification/confirm": { kind: "excluded", why: "unauthenticated; acts on the single-use token of a verification link only (portal-api.test.ts)" },
 
   // --- the organization's apps
   "GET /api/portal/apps": {

@@ -68,17 +68,12 @@ export async function createTenant(env = shared().env, environment: "test" | "pr
   const email = `dev${Date.now()}${counter++}${Math.random().toString(36).slice(2, 6)}@example.com`;
   const sharedEnv = shared().env;
   if (env.DATABASE_URL !== sharedEnv.DATABASE_URL || env.DATA_DIR !== sharedEnv.DATA_DIR) return createTenantWithCli(env, environment, email);
-  useDatabaseOf(sharedEnv);
-  const { createDeveloper } = await import("@/lib/tenancy/create-developer");
-  const { createApp } = await import("@/lib/tenancy/create-app");
-  // lib/config/env.ts reads the process's configuration once, at first use: a
-  // tenant made early must not fix it before the test file sets its own
-  // (PUBLIC_BASE_URL, Stripe keys): forget what this call made it read.
-  const configured = globalThis as unknown as { __svcEnv?: unknown };
-  const readBefore = configured.__svcEnv !== undefined;
-  const dev = await createDeveloper({ email, password: "correct-horse-battery" });
-  const app = await createApp({ organizationId: dev.organizationId, name: "Test app", environment });
-  if (!readBefore) configured.__svcEnv = undefined;
+  const { dev, app } = await inSharedDatabase(async () => {
+    const { createDeveloper } = await import("@/lib/tenancy/create-developer");
+    const { createApp } = await import("@/lib/tenancy/create-app");
+    const dev = await createDeveloper({ email, password: "correct-horse-battery", emailVerified: true });
+    return { dev, app: await createApp({ organizationId: dev.organizationId, name: "Test app", environment }) };
+  });
   return {
     developerId: dev.developerId,
     organizationId: dev.organizationId,
@@ -109,6 +104,24 @@ async function createTenantWithCli(env: Record<string, string>, environment: "te
  * useServerDatabase (tests/support/domain.ts), which also disconnects after
  * the file.
  */
+/**
+ * Runs domain functions in this process on the shared server's database (the
+ * functions the admin CLI runs; a CLI process costs seconds a call).
+ * lib/config/env.ts reads the process's configuration once, at first use: a
+ * call made early must not fix it before the test file sets its own
+ * (PUBLIC_BASE_URL, Stripe keys), so what this call made it read is forgotten.
+ */
+export async function inSharedDatabase<T>(work: () => Promise<T>): Promise<T> {
+  useDatabaseOf(shared().env);
+  const configured = globalThis as unknown as { __svcEnv?: unknown };
+  const readBefore = configured.__svcEnv !== undefined;
+  try {
+    return await work();
+  } finally {
+    if (!readBefore) configured.__svcEnv = undefined;
+  }
+}
+
 export function useDatabaseOf(env: Record<string, string>) {
   for (const key of ["DATABASE_URL", "DATA_DIR", "ENCRYPTION_KEY"]) {
     if (env[key] !== undefined) process.env[key] = env[key];

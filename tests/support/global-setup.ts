@@ -23,7 +23,11 @@ declare module "vitest" {
  * One production server for the integration tests, on a fresh database
  * (PostgreSQL when TEST_DATABASE_URL is set, else embedded PGlite). Its rate
  * limit is raised so tests do not trip over each other; the rate-limit tests
- * start servers of their own with the spec's 150 per minute.
+ * start servers of their own with the spec's 150 per minute; likewise its
+ * sign-ups per IP (abuse-limits.test.ts tests the production default). It
+ * sends no mail (tests rely on that: invitations return their links), so
+ * its portal sign-ups are verified as the operator does it
+ * (support/portal.ts); the mailed link is tested on servers with SMTP.
  */
 export default async function setup(project: TestProject) {
   const database = await createTestDatabase("shared");
@@ -36,6 +40,7 @@ export default async function setup(project: TestProject) {
   const server = await startServer({
     ...env,
     RATE_LIMIT_PER_MINUTE: "1000000",
+    PORTAL_SIGN_UPS_PER_IP_PER_HOUR: "1000000",
     WEBHOOK_RETRY_SCHEDULE: "0,1,1,1",
     WEBHOOK_POLL_MS: "100",
     // Check credentials on every request, so revocation is visible at once.

@@ -16,7 +16,7 @@ export function forwardedFor(ip: string): Record<string, string> {
 /** A new developer with this password (sign-up from an IP of its own); answers the email. */
 export async function signUpOver(base: string, password: string): Promise<string> {
   const email = uniqueEmail("session");
-  const res = await api("POST", "/api/portal/sign-up", { base, json: { email, password }, headers: forwardedFor(randomIp()) });
+  const res = await api("POST", "/api/portal/sign-up", { base, json: { email, password }, headers: { ...forwardedFor(randomIp()), origin: base } });
   if (res.status !== 201) throw new Error(`sign-up failed: ${res.status} ${res.text}`);
   return email;
 }

@@ -1,4 +1,5 @@
-import { api, shared, type ApiResponse } from "./api";
+import { api, inSharedDatabase, shared, type ApiResponse } from "./api";
+import { mailText, type Inbox } from "./smtp";
 
 /**
  * A developer of the portal over HTTP, as a browser would be: sign-up
@@ -59,11 +60,54 @@ export function portalCaller(cookie: string, base = shared().url): PortalDevelop
     });
 }
 
-/** Signs up a new developer (organization + welcome credit) and signs in. */
-export async function signUpDeveloper(base = shared().url, password = "correct-horse-battery"): Promise<PortalDeveloper> {
+/** The sign-up form's request, from the portal's own page (its Origin). */
+export function postSignUp(body: Record<string, unknown>, base = shared().url, headers: Record<string, string> = {}) {
+  return api("POST", "/api/portal/sign-up", { base, json: body, headers: { origin: base, ...headers } });
+}
+
+/** The link of the oldest unread email verification mail to `email`, as mailed. */
+export async function verificationLinkFor(inbox: Inbox, email: string): Promise<string> {
+  const text = mailText(await inbox.next(email));
+  const link = text.match(/https?:\/\/\S+\/verify-email#token=[A-Za-z0-9_%-]+/)?.[0];
+  if (!link) throw new Error(`no verification link in the mail to ${email}:\n${text}`);
+  return link;
+}
+
+/** The token of the oldest unread email verification mail to `email`. */
+export async function verificationTokenFor(inbox: Inbox, email: string): Promise<string> {
+  return decodeURIComponent(new URL(await verificationLinkFor(inbox, email)).hash.replace(/^#token=/, ""));
+}
+
+/** What the verification page does with the link's token. */
+export function confirmEmail(token: string, base = shared().url) {
+  return api("POST", "/api/portal/email-verification/confirm", { base, json: { token }, headers: { origin: base } });
+}
+
+/**
+ * How signUpDeveloper verifies the email, so the organization holds its 100
+ * USD welcome credit: through the mailed link read from the server's mail
+ * (an Inbox), as a developer does; as the operator does on a server without
+ * mail (the shared server), with the function `developer:verify-email`
+ * runs, in this process on the shared database; or not at all (`null`: an
+ * empty wallet).
+ */
+export type Verification = Inbox | "operator" | null;
+
+/** Signs up a new developer, verifies the email (by default: on the shared server, as its operator) and signs in. */
+export async function signUpDeveloper(
+  base = shared().url,
+  password = "correct-horse-battery",
+  verify: Verification = base === shared().url ? "operator" : null,
+): Promise<PortalDeveloper> {
   const email = uniqueEmail();
-  const created = await api("POST", "/api/portal/sign-up", { base, json: { email, password } });
+  const created = await postSignUp({ email, password }, base);
   if (created.status !== 201) throw new Error(`sign-up failed: ${created.status} ${created.text}`);
+  if (verify === "operator") {
+    await inSharedDatabase(async () => (await import("@/lib/tenancy/verify-developer-email")).verifyDeveloperEmailByAddress(email));
+  } else if (verify) {
+    const confirmed = await confirmEmail(await verificationTokenFor(verify, email), base);
+    if (confirmed.status !== 200) throw new Error(`email verification failed: ${confirmed.status} ${confirmed.text}`);
+  }
   const session = await signInOverHttp(email, password, base);
   if (!session.signedIn) throw new Error(`sign-in failed: ${session.status} ${session.error}`);
   return { email, password, cookie: session.cookie, organizationId: created.body.data.organization_id, call: portalCaller(session.cookie, base) };

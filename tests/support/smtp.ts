@@ -8,6 +8,9 @@ import { SMTPServer } from "smtp-server";
  */
 export type CapturedMail = { to: string[]; from: string; raw: string };
 
+/** Where a test reads a server's mail (a TestSmtp). */
+export type Inbox = { next(to: string, timeoutMs?: number): Promise<CapturedMail> };
+
 export type TestSmtp = {
   host: string;
   port: number;
@@ -75,4 +78,9 @@ export async function startSmtp(): Promise<TestSmtp> {
     },
     stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
+}
+
+/** A mail's plain text with quoted-printable soft line breaks and `=3D` undone (enough to find a link in it). */
+export function mailText(mail: CapturedMail): string {
+  return mail.raw.replace(/=\r?\n/g, "").replace(/=3D/g, "=");
 }

@@ -6,8 +6,8 @@ import { SignOutButton } from "./sign-out-button";
 
 const t = messagesFor(DEFAULT_LOCALE).portal;
 
-/** The signed-in portal's frame: header (organization, who, sign out), the main navigation, the page. */
-export function PortalShell({ developer, children }: { developer: PortalDeveloper; children: React.ReactNode }) {
+/** The signed-in portal's frame: header (organization, who, sign out), an account notice if any, the main navigation, the page. */
+export function PortalShell({ developer, notice, children }: { developer: PortalDeveloper; notice?: React.ReactNode; children: React.ReactNode }) {
   return (
     <div className="min-h-screen">
       <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-10 focus:rounded focus:bg-white focus:p-2">
@@ -27,6 +27,7 @@ export function PortalShell({ developer, children }: { developer: PortalDevelope
           </div>
         </div>
       </header>
+      {notice && <div className="mx-auto max-w-6xl px-4">{notice}</div>}
       <div className="mx-auto flex max-w-6xl flex-col gap-6 px-4 py-6 md:flex-row">
         <nav aria-label={t.shell.mainNav} className="md:w-56 md:shrink-0">
           <ul className="flex flex-wrap gap-1 md:flex-col">

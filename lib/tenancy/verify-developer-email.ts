@@ -1,0 +1,43 @@
+import { now } from "@/lib/clock";
+import { db, type Tx } from "@/lib/db/client";
+import { grantWelcomeCredit } from "@/lib/billing/welcome-credit";
+import { ApiError } from "@/lib/http/api-error";
+import { EmailSchema } from "./schemas";
+import { parseOrThrow } from "@/lib/http/validation";
+
+export type EmailVerified = { developerId: string; email: string; welcomeCreditGranted: boolean };
+
+/**
+ * THE rule for an email found to be the developer's: the account is marked
+ * verified and the organization it signed up with (its first as owner) gets
+ * the one-time welcome credit, in the caller's transaction. Repeating it
+ * changes nothing: the verification time stays the first, and the credit's
+ * fixed ledger reference (lib/billing/welcome-credit.ts) refuses a second
+ * grant (`welcomeCreditGranted: false`). The portal's mailed link and the
+ * operator's `developer:verify-email` call it.
+ */
+export async function markEmailVerified(tx: Tx, developerId: string): Promise<EmailVerified> {
+  const developer = await tx.developer.findUniqueOrThrow({ where: { id: developerId } });
+  if (!developer.emailVerifiedAt) await tx.developer.update({ where: { id: developerId }, data: { emailVerifiedAt: now() } });
+  const own = await tx.organizationDeveloper.findFirst({ where: { developerId, role: "owner" }, orderBy: { createdAt: "asc" } });
+  const granted = own ? (await grantWelcomeCredit(tx, own.organizationId)).applied : false;
+  return { developerId, email: developer.email, welcomeCreditGranted: granted };
+}
+
+/** The operator's `developer:verify-email`: for a server without outgoing mail. Unknown email: 404 `not_found`. */
+export async function verifyDeveloperEmailByAddress(email: string): Promise<EmailVerified> {
+  const address = parseOrThrow(EmailSchema, email, "email");
+  const prisma = await db();
+  return prisma.$transaction(async (tx) => {
+    const developer = await tx.developer.findUnique({ where: { email: address } });
+    if (!developer) throw new ApiError("not_found", { message: `No developer with the email ${address}` });
+    return markEmailVerified(tx, developer.id);
+  });
+}
+
+/** Whether the developer's email is verified (the portal's banner). */
+export async function isEmailVerified(developerId: string): Promise<boolean> {
+  const prisma = await db();
+  const developer = await prisma.developer.findUnique({ where: { id: developerId }, select: { emailVerifiedAt: true } });
+  return Boolean(developer?.emailVerifiedAt);
+}
