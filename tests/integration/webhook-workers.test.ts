@@ -3,8 +3,9 @@ import { randomBytes, randomUUID } from "node:crypto";
 import { afterAll, describe, expect, it } from "vitest";
 import { cli } from "../support/cli";
 import { createTestDatabase, sql, waitForDatabaseHost, type TestDatabase } from "../support/database";
-import { TestReceiver } from "../support/receiver";
+import { LOCAL_RECEIVER_NETWORKS, TestReceiver } from "../support/receiver";
 import { baseEnv, freePort, ROOT, startServer, type RunningServer } from "../support/server";
+import { insertEvents } from "../support/webhook-outbox";
 
 /**
  * Durability and scale-out of delivery, each on a database of its own:
@@ -22,7 +23,8 @@ afterAll(async () => {
 async function freshInstall(label: string, extra: Record<string, string> = {}) {
   const database: TestDatabase = await createTestDatabase(label);
   cleanups.push(() => database.drop());
-  const env = { ...database.env, ENCRYPTION_KEY: randomBytes(32).toString("hex"), ...extra };
+  // The tests' receivers listen on 127.0.0.1: allowed by configuration, as an operator would.
+  const env = { ...database.env, ENCRYPTION_KEY: randomBytes(32).toString("hex"), ...LOCAL_RECEIVER_NETWORKS, ...extra };
   return env;
 }
 
@@ -31,26 +33,6 @@ async function tenantWithWebhook(env: Record<string, string>, url: string) {
   const app = await cli(["app:create", "--org", dev.organization_id, "--name", "W", "--env", "test"], env);
   const hook = await cli(["webhook:create", "--app", app.app_id, "--url", url, "--approve"], env);
   return { appId: app.app_id as string, webhookId: hook.webhook_id as string, secret: hook.secret as string };
-}
-
-/** `count` events with one due delivery each, written straight into the outbox as that many sessions ending at once would. */
-async function insertEvents(env: Record<string, string>, t: { appId: string; webhookId: string; url: string; count: number }) {
-  const ids = Array.from({ length: t.count }, (_, i) => `evt_load_${i}_${randomBytes(4).toString("hex")}`);
-  const values = ids
-    .map((id, i) => `('${id}', '${t.appId}', NULL, 'verification.approved', '${JSON.stringify({
-      event_id: id, type: "verification.approved", session_id: `s${i}`, status: "APPROVED", vendor_data: null,
-      decision: "approved", occurred_at: new Date().toISOString(),
-    })}'::jsonb)`)
-    .join(",");
-  await sql(env, `INSERT INTO webhook_events (id, app_id, session_id, type, payload) VALUES ${values}`);
-  await sql(
-    env,
-    `INSERT INTO webhook_deliveries (id, event_id, app_id, endpoint_id, url, next_attempt_at, updated_at)
-     SELECT gen_random_uuid()::text, e.id, e.app_id, $1, $2, now(), now() FROM webhook_events e
-      WHERE e.app_id = $3`,
-    [t.webhookId, t.url, t.appId],
-  );
-  return ids;
 }
 
 /**
@@ -193,7 +175,7 @@ describe("the worker's clock", () => {
     const sent = await cli(["webhook:test", "--webhook", webhookId, "--kind", "approved"], env); // due now
 
     // This process runs the worker's rounds itself, on the install's database.
-    for (const key of ["DATABASE_URL", "DATA_DIR", "ENCRYPTION_KEY"]) {
+    for (const key of ["DATABASE_URL", "DATA_DIR", "ENCRYPTION_KEY", "WEBHOOK_ALLOWED_NETWORKS"]) {
       if (env[key] !== undefined) process.env[key] = env[key];
       else delete process.env[key];
     }

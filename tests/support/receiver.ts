@@ -3,6 +3,14 @@ import https from "node:https";
 import type { AddressInfo } from "node:net";
 import { MemoryDedupStore, verifyWebhook, type VerifiedEvent } from "@/sdk/src/webhooks";
 
+/**
+ * WEBHOOK_ALLOWED_NETWORKS for a server whose tests deliver to TestReceivers
+ * on this machine: the configured way in for loopback (the address guard
+ * refuses it otherwise, for test apps too). Also for the CLI's env, which
+ * checks a webhook URL against it at registration.
+ */
+export const LOCAL_RECEIVER_NETWORKS = { WEBHOOK_ALLOWED_NETWORKS: "127.0.0.1/32,::1/128" } as const;
+
 export type Received = {
   headers: http.IncomingHttpHeaders;
   body: string;
