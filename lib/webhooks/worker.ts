@@ -43,8 +43,9 @@ type Claimed = {
 const iso = (ms: number) => new Date(ms).toISOString();
 
 /**
- * Claims up to `limit` due deliveries for one lease, oldest first across
- * endpoints, at most `perEndpoint` in flight per endpoint (counting the live
+ * The claim ($1 now, $2 how many, $3 the lease's end, $4 the per-endpoint
+ * cap): up to $2 due deliveries for one lease, oldest first across
+ * endpoints, at most $4 in flight per endpoint (counting the live
  * leases of every worker), and in the same statement marks the attempts a
  * dead worker left open on them as `interrupted` and opens the new attempt
  * rows (outcome NULL: in flight).
@@ -56,11 +57,7 @@ const iso = (ms: number) => new Date(ms).toISOString();
  * claims pick the same oldest rows of an endpoint, so SKIP LOCKED (and the
  * lease re-checked on the locked row) keeps them within the cap.
  */
-export async function claimDueDeliveries(limit: number, perEndpoint = env().WEBHOOK_CONCURRENCY_PER_ENDPOINT): Promise<Claimed[]> {
-  const pool = await sqlPool();
-  const at = now().getTime();
-  const { rows } = await pool.query<Claimed>(
-    `WITH RECURSIVE endpoints AS (
+export const CLAIM_DUE_DELIVERIES = `WITH RECURSIVE endpoints AS (
        (SELECT endpoint_id FROM webhook_deliveries WHERE state = 'pending' ORDER BY endpoint_id LIMIT 1)
        UNION ALL
        SELECT (SELECT d.endpoint_id FROM webhook_deliveries d
@@ -111,9 +108,13 @@ export async function claimDueDeliveries(limit: number, perEndpoint = env().WEBH
        JOIN webhook_events e ON e.id = c.event_id
        JOIN webhook_endpoints ep ON ep.id = c.endpoint_id
        JOIN apps a ON a.id = c.app_id
-      ORDER BY c.next_attempt_at`,
-    [iso(at), limit, iso(at + leaseMs()), perEndpoint],
-  );
+      ORDER BY c.next_attempt_at`;
+
+/** Claims up to `limit` due deliveries, at most `perEndpoint` in flight per endpoint (CLAIM_DUE_DELIVERIES). */
+export async function claimDueDeliveries(limit: number, perEndpoint = env().WEBHOOK_CONCURRENCY_PER_ENDPOINT): Promise<Claimed[]> {
+  const pool = await sqlPool();
+  const at = now().getTime();
+  const { rows } = await pool.query<Claimed>(CLAIM_DUE_DELIVERIES, [iso(at), limit, iso(at + leaseMs()), perEndpoint]);
   return rows;
 }
 

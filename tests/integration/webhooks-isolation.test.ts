@@ -1,7 +1,8 @@
 import { randomBytes } from "node:crypto";
+import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
 import { api } from "../support/api";
-import { createTestDatabase } from "../support/database";
+import { createTestDatabase, databaseUrl } from "../support/database";
 import { LOCAL_RECEIVER_NETWORKS, TestReceiver } from "../support/receiver";
 import { startServer } from "../support/server";
 import { insertEvents } from "../support/webhook-outbox";
@@ -76,5 +77,21 @@ describe("a hanging endpoint with a backlog", () => {
     expect(deliveries).toHaveLength(40);
     const inFlight = deliveries.flatMap((d) => d.attempts).filter((a) => a.outcome === "in_flight");
     expect(inFlight).toHaveLength(CAP);
+
+    // The claim reaches endpoints and their due deliveries through the claim's indexes, not a scan of the backlog.
+    const { CLAIM_DUE_DELIVERIES } = await import("@/lib/webhooks/worker");
+    const client = new pg.Client({ connectionString: databaseUrl(env) });
+    await client.connect();
+    try {
+      await client.query("SET enable_seqscan = off"); // small tables: price scans out, as a large outbox would
+      const at = new Date().toISOString();
+      const plan = await client.query<{ "QUERY PLAN": string }>(`EXPLAIN ${CLAIM_DUE_DELIVERIES}`, [at, 4, at, CAP]);
+      const text = plan.rows.map((r) => r["QUERY PLAN"]).join("\n");
+      expect(text).toContain("webhook_deliveries_state_endpoint_id_next_attempt_at_idx");
+      expect(text).toContain("webhook_deliveries_state_endpoint_id_locked_until_idx");
+      expect(text).not.toMatch(/Seq Scan on webhook_deliveries/);
+    } finally {
+      await client.end();
+    }
   }, 180_000);
 });
