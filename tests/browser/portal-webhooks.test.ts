@@ -124,7 +124,7 @@ describe.skipIf(chromiumMissing !== null)(suiteName, () => {
     expect(await bad.count()).toBe(1);
     expect(await bad.getByRole("cell", { name: w.states.failed, exact: true }).count()).toBe(1);
     expect(await bad.getByTestId("delivery-attempt").textContent()).toContain("Attempt 1: failed, HTTP 400");
-    expect(await bad.getByTestId("delivery-attempt").textContent()).toContain("Response: invalid signature");
+    expect(await bad.getByTestId("delivery-attempt").textContent()).not.toContain("Response:"); // a loopback receiver's answer is not shown
     // The duplicate: two rows, one event id.
     const approvedRows = logRows(page).filter({ hasText: "verification.approved, APPROVED" }).filter({ hasNotText: w.kinds.bad_signature });
     expect(await approvedRows.count()).toBe(3);
