@@ -165,6 +165,35 @@ describe("a worker killed in the middle of deliveries", () => {
   }, INSTALL_TEST_MS);
 });
 
+describe("a worker stopped gracefully", () => {
+  it("finishes the deliveries it has in flight before it exits (SIGTERM)", async () => {
+    const env = await freshInstall("wh-stop", { WEBHOOK_POLL_MS: "50" });
+    const web = await startServer({ ...env, WEBHOOK_WORKER: "off" });
+    cleanups.push(() => web.stop());
+    const receiver = await new TestReceiver().start();
+    cleanups.push(() => receiver.stop());
+    const { appId, webhookId, secret } = await tenantWithWebhook(env, receiver.url);
+    receiver.secret = secret;
+    receiver.answerDelayMs = 3000; // slow answers: the stop comes while both are in flight
+    await insertEvents(env, { appId, webhookId, url: receiver.url, count: 2 });
+
+    const worker = startWorker(env);
+    await receiver.waitFor((r) => r.received.length === 2, 60_000);
+    const exited = new Promise<number | null>((resolve) => worker.once("exit", (code) => resolve(code)));
+    worker.kill("SIGTERM");
+    expect(await exited).toBe(0);
+    expect(receiver.processed).toHaveLength(2); // answered before the worker exited
+    const rows = await sql(env, `SELECT state, attempt_count FROM webhook_deliveries WHERE app_id = $1`, [appId]);
+    expect(rows).toEqual([{ state: "succeeded", attempt_count: 1 }, { state: "succeeded", attempt_count: 1 }]);
+    const attempts = await sql(
+      env,
+      `SELECT a.outcome FROM webhook_attempts a JOIN webhook_deliveries d ON d.id = a.delivery_id WHERE d.app_id = $1`,
+      [appId],
+    );
+    expect(attempts).toEqual([{ outcome: "succeeded" }, { outcome: "succeeded" }]);
+  }, INSTALL_TEST_MS);
+});
+
 describe("the worker's clock", () => {
   it("decides what is due and stamps attempts with the injected clock (lib/clock.ts)", async () => {
     const env: Record<string, string> = await freshInstall("wh-clock");

@@ -49,6 +49,8 @@ export class TestReceiver {
   hangNext = 0;
   /** The next N requests get their connection closed with no answer at all. */
   dropNext = 0;
+  /** Verified requests are answered this many milliseconds late (a slow receiver). */
+  answerDelayMs = 0;
   secret = "";
   private server: http.Server | https.Server | null = null;
   private store = new MemoryDedupStore();
@@ -99,6 +101,7 @@ export class TestReceiver {
           record.held = true;
           return;
         }
+        if (this.answerDelayMs > 0) await new Promise((r) => setTimeout(r, this.answerDelayMs));
         record.duplicate = !(await this.store.claim(record.event.event_id));
         if (!record.duplicate) this.processed.push(record.event);
         res.writeHead(200, { "content-type": "application/json" }).end('{"received":true}');
