@@ -36,6 +36,22 @@ async function tenantWithWebhook(env: Record<string, string>, url: string) {
 }
 
 /**
+ * An install whose web instance leaves delivery to worker processes (and,
+ * embedded, hosts the database for them), with a tenant whose webhook goes
+ * to a running receiver.
+ */
+async function installForWorkers(label: string, extra: Record<string, string>) {
+  const env = await freshInstall(label, extra);
+  const web = await startServer({ ...env, WEBHOOK_WORKER: "off" });
+  cleanups.push(() => web.stop());
+  const receiver = await new TestReceiver().start();
+  cleanups.push(() => receiver.stop());
+  const { appId, webhookId, secret } = await tenantWithWebhook(env, receiver.url);
+  receiver.secret = secret;
+  return { env, receiver, appId, webhookId };
+}
+
+/**
  * `npm run worker`'s process, as one node process (tsx as a loader, not the
  * tsx CLI, which would run the worker in a child of its own that a SIGKILL
  * of the CLI does not reach).
@@ -114,14 +130,7 @@ describe("two workers over one outbox", () => {
 describe("a worker killed in the middle of deliveries", () => {
   it("leaves its attempts in the log as interrupted; another worker delivers every event, one attempt row per POST", async () => {
     // An 8 s attempt timeout gives an 18 s lease (timeout + 10 s margin) instead of the default 25 s.
-    const env = await freshInstall("wh-kill", { WEBHOOK_POLL_MS: "50", WEBHOOK_CONCURRENCY: "4", WEBHOOK_TIMEOUT_MS: "8000" });
-    // A web instance that leaves delivery to the workers (and, embedded, hosts the database for them).
-    const web = await startServer({ ...env, WEBHOOK_WORKER: "off" });
-    cleanups.push(() => web.stop());
-    const receiver = await new TestReceiver().start();
-    cleanups.push(() => receiver.stop());
-    const { appId, webhookId, secret } = await tenantWithWebhook(env, receiver.url);
-    receiver.secret = secret;
+    const { env, receiver, appId, webhookId } = await installForWorkers("wh-kill", { WEBHOOK_POLL_MS: "50", WEBHOOK_CONCURRENCY: "4", WEBHOOK_TIMEOUT_MS: "8000" });
     receiver.hold = true; // the POSTs arrive and are never answered
     const ids = await insertEvents(env, { appId, webhookId, url: receiver.url, count: 6 });
 
@@ -167,13 +176,7 @@ describe("a worker killed in the middle of deliveries", () => {
 
 describe("a worker stopped gracefully", () => {
   it("finishes the deliveries it has in flight before it exits (SIGTERM)", async () => {
-    const env = await freshInstall("wh-stop", { WEBHOOK_POLL_MS: "50" });
-    const web = await startServer({ ...env, WEBHOOK_WORKER: "off" });
-    cleanups.push(() => web.stop());
-    const receiver = await new TestReceiver().start();
-    cleanups.push(() => receiver.stop());
-    const { appId, webhookId, secret } = await tenantWithWebhook(env, receiver.url);
-    receiver.secret = secret;
+    const { env, receiver, appId, webhookId } = await installForWorkers("wh-stop", { WEBHOOK_POLL_MS: "50" });
     receiver.answerDelayMs = 3000; // slow answers: the stop comes while both are in flight
     await insertEvents(env, { appId, webhookId, url: receiver.url, count: 2 });
 
