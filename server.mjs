@@ -14,6 +14,12 @@ import next from "next";
 const dev = process.argv.includes("--dev");
 if (!process.env.NODE_ENV) process.env.NODE_ENV = dev ? "development" : "production";
 process.env.NEXT_TELEMETRY_DISABLED ??= "1";
+// Development only: webhooks may reach this machine's own receivers (the
+// address guard refuses loopback otherwise). Production never defaults it.
+if (dev && process.env.WEBHOOK_ALLOWED_NETWORKS === undefined) {
+  process.env.WEBHOOK_ALLOWED_NETWORKS = "127.0.0.1/32,::1/128";
+  console.log("> Development: WEBHOOK_ALLOWED_NETWORKS=127.0.0.1/32,::1/128 (webhooks may reach this machine; set it to change)");
+}
 const port = Number(process.env.PORT ?? 3000);
 const hostname = process.env.HOST ?? "0.0.0.0";
 

@@ -9,13 +9,12 @@
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import pg from "pg";
 import { cli } from "../tests/support/cli";
 import { startServer, type RunningServer } from "../tests/support/server";
+import { createBenchInstall } from "./database";
 import { startSmtp } from "../tests/support/smtp";
 import { printTable } from "./table";
 
-const admin = process.env.BENCH_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
 const ROUNDS = Number(process.env.BENCH_ORG_ROUNDS ?? 5);
 const ROSTER = 10_000;
 
@@ -73,21 +72,14 @@ export async function orgBench(): Promise<OrgRow[]> {
   const rows: OrgRow[] = [];
   const mail = { SMTP_HOST: smtp.host, SMTP_PORT: String(smtp.port), RATE_LIMIT_PER_MINUTE: "100000000", JOB_WORKER: "on" };
   try {
-    const name = `svc_bench_org_${randomBytes(4).toString("hex")}`;
-    const client = new pg.Client({ connectionString: admin });
-    await client.connect();
-    await client.query(`CREATE DATABASE "${name}"`);
-    const url = new URL(admin);
-    url.pathname = `/${name}`;
-    const pgEnv = { DATABASE_URL: url.toString(), DATA_DIR: fs.mkdtempSync("/tmp/svc-bench-org-"), ENCRYPTION_KEY: randomBytes(32).toString("hex") };
+    const install = await createBenchInstall("org");
+    const pgEnv = install.env;
     const server = await startServer({ ...pgEnv, ...mail });
     try {
       rows.push(...(await measureServer("PostgreSQL", server, pgEnv)));
     } finally {
       await server.stop();
-      await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-      await client.end();
-      fs.rmSync(pgEnv.DATA_DIR, { recursive: true, force: true });
+      await install.drop();
     }
     const embeddedEnv = { DATA_DIR: fs.mkdtempSync(path.join("/tmp", "svc-bench-org-embedded-")), ENCRYPTION_KEY: randomBytes(32).toString("hex") };
     const embedded = await startServer({ ...embeddedEnv, ...mail });

@@ -11,19 +11,18 @@
 // Reported: p50 and p95 over BENCH_PORTAL_REQUESTS (default 100) requests a
 // page, and the ratio against the same page of the empty organization.
 // Target: p95 < 200 ms for the sessions list and the review queue.
-import { randomBytes, randomUUID } from "node:crypto";
-import fs from "node:fs";
+import { randomUUID } from "node:crypto";
 import pg from "pg";
 import { cli } from "../tests/support/cli";
 import { signInOverHttp } from "../tests/support/portal";
 import { startServer } from "../tests/support/server";
+import { createBenchInstall } from "./database";
 import { printTable } from "./table";
 import { createBenchTenant } from "./tenant";
 
 const SESSIONS = Number(process.env.BENCH_PORTAL_SESSIONS ?? 100_000);
 const DELIVERIES = Number(process.env.BENCH_PORTAL_DELIVERIES ?? 100_000);
 const REQUESTS = Number(process.env.BENCH_PORTAL_REQUESTS ?? 100);
-const admin = process.env.BENCH_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
 
 export type PortalRow = { page: string; p50: number; p95: number; emptyP95: number; bytes: number };
 
@@ -110,13 +109,8 @@ async function timePage(base: string, cookie: string, path: string, requests: nu
 }
 
 export async function portalBench(): Promise<PortalRow[]> {
-  const name = `svc_bench_portal_${randomBytes(4).toString("hex")}`;
-  const client = new pg.Client({ connectionString: admin });
-  await client.connect();
-  await client.query(`CREATE DATABASE "${name}"`);
-  const url = new URL(admin);
-  url.pathname = `/${name}`;
-  const env = { DATABASE_URL: url.toString(), DATA_DIR: fs.mkdtempSync("/tmp/svc-bench-portal-"), ENCRYPTION_KEY: randomBytes(32).toString("hex") };
+  const install = await createBenchInstall("portal");
+  const env = install.env;
   const server = await startServer({ ...env, RATE_LIMIT_PER_MINUTE: "100000000", WEBHOOK_WORKER: "off", PORTAL_SIGN_IN_ATTEMPTS_PER_ACCOUNT: "1000" });
   const db = new pg.Client({ connectionString: env.DATABASE_URL });
   await db.connect();
@@ -149,9 +143,7 @@ export async function portalBench(): Promise<PortalRow[]> {
   } finally {
     await db.end();
     await server.stop();
-    await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-    await client.end();
-    fs.rmSync(env.DATA_DIR, { recursive: true, force: true });
+    await install.drop();
   }
 }
 

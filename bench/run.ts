@@ -4,11 +4,10 @@
 // server: BENCH_DATABASE_URL (default postgresql://postgres@127.0.0.1:5432/postgres);
 // a database of its own is created and dropped. BENCH_SECONDS (default 10) per endpoint.
 import { spawnSync } from "node:child_process";
-import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import autocannon from "autocannon";
-import pg from "pg";
 import { startServer } from "../tests/support/server";
+import { createBenchInstall } from "./database";
 import { oidcBench, printOidc } from "./oidc";
 import { galleryBench, printGallery } from "./gallery";
 import { orgBench, printOrg } from "./org";
@@ -18,7 +17,6 @@ import { printTable } from "./table";
 import { createBenchTenant } from "./tenant";
 import { webhookBench } from "./webhooks";
 
-const admin = process.env.BENCH_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 16);
 
@@ -35,17 +33,8 @@ async function main() {
     const build = spawnSync("npx", ["next", "build"], { stdio: "inherit" });
     if (build.status !== 0) process.exit(1);
   }
-  const name = `svc_bench_${randomBytes(4).toString("hex")}`;
-  const client = new pg.Client({ connectionString: admin });
-  await client.connect();
-  await client.query(`CREATE DATABASE "${name}"`);
-  const url = new URL(admin);
-  url.pathname = `/${name}`;
-  const env = {
-    DATABASE_URL: url.toString(),
-    DATA_DIR: fs.mkdtempSync("/tmp/svc-bench-"),
-    ENCRYPTION_KEY: randomBytes(32).toString("hex"),
-  };
+  const install = await createBenchInstall("api");
+  const env = install.env;
   // The web server leaves webhook delivery to the worker processes of the webhook benchmark.
   const server = await startServer({ ...env, RATE_LIMIT_PER_MINUTE: "100000000", WEBHOOK_WORKER: "off" });
   try {
@@ -104,9 +93,7 @@ async function main() {
     printGallery(await galleryBench());
   } finally {
     await server.stop();
-    await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-    await client.end();
-    fs.rmSync(env.DATA_DIR, { recursive: true, force: true });
+    await install.drop();
   }
 }
 

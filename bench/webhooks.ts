@@ -5,6 +5,7 @@ import type { AddressInfo } from "node:net";
 import path from "node:path";
 import pg from "pg";
 import { cli } from "../tests/support/cli";
+import { LOCAL_RECEIVER_NETWORKS } from "../tests/support/receiver";
 import { baseEnv, ROOT } from "../tests/support/server";
 
 /**
@@ -14,11 +15,37 @@ import { baseEnv, ROOT } from "../tests/support/server";
  */
 type Stats = { workers: number; throughput: number; p50: number; p99: number };
 
-function percentile(sorted: number[], p: number) {
+export function percentile(sorted: number[], p: number) {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
 }
 
-export async function webhookBench(env: Record<string, string>): Promise<Stats[]> {
+/**
+ * `count` events of an app with one due delivery each to one webhook,
+ * committed at once straight into the outbox; returns each event id with
+ * the time it was committed.
+ */
+export async function enqueueEvents(client: pg.Client, hook: { appId: string; webhookId: string; url: string }, count: number): Promise<Map<string, number>> {
+  const ids = Array.from({ length: count }, () => `evt_bench_${randomUUID().replace(/-/g, "")}`);
+  await client.query(
+    `WITH e AS (
+       INSERT INTO webhook_events (id, app_id, type, payload)
+       SELECT id, $2, 'verification.approved',
+              jsonb_build_object('event_id', id, 'type', 'verification.approved', 'session_id', id, 'status', 'APPROVED',
+                                 'vendor_data', null, 'decision', 'approved', 'occurred_at', now())
+         FROM unnest($1::text[]) AS id
+       RETURNING id
+     )
+     INSERT INTO webhook_deliveries (id, event_id, app_id, endpoint_id, url, next_attempt_at, updated_at)
+     SELECT gen_random_uuid()::text, e.id, $2, $3, $4, now() AT TIME ZONE 'UTC', now() FROM e`,
+    [ids, hook.appId, hook.webhookId, hook.url],
+  );
+  const at = Date.now();
+  return new Map(ids.map((id) => [id, at]));
+}
+
+export async function webhookBench(serverEnv: Record<string, string>): Promise<Stats[]> {
+  // The receiver is on 127.0.0.1: allowed by configuration, as an operator would.
+  const env: Record<string, string> = { ...serverEnv, ...LOCAL_RECEIVER_NETWORKS };
   const receivedAt = new Map<string, number>();
   const receiver = http.createServer((req, res) => {
     const id = req.headers["x-svc-event-id"] as string;
@@ -36,26 +63,7 @@ export async function webhookBench(env: Record<string, string>): Promise<Stats[]
   const client = new pg.Client({ connectionString: env.DATABASE_URL });
   await client.connect();
 
-  async function enqueue(count: number): Promise<Map<string, number>> {
-    const ids = Array.from({ length: count }, () => `evt_bench_${randomUUID().replace(/-/g, "")}`);
-    const committed = new Map<string, number>();
-    await client.query(
-      `WITH e AS (
-         INSERT INTO webhook_events (id, app_id, type, payload)
-         SELECT id, $2, 'verification.approved',
-                jsonb_build_object('event_id', id, 'type', 'verification.approved', 'session_id', id, 'status', 'APPROVED',
-                                   'vendor_data', null, 'decision', 'approved', 'occurred_at', now())
-           FROM unnest($1::text[]) AS id
-         RETURNING id
-       )
-       INSERT INTO webhook_deliveries (id, event_id, app_id, endpoint_id, url, next_attempt_at, updated_at)
-       SELECT gen_random_uuid()::text, e.id, $2, $3, $4, now() AT TIME ZONE 'UTC', now() FROM e`,
-      [ids, app.app_id, hook.webhook_id, url],
-    );
-    const at = Date.now();
-    for (const id of ids) committed.set(id, at);
-    return committed;
-  }
+  const enqueue = (count: number) => enqueueEvents(client, { appId: app.app_id, webhookId: hook.webhook_id, url }, count);
 
   async function waitAll(ids: Iterable<string>, timeoutMs = 120_000) {
     const list = [...ids];

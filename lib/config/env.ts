@@ -140,8 +140,11 @@ const EnvSchema = z.object({
   /** Load the face and document models at start-up so the first check is warm (off: on first use). */
   VISION_PRELOAD: z.enum(["on", "off"]).default("on"),
   WEBHOOK_POLL_MS: z.coerce.number().int().min(10).max(60_000).default(250),
+  /** Deliveries one worker process keeps in flight at once (README "Webhooks"). */
   WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(16),
-  /** CIDRs production apps' webhooks may reach although private, comma separated (README "Webhooks"). */
+  /** Deliveries to one webhook endpoint in flight at once, across all workers (README "Webhooks"). */
+  WEBHOOK_CONCURRENCY_PER_ENDPOINT: z.coerce.number().int().min(1).max(256).default(4),
+  /** CIDRs webhooks (test and production apps) may reach although private, comma separated (README "Webhooks"). */
   WEBHOOK_ALLOWED_NETWORKS: z
     .string()
     .default("")

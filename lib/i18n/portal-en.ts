@@ -240,7 +240,7 @@ export const portalText = {
     urlHint: (environment: "test" | "production") =>
       environment === "production"
         ? "HTTPS, on a public address (or a network the server allows)."
-        : "HTTPS; http://localhost (or 127.0.0.1) is allowed in test apps.",
+        : "HTTPS, on a public address (or a network the server allows); http://localhost too when the server allows this machine.",
     register: "Register webhook",
     registering: "Registering…",
     registeredNote: "Registered. Approve it below: until then it receives only the test events you send.",

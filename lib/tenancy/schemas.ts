@@ -53,11 +53,23 @@ export const RedirectUriSchema = z
   });
 
 /**
- * Webhook URLs: HTTPS; test apps may also use http on localhost. Production
- * apps may not name localhost or an IP address the delivery guard refuses
- * (anything but public unicast, unless inside `allowedNetworks`); a
- * hostname is accepted here and its resolved addresses are checked at each
- * delivery (lib/webhooks/post-webhook.ts).
+ * A webhook host that can never be delivered to: an IP literal the delivery
+ * guard refuses (anything but public unicast, unless inside
+ * `allowedNetworks`), or `localhost` unless its loopback address is allowed.
+ * Other names are judged by their resolved addresses at each delivery
+ * (lib/webhooks/post-webhook.ts), so a name that rebinds gains nothing.
+ */
+function isUndeliverableHost(url: URL, allowedNetworks: readonly IpNetwork[]): boolean {
+  const host = url.hostname.replace(/^\[|\]$/g, "");
+  if (host === "localhost") return !["127.0.0.1", "::1"].some((loopback) => isAllowedDestination(loopback, allowedNetworks));
+  const literalIp = /^[\d.]+$/.test(host) || host.includes(":");
+  return literalIp && !isAllowedDestination(host, allowedNetworks);
+}
+
+/**
+ * Webhook URLs: HTTPS; test apps may also use http on localhost. No app, test
+ * or production, may name a host the delivery guard refuses
+ * (isUndeliverableHost).
  */
 export function webhookUrlSchema(environment: "test" | "production", allowedNetworks: readonly IpNetwork[] = []) {
   return z
@@ -68,13 +80,10 @@ export function webhookUrlSchema(environment: "test" | "production", allowedNetw
       // zod runs this refinement even when z.url() above failed: a value URL cannot parse is already refused.
       if (!URL.canParse(value)) return;
       const url = new URL(value);
-      const localHttp = isLocalHttpUrl(url);
-      const host = url.hostname.replace(/^\[|\]$/g, "");
-      const literalIp = /^[\d.]+$/.test(host) || host.includes(":");
-      if (environment === "production" && (host === "localhost" || (literalIp && !isAllowedDestination(host, allowedNetworks)))) {
+      if (isUndeliverableHost(url, allowedNetworks)) {
         ctx.addIssue({ code: "custom", message: "Webhook URL must not point to a loopback, private or other non-public address" });
       }
-      if (url.protocol !== "https:" && !(environment === "test" && localHttp)) {
+      if (url.protocol !== "https:" && !(environment === "test" && isLocalHttpUrl(url))) {
         ctx.addIssue({
           code: "custom",
           message:

@@ -5,7 +5,7 @@ import { formatNetwork, parseNetworkList, type IpNetwork } from "./safe-address"
 const globalForNetworks = globalThis as unknown as { __svcWebhookNetworks?: { source: string; networks: IpNetwork[] } };
 
 /**
- * The private networks production webhooks may reach anyway
+ * The private networks webhooks (of test and production apps) may reach anyway
  * (WEBHOOK_ALLOWED_NETWORKS, validated at start-up by lib/config/env.ts).
  */
 export function allowedWebhookNetworks(): IpNetwork[] {
@@ -17,9 +17,9 @@ export function allowedWebhookNetworks(): IpNetwork[] {
   return networks;
 }
 
-/** Logs, once at start-up, where production webhooks may go besides public addresses. */
+/** Logs, once at start-up, where webhooks may go besides public addresses. */
 export function logWebhookDestinationPolicy() {
-  logger.info("production webhooks reach public addresses and these allowed networks", {
+  logger.info("webhooks (test and production apps) reach public addresses and these allowed networks", {
     webhook_allowed_networks: allowedWebhookNetworks().map(formatNetwork),
   });
 }

@@ -2,15 +2,21 @@ import dns from "node:dns";
 import http from "node:http";
 import https from "node:https";
 import net, { type LookupFunction } from "node:net";
-import { isAllowedDestination, type IpNetwork } from "./safe-address";
+import { isAllowedDestination, isPublicAddress, type IpNetwork } from "./safe-address";
 
-export type PostResult = { status: number; body: string };
+/**
+ * A receiver's answer: its status, and the first 1 KB of its body only when
+ * the connection went to a public address (null otherwise: a private
+ * destination, even one inside WEBHOOK_ALLOWED_NETWORKS, may be an internal
+ * service whose answer a tenant must not read).
+ */
+export type PostResult = { status: number; body: string | null };
 
 /** What the tenant-readable delivery log says about a refused destination. */
 export const BLOCKED_DESTINATION_MESSAGE = "destination address not allowed";
 
 /**
- * A production delivery refused by the address guard. `message` is generic
+ * A delivery refused by the address guard. `message` is generic
  * (it goes into the tenant's delivery log); `detail` names the host and
  * addresses for the server log only.
  */
@@ -35,7 +41,7 @@ export function attemptErrorText(err: unknown): string {
 }
 
 /**
- * A DNS lookup for production deliveries: resolves every address of the
+ * A DNS lookup for deliveries: resolves every address of the
  * host, drops each one the guard refuses and answers only with the rest, in
  * the form the caller asked for (`options.all`: Node's connection
  * autoselection asks for every address, a plain connect for one). The
@@ -58,9 +64,10 @@ export function guardedLookup(allowedNetworks: readonly IpNetwork[]): LookupFunc
   };
 }
 
-/** Refuses a production URL before connecting: not https, or an IP literal the guard refuses. */
-function checkProductionUrl(target: URL, allowedNetworks: readonly IpNetwork[]) {
-  if (target.protocol !== "https:") throw new BlockedAddressError(`${target.protocol} is not https`);
+/** Refuses a URL before connecting: not https (unless `allowHttp`), or an IP literal the guard refuses. */
+function checkUrl(target: URL, allowHttp: boolean, allowedNetworks: readonly IpNetwork[]) {
+  const protocols = allowHttp ? ["https:", "http:"] : ["https:"];
+  if (!protocols.includes(target.protocol)) throw new BlockedAddressError(`${target.protocol} is not allowed`);
   const host = target.hostname.replace(/^\[|\]$/g, "");
   if (net.isIP(host) && !isAllowedDestination(host, allowedNetworks)) {
     throw new BlockedAddressError(`${host} is not an allowed address`);
@@ -68,27 +75,26 @@ function checkProductionUrl(target: URL, allowedNetworks: readonly IpNetwork[]) 
 }
 
 /**
- * POSTs one webhook. `allowPrivate` is false for production apps: the URL
- * must be https and every address connected to must pass the guard
- * (public unicast, or inside `allowedNetworks`). Resolves with the status
- * and the first 1 KB of the response; rejects on connection errors and
- * after `timeoutMs` (which bounds the whole exchange, body included).
+ * POSTs one webhook. Every address connected to must pass the guard (public
+ * unicast, or inside `allowedNetworks`), for test and production apps alike;
+ * the URL must be https unless `allowHttp` (test apps). Resolves with the
+ * status and, from a public address only, the first 1 KB of the response
+ * (PostResult); rejects on connection errors and after `timeoutMs` (which
+ * bounds the whole exchange, body included).
  */
 export function postWebhook(
   url: string,
   headers: Record<string, string>,
   body: string,
-  options: { timeoutMs: number; allowPrivate: boolean; allowedNetworks?: readonly IpNetwork[] },
+  options: { timeoutMs: number; allowHttp: boolean; allowedNetworks?: readonly IpNetwork[] },
 ): Promise<PostResult> {
   return new Promise((resolve, reject) => {
     const target = new URL(url);
     const allowedNetworks = options.allowedNetworks ?? [];
-    if (!options.allowPrivate) {
-      try {
-        checkProductionUrl(target, allowedNetworks);
-      } catch (err) {
-        return reject(err);
-      }
+    try {
+      checkUrl(target, options.allowHttp, allowedNetworks);
+    } catch (err) {
+      return reject(err);
     }
     let settled = false;
     const fail = (err: Error) => {
@@ -102,19 +108,20 @@ export function postWebhook(
       {
         method: "POST",
         headers: { ...headers, "Content-Length": Buffer.byteLength(body) },
-        lookup: options.allowPrivate ? undefined : guardedLookup(allowedNetworks),
+        lookup: guardedLookup(allowedNetworks),
         timeout: options.timeoutMs,
       },
       (res) => {
+        const readable = isPublicAddress(res.socket.remoteAddress ?? "");
         let text = "";
         res.setEncoding("utf8");
         res.on("data", (chunk: string) => {
-          if (text.length < 1024) text += chunk;
+          if (readable && text.length < 1024) text += chunk;
         });
         res.on("end", () => {
           if (settled) return;
           settled = true;
-          resolve({ status: res.statusCode ?? 0, body: text.slice(0, 1024) });
+          resolve({ status: res.statusCode ?? 0, body: readable ? text.slice(0, 1024) : null });
         });
         res.on("error", fail);
         res.on("aborted", () => fail(new Error("response aborted")));

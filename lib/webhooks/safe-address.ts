@@ -1,7 +1,7 @@
 import ipaddr from "ipaddr.js";
 
 /**
- * Where a production app's webhook may connect (SSRF guard). An address is
+ * Where a webhook may connect, for test and production apps alike (SSRF guard). An address is
  * allowed when it is ordinary public unicast, or when it lies in one of the
  * networks the operator allowed (WEBHOOK_ALLOWED_NETWORKS, for receivers on
  * an internal network). Everything else is refused: loopback, private,
@@ -35,7 +35,13 @@ function isPublicUnicast(ip: ipaddr.IPv4 | ipaddr.IPv6): boolean {
   return ip.range() === "unicast" && (ip.kind() === "ipv4" || inNetwork(ip, GLOBAL_UNICAST_V6));
 }
 
-/** True when a production webhook may connect to `address` (an IP literal; anything else is refused). */
+/** True when `address` (an IP literal) is public unicast: not private, even if an allowed network contains it. */
+export function isPublicAddress(address: string): boolean {
+  const ip = parseAddress(address);
+  return ip !== null && isPublicUnicast(ip);
+}
+
+/** True when a webhook may connect to `address` (an IP literal; anything else is refused). */
 export function isAllowedDestination(address: string, allowedNetworks: readonly IpNetwork[] = []): boolean {
   const ip = parseAddress(address);
   if (!ip) return false;

@@ -10,10 +10,14 @@ import { leaseMs, nextAttemptDelayMs } from "./schedule";
 import { webhookHeaders } from "./signing";
 
 /**
- * The webhook worker. Each round claims due deliveries with
- * `FOR UPDATE SKIP LOCKED` and a lease, so any number of workers (in the web
- * processes, or `npm run worker`) share one outbox and never run the same
- * attempt twice. The claim also opens the attempt's row in the log before
+ * The webhook worker. It keeps up to WEBHOOK_CONCURRENCY deliveries in
+ * flight and claims more as each one finishes, so a slow receiver holds only
+ * its own slots. Claims use `FOR UPDATE SKIP LOCKED` and a lease, so any
+ * number of workers (in the web processes, or `npm run worker`) share one
+ * outbox and never run the same attempt twice; a claim never puts more than
+ * WEBHOOK_CONCURRENCY_PER_ENDPOINT deliveries of one endpoint in flight
+ * (live leases of every worker count), so one endpoint's backlog cannot
+ * fill the workers. The claim also opens the attempt's row in the log before
  * anything is sent, and the row is closed with its outcome afterwards; a
  * worker that dies mid-delivery leaves an open row and a lease that lapses:
  * the next claim marks that row `interrupted` and tries the delivery again,
@@ -39,27 +43,56 @@ type Claimed = {
 const iso = (ms: number) => new Date(ms).toISOString();
 
 /**
- * Claims up to `limit` due deliveries for one lease, and in the same
- * statement marks the attempts a dead worker left open on them as
- * `interrupted` and opens the new attempt rows (outcome NULL: in flight).
+ * The claim ($1 now, $2 how many, $3 the lease's end, $4 the per-endpoint
+ * cap): up to $2 due deliveries for one lease, oldest first across
+ * endpoints, at most $4 in flight per endpoint (counting the live
+ * leases of every worker), and in the same statement marks the attempts a
+ * dead worker left open on them as `interrupted` and opens the new attempt
+ * rows (outcome NULL: in flight).
+ *
+ * `endpoints` walks the endpoints with pending deliveries (a loose index
+ * scan); for each, `busy` counts its live leases and `candidates` takes its
+ * oldest due deliveries up to the free slots; so the claim's cost grows with
+ * the endpoints that have work, not with one endpoint's backlog. Concurrent
+ * claims pick the same oldest rows of an endpoint, so SKIP LOCKED (and the
+ * lease re-checked on the locked row) keeps them within the cap.
  */
-export async function claimDueDeliveries(limit: number): Promise<Claimed[]> {
-  const pool = await sqlPool();
-  const at = now().getTime();
-  const { rows } = await pool.query<Claimed>(
-    `WITH due AS (
+export const CLAIM_DUE_DELIVERIES = `WITH RECURSIVE endpoints AS (
+       (SELECT endpoint_id FROM webhook_deliveries WHERE state = 'pending' ORDER BY endpoint_id LIMIT 1)
+       UNION ALL
+       SELECT (SELECT d.endpoint_id FROM webhook_deliveries d
+                WHERE d.state = 'pending' AND d.endpoint_id > e.endpoint_id ORDER BY d.endpoint_id LIMIT 1)
+         FROM endpoints e WHERE e.endpoint_id IS NOT NULL
+     ), candidates AS (
+       SELECT c.id FROM endpoints e
+       CROSS JOIN LATERAL (
+         SELECT count(*)::int AS n FROM (
+           SELECT 1 FROM webhook_deliveries l
+            WHERE l.state = 'pending' AND l.endpoint_id = e.endpoint_id AND l.locked_until > $1::timestamptz
+            LIMIT $4) live
+       ) busy
+       CROSS JOIN LATERAL (
+         SELECT d.id, d.next_attempt_at FROM webhook_deliveries d
+          WHERE d.state = 'pending' AND d.endpoint_id = e.endpoint_id AND d.next_attempt_at <= $1::timestamptz
+            AND (d.locked_until IS NULL OR d.locked_until <= $1::timestamptz)
+          ORDER BY d.next_attempt_at
+          LIMIT GREATEST($4 - busy.n, 0)
+       ) c
+       WHERE e.endpoint_id IS NOT NULL
+       ORDER BY c.next_attempt_at
+       LIMIT $2
+     ), due AS (
        SELECT id FROM webhook_deliveries
-        WHERE state = 'pending' AND next_attempt_at <= $1::timestamptz
+        WHERE id IN (SELECT id FROM candidates)
+          AND state = 'pending' AND next_attempt_at <= $1::timestamptz
           AND (locked_until IS NULL OR locked_until <= $1::timestamptz)
-        ORDER BY next_attempt_at
-        LIMIT $2
         FOR UPDATE SKIP LOCKED
      ), claimed AS (
        UPDATE webhook_deliveries d
           SET locked_until = $3::timestamptz, attempt_count = d.attempt_count + 1,
               updated_at = $1::timestamptz
          FROM due WHERE d.id = due.id
-       RETURNING d.id, d.event_id, d.url, d.signing, d.attempt_count, d.endpoint_id, d.app_id
+       RETURNING d.id, d.event_id, d.url, d.signing, d.attempt_count, d.endpoint_id, d.app_id, d.next_attempt_at
      ), interrupted AS (
        UPDATE webhook_attempts a SET outcome = 'interrupted'
          FROM claimed c WHERE a.delivery_id = c.id AND a.outcome IS NULL
@@ -74,9 +107,14 @@ export async function claimDueDeliveries(limit: number): Promise<Claimed[]> {
        JOIN opened o ON o.delivery_id = c.id
        JOIN webhook_events e ON e.id = c.event_id
        JOIN webhook_endpoints ep ON ep.id = c.endpoint_id
-       JOIN apps a ON a.id = c.app_id`,
-    [iso(at), limit, iso(at + leaseMs())],
-  );
+       JOIN apps a ON a.id = c.app_id
+      ORDER BY c.next_attempt_at`;
+
+/** Claims up to `limit` due deliveries, at most `perEndpoint` in flight per endpoint (CLAIM_DUE_DELIVERIES). */
+export async function claimDueDeliveries(limit: number, perEndpoint = env().WEBHOOK_CONCURRENCY_PER_ENDPOINT): Promise<Claimed[]> {
+  const pool = await sqlPool();
+  const at = now().getTime();
+  const { rows } = await pool.query<Claimed>(CLAIM_DUE_DELIVERIES, [iso(at), limit, iso(at + leaseMs()), perEndpoint]);
   return rows;
 }
 
@@ -108,7 +146,7 @@ export async function attemptDelivery(d: Claimed): Promise<"succeeded" | "retry"
     const body = JSON.stringify(d.payload);
     const res = await postWebhook(d.url, webhookHeaders(secret, d.event_id, body, Math.floor(startedAt.getTime() / 1000)), body, {
       timeoutMs: config.WEBHOOK_TIMEOUT_MS,
-      allowPrivate: d.environment === "test",
+      allowHttp: d.environment === "test",
       allowedNetworks: allowedWebhookNetworks(),
     });
     status = res.status;
@@ -186,47 +224,70 @@ async function closeAttempt(
   );
 }
 
-/** One round: claim up to `limit` due deliveries and attempt them in parallel. Returns how many ran. */
+function recordingFailures(d: Claimed): Promise<unknown> {
+  return attemptDelivery(d).catch((err) => logger.error("webhook attempt failed to record", { delivery: d.id, ...describeError(err) }));
+}
+
+/** One claim and its deliveries, awaited together (for tools and tests; the worker loop does not wait for a batch). Returns how many ran. */
 export async function deliverDueWebhooks(limit = env().WEBHOOK_CONCURRENCY): Promise<number> {
   const claimed = await claimDueDeliveries(limit);
-  await Promise.all(
-    claimed.map((d) =>
-      attemptDelivery(d).catch((err) => logger.error("webhook attempt failed to record", { delivery: d.id, ...describeError(err) })),
-    ),
-  );
+  await Promise.all(claimed.map(recordingFailures));
   return claimed.length;
 }
 
 type WorkerHandle = { stop(): Promise<void> };
 const globalForWorker = globalThis as unknown as { __svcWebhookWorker?: WorkerHandle };
 
-/** Starts the delivery loop once per process. */
+/**
+ * Starts the delivery loop once per process: up to WEBHOOK_CONCURRENCY
+ * deliveries in flight, each on its own; a finished one wakes the loop to
+ * claim more at once. When nothing more is due it waits WEBHOOK_POLL_MS (or
+ * until a delivery finishes, which may free an endpoint's slot). `stop()`
+ * claims nothing more and waits for the deliveries in flight.
+ */
 export function startWebhookWorker(): WorkerHandle {
   if (globalForWorker.__svcWebhookWorker) return globalForWorker.__svcWebhookWorker;
   const config = env();
+  const inFlight = new Set<Promise<unknown>>();
   let stopping = false;
+  /** A delivery finished since the last claim: its endpoint may have a free slot now. */
+  let finished = false;
   let wake: (() => void) | null = null;
+  const wakeUp = () => (wake as (() => void) | null)?.();
   const loop = (async () => {
     while (!stopping) {
-      let ran = 0;
-      try {
-        ran = await deliverDueWebhooks(config.WEBHOOK_CONCURRENCY);
-      } catch (err) {
-        logger.error("webhook worker round failed", describeError(err));
+      const free = config.WEBHOOK_CONCURRENCY - inFlight.size;
+      let claimed: Claimed[] = [];
+      finished = false;
+      if (free > 0) {
+        try {
+          claimed = await claimDueDeliveries(free);
+        } catch (err) {
+          logger.error("webhook worker claim failed", describeError(err));
+        }
       }
-      if (ran < config.WEBHOOK_CONCURRENCY && !stopping) {
-        await new Promise<void>((resolve) => {
-          wake = resolve;
-          setTimeout(resolve, config.WEBHOOK_POLL_MS).unref();
+      for (const d of claimed) {
+        const running = recordingFailures(d).finally(() => {
+          inFlight.delete(running);
+          finished = true;
+          wakeUp();
         });
-        wake = null;
+        inFlight.add(running);
       }
+      // Claim again at once when every free slot was filled or a delivery finished meanwhile; else wait.
+      if (stopping || finished || (free > 0 && claimed.length === free)) continue;
+      await new Promise<void>((resolve) => {
+        wake = resolve;
+        if (free > 0) setTimeout(resolve, config.WEBHOOK_POLL_MS).unref();
+      });
+      wake = null;
     }
+    await Promise.all(inFlight);
   })();
   const handle: WorkerHandle = {
     async stop() {
       stopping = true;
-      (wake as (() => void) | null)?.();
+      wakeUp();
       await loop;
       globalForWorker.__svcWebhookWorker = undefined;
     },

@@ -1453,6 +1453,7 @@ export interface components {
                 ended_at: string | null;
                 duration_ms: number | null;
                 status_code: number | null;
+                /** @description The first 1 KB of the answer; null when the receiver's address is not public (even one inside WEBHOOK_ALLOWED_NETWORKS), or when there was no answer. */
                 response_snippet: string | null;
                 error: string | null;
             }[];

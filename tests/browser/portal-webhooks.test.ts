@@ -115,16 +115,16 @@ describe.skipIf(chromiumMissing !== null)(suiteName, () => {
       const type = status === "APPROVED" ? "verification.approved" : "verification.completed";
       expect(await logRows(page).filter({ hasText: `${type}, ${status}` }).count(), status).toBeGreaterThanOrEqual(1);
     }
-    // Every delivery shows its attempt: outcome, HTTP status, latency, the answer's start.
+    // Every delivery shows its attempt: outcome, HTTP status, latency (not the answer: the receiver is on loopback).
     const declined = logRows(page).filter({ hasText: "verification.completed, DECLINED" });
     await expect.poll(() => declined.getByTestId("delivery-attempt").first().textContent()).toMatch(
-      /^Attempt 1: succeeded, HTTP 200, \d+ ms\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTCResponse: \{"received":true\}$/,
+      /^Attempt 1: succeeded, HTTP 200, \d+ ms\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC$/,
     );
     const bad = logRows(page).filter({ hasText: w.kinds.bad_signature });
     expect(await bad.count()).toBe(1);
     expect(await bad.getByRole("cell", { name: w.states.failed, exact: true }).count()).toBe(1);
     expect(await bad.getByTestId("delivery-attempt").textContent()).toContain("Attempt 1: failed, HTTP 400");
-    expect(await bad.getByTestId("delivery-attempt").textContent()).toContain("Response: invalid signature");
+    expect(await bad.getByTestId("delivery-attempt").textContent()).not.toContain("Response:"); // a loopback receiver's answer is not shown
     // The duplicate: two rows, one event id.
     const approvedRows = logRows(page).filter({ hasText: "verification.approved, APPROVED" }).filter({ hasNotText: w.kinds.bad_signature });
     expect(await approvedRows.count()).toBe(3);

@@ -6,7 +6,7 @@ import { retryingFetch } from "@/sdk/src/client";
 import { cli } from "../support/cli";
 import { createTestDatabase, sql } from "../support/database";
 import { privateServicesAvailable, startPrivatePostgres, startPrivateRedis } from "../support/private-services";
-import { TestReceiver } from "../support/receiver";
+import { LOCAL_RECEIVER_NETWORKS, TestReceiver } from "../support/receiver";
 import { freePort, startServer, type RunningServer } from "../support/server";
 
 /**
@@ -43,6 +43,7 @@ async function install(label: string, extra: Record<string, string> = {}): Promi
     WEBHOOK_TIMEOUT_MS: "1500",
     CREDENTIAL_CACHE_MS: "0",
     SWEEP_INTERVAL_SECONDS: "1",
+    ...LOCAL_RECEIVER_NETWORKS,
     ...extra,
   };
   const port = await freePort();

@@ -9,7 +9,7 @@ import { api, bearer, checkOf, createTenant, keyHeader, type Tenant } from "../s
 import { cli, runCli } from "../support/cli";
 import { createTestDatabase, sql, type TestDatabase } from "../support/database";
 import { fixture, imageForm } from "../support/images";
-import { TestReceiver } from "../support/receiver";
+import { LOCAL_RECEIVER_NETWORKS, TestReceiver } from "../support/receiver";
 import { startServer, type RunningServer } from "../support/server";
 
 /**
@@ -40,6 +40,7 @@ const envWith = (keys: Record<string, string>) => ({
   WEBHOOK_RETRY_SCHEDULE: "0,1,1",
   WEBHOOK_POLL_MS: "100",
   CREDENTIAL_CACHE_MS: "0",
+  ...LOCAL_RECEIVER_NETWORKS,
 });
 /** A purpose's key derived from K, as the server derives it (lib/crypto/encryption-key.ts). */
 const derived = (key: Buffer, purpose: string) => Buffer.from(hkdfSync("sha256", key, "", purpose, 32));

@@ -3,8 +3,9 @@ import { randomBytes, randomUUID } from "node:crypto";
 import { afterAll, describe, expect, it } from "vitest";
 import { cli } from "../support/cli";
 import { createTestDatabase, sql, waitForDatabaseHost, type TestDatabase } from "../support/database";
-import { TestReceiver } from "../support/receiver";
+import { LOCAL_RECEIVER_NETWORKS, TestReceiver } from "../support/receiver";
 import { baseEnv, freePort, ROOT, startServer, type RunningServer } from "../support/server";
+import { insertEvents } from "../support/webhook-outbox";
 
 /**
  * Durability and scale-out of delivery, each on a database of its own:
@@ -22,7 +23,8 @@ afterAll(async () => {
 async function freshInstall(label: string, extra: Record<string, string> = {}) {
   const database: TestDatabase = await createTestDatabase(label);
   cleanups.push(() => database.drop());
-  const env = { ...database.env, ENCRYPTION_KEY: randomBytes(32).toString("hex"), ...extra };
+  // The tests' receivers listen on 127.0.0.1: allowed by configuration, as an operator would.
+  const env = { ...database.env, ENCRYPTION_KEY: randomBytes(32).toString("hex"), ...LOCAL_RECEIVER_NETWORKS, ...extra };
   return env;
 }
 
@@ -33,24 +35,20 @@ async function tenantWithWebhook(env: Record<string, string>, url: string) {
   return { appId: app.app_id as string, webhookId: hook.webhook_id as string, secret: hook.secret as string };
 }
 
-/** `count` events with one due delivery each, written straight into the outbox as that many sessions ending at once would. */
-async function insertEvents(env: Record<string, string>, t: { appId: string; webhookId: string; url: string; count: number }) {
-  const ids = Array.from({ length: t.count }, (_, i) => `evt_load_${i}_${randomBytes(4).toString("hex")}`);
-  const values = ids
-    .map((id, i) => `('${id}', '${t.appId}', NULL, 'verification.approved', '${JSON.stringify({
-      event_id: id, type: "verification.approved", session_id: `s${i}`, status: "APPROVED", vendor_data: null,
-      decision: "approved", occurred_at: new Date().toISOString(),
-    })}'::jsonb)`)
-    .join(",");
-  await sql(env, `INSERT INTO webhook_events (id, app_id, session_id, type, payload) VALUES ${values}`);
-  await sql(
-    env,
-    `INSERT INTO webhook_deliveries (id, event_id, app_id, endpoint_id, url, next_attempt_at, updated_at)
-     SELECT gen_random_uuid()::text, e.id, e.app_id, $1, $2, now(), now() FROM webhook_events e
-      WHERE e.app_id = $3`,
-    [t.webhookId, t.url, t.appId],
-  );
-  return ids;
+/**
+ * An install whose web instance leaves delivery to worker processes (and,
+ * embedded, hosts the database for them), with a tenant whose webhook goes
+ * to a running receiver.
+ */
+async function installForWorkers(label: string, extra: Record<string, string>) {
+  const env = await freshInstall(label, extra);
+  const web = await startServer({ ...env, WEBHOOK_WORKER: "off" });
+  cleanups.push(() => web.stop());
+  const receiver = await new TestReceiver().start();
+  cleanups.push(() => receiver.stop());
+  const { appId, webhookId, secret } = await tenantWithWebhook(env, receiver.url);
+  receiver.secret = secret;
+  return { env, receiver, appId, webhookId };
 }
 
 /**
@@ -132,14 +130,7 @@ describe("two workers over one outbox", () => {
 describe("a worker killed in the middle of deliveries", () => {
   it("leaves its attempts in the log as interrupted; another worker delivers every event, one attempt row per POST", async () => {
     // An 8 s attempt timeout gives an 18 s lease (timeout + 10 s margin) instead of the default 25 s.
-    const env = await freshInstall("wh-kill", { WEBHOOK_POLL_MS: "50", WEBHOOK_CONCURRENCY: "4", WEBHOOK_TIMEOUT_MS: "8000" });
-    // A web instance that leaves delivery to the workers (and, embedded, hosts the database for them).
-    const web = await startServer({ ...env, WEBHOOK_WORKER: "off" });
-    cleanups.push(() => web.stop());
-    const receiver = await new TestReceiver().start();
-    cleanups.push(() => receiver.stop());
-    const { appId, webhookId, secret } = await tenantWithWebhook(env, receiver.url);
-    receiver.secret = secret;
+    const { env, receiver, appId, webhookId } = await installForWorkers("wh-kill", { WEBHOOK_POLL_MS: "50", WEBHOOK_CONCURRENCY: "4", WEBHOOK_TIMEOUT_MS: "8000" });
     receiver.hold = true; // the POSTs arrive and are never answered
     const ids = await insertEvents(env, { appId, webhookId, url: receiver.url, count: 6 });
 
@@ -183,6 +174,29 @@ describe("a worker killed in the middle of deliveries", () => {
   }, INSTALL_TEST_MS);
 });
 
+describe("a worker stopped gracefully", () => {
+  it("finishes the deliveries it has in flight before it exits (SIGTERM)", async () => {
+    const { env, receiver, appId, webhookId } = await installForWorkers("wh-stop", { WEBHOOK_POLL_MS: "50" });
+    receiver.answerDelayMs = 3000; // slow answers: the stop comes while both are in flight
+    await insertEvents(env, { appId, webhookId, url: receiver.url, count: 2 });
+
+    const worker = startWorker(env);
+    await receiver.waitFor((r) => r.received.length === 2, 60_000);
+    const exited = new Promise<number | null>((resolve) => worker.once("exit", (code) => resolve(code)));
+    worker.kill("SIGTERM");
+    expect(await exited).toBe(0);
+    expect(receiver.processed).toHaveLength(2); // answered before the worker exited
+    const rows = await sql(env, `SELECT state, attempt_count FROM webhook_deliveries WHERE app_id = $1`, [appId]);
+    expect(rows).toEqual([{ state: "succeeded", attempt_count: 1 }, { state: "succeeded", attempt_count: 1 }]);
+    const attempts = await sql(
+      env,
+      `SELECT a.outcome FROM webhook_attempts a JOIN webhook_deliveries d ON d.id = a.delivery_id WHERE d.app_id = $1`,
+      [appId],
+    );
+    expect(attempts).toEqual([{ outcome: "succeeded" }, { outcome: "succeeded" }]);
+  }, INSTALL_TEST_MS);
+});
+
 describe("the worker's clock", () => {
   it("decides what is due and stamps attempts with the injected clock (lib/clock.ts)", async () => {
     const env: Record<string, string> = await freshInstall("wh-clock");
@@ -193,7 +207,7 @@ describe("the worker's clock", () => {
     const sent = await cli(["webhook:test", "--webhook", webhookId, "--kind", "approved"], env); // due now
 
     // This process runs the worker's rounds itself, on the install's database.
-    for (const key of ["DATABASE_URL", "DATA_DIR", "ENCRYPTION_KEY"]) {
+    for (const key of ["DATABASE_URL", "DATA_DIR", "ENCRYPTION_KEY", "WEBHOOK_ALLOWED_NETWORKS"]) {
       if (env[key] !== undefined) process.env[key] = env[key];
       else delete process.env[key];
     }

@@ -4,6 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import type { TestProject } from "vitest/node";
 import { createTestDatabase } from "./database";
+import { LOCAL_RECEIVER_NETWORKS } from "./receiver";
 import { startServer } from "./server";
 
 export type SharedServer = { url: string; env: Record<string, string> };
@@ -35,6 +36,8 @@ export default async function setup(project: TestProject) {
     ...database.env,
     ENCRYPTION_KEY: randomBytes(32).toString("hex"),
     REDIS_KEY_PREFIX: `svc-test-${randomBytes(4).toString("hex")}:`,
+    // Tests deliver webhooks to receivers on 127.0.0.1: allowed by configuration, as an operator would.
+    ...LOCAL_RECEIVER_NETWORKS,
   };
   // Webhook retries every second instead of minutes to hours, so retry tests finish.
   const server = await startServer({

@@ -3,6 +3,14 @@ import https from "node:https";
 import type { AddressInfo } from "node:net";
 import { MemoryDedupStore, verifyWebhook, type VerifiedEvent } from "@/sdk/src/webhooks";
 
+/**
+ * WEBHOOK_ALLOWED_NETWORKS for a server whose tests deliver to TestReceivers
+ * on this machine: the configured way in for loopback (the address guard
+ * refuses it otherwise, for test apps too). Also for the CLI's env, which
+ * checks a webhook URL against it at registration.
+ */
+export const LOCAL_RECEIVER_NETWORKS = { WEBHOOK_ALLOWED_NETWORKS: "127.0.0.1/32,::1/128" } as const;
+
 export type Received = {
   headers: http.IncomingHttpHeaders;
   body: string;
@@ -41,6 +49,8 @@ export class TestReceiver {
   hangNext = 0;
   /** The next N requests get their connection closed with no answer at all. */
   dropNext = 0;
+  /** Verified requests are answered this many milliseconds late (a slow receiver). */
+  answerDelayMs = 0;
   secret = "";
   private server: http.Server | https.Server | null = null;
   private store = new MemoryDedupStore();
@@ -91,6 +101,7 @@ export class TestReceiver {
           record.held = true;
           return;
         }
+        if (this.answerDelayMs > 0) await new Promise((r) => setTimeout(r, this.answerDelayMs));
         record.duplicate = !(await this.store.claim(record.event.event_id));
         if (!record.duplicate) this.processed.push(record.event);
         res.writeHead(200, { "content-type": "application/json" }).end('{"received":true}');

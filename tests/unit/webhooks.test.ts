@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import { describe, expect, it } from "vitest";
 import { handleWebhookRequest, MemoryDedupStore, verifyWebhook, WebhookVerificationError } from "@/sdk/src/webhooks";
 import { ConfigError, parseEnv } from "@/lib/config/env";
-import { formatNetwork, isAllowedDestination, parseNetworkList } from "@/lib/webhooks/safe-address";
+import { formatNetwork, isAllowedDestination, isPublicAddress, parseNetworkList } from "@/lib/webhooks/safe-address";
 import { attemptErrorText, BlockedAddressError, guardedLookup, postWebhook } from "@/lib/webhooks/post-webhook";
 import { recoveryEventType, sessionEventType } from "@/lib/webhooks/event-types";
 import { LEASE_MARGIN_MS, leaseMs } from "@/lib/webhooks/schedule";
@@ -89,7 +89,7 @@ describe("address guard for production webhooks", () => {
     ["https://[100::1]/", "discard-only"],
   ])("refuses %s (%s)", async (url) => {
     expect(isAllowedDestination(hostOf(url))).toBe(false);
-    const refused = postWebhook(url, {}, "{}", { timeoutMs: 2000, allowPrivate: false });
+    const refused = postWebhook(url, {}, "{}", { timeoutMs: 2000, allowHttp: true });
     await expect(refused).rejects.toBeInstanceOf(BlockedAddressError);
     await expect(refused).rejects.toThrow(/^destination address not allowed$/);
   });
@@ -113,6 +113,13 @@ describe("address guard for production webhooks", () => {
     expect(isAllowedDestination("10.21.0.1", networks)).toBe(false);
     expect(isAllowedDestination("fd00:2::5", networks)).toBe(false);
     expect(isAllowedDestination("8.8.8.8", networks)).toBe(true);
+  });
+
+  it("calls an address public only when it is public unicast: an allowed private network is still private (no response shown)", () => {
+    for (const address of ["8.8.8.8", "::ffff:8.8.8.8", "2606:4700::1111"]) expect(isPublicAddress(address), address).toBe(true);
+    for (const address of ["127.0.0.1", "::1", "::ffff:127.0.0.1", "10.0.0.1", "169.254.169.254", "fd00::1", "", "localhost"]) {
+      expect(isPublicAddress(address), address).toBe(false);
+    }
   });
 });
 
@@ -186,20 +193,28 @@ describe("guarded DNS lookup", () => {
 });
 
 describe("postWebhook", () => {
-  it("refuses to connect a production delivery to a name resolving to loopback; a test app may", async () => {
-    const server = http.createServer((_, res) => res.end("ok"));
+  it("refuses loopback, by name or address, for test apps (allowHttp) as for production, unless an allowed network holds it", async () => {
+    const server = http.createServer((_, res) => res.end("internal service answer"));
     await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
     const port = (server.address() as AddressInfo).port;
     try {
-      await expect(postWebhook(`https://localhost:${port}/h`, {}, "{}", { timeoutMs: 2000, allowPrivate: false })).rejects.toBeInstanceOf(BlockedAddressError);
-      await expect(postWebhook(`http://127.0.0.1:${port}/h`, {}, "{}", { timeoutMs: 2000, allowPrivate: false })).rejects.toBeInstanceOf(BlockedAddressError);
-      // An allowed network does not make plain http acceptable for production.
+      for (const allowHttp of [false, true]) {
+        await expect(postWebhook(`https://localhost:${port}/h`, {}, "{}", { timeoutMs: 2000, allowHttp })).rejects.toBeInstanceOf(BlockedAddressError);
+        await expect(postWebhook(`http://localhost:${port}/h`, {}, "{}", { timeoutMs: 2000, allowHttp })).rejects.toBeInstanceOf(BlockedAddressError);
+        await expect(postWebhook(`http://127.0.0.1:${port}/h`, {}, "{}", { timeoutMs: 2000, allowHttp })).rejects.toBeInstanceOf(BlockedAddressError);
+      }
       const allowed = parseNetworkList("127.0.0.0/8").networks;
+      // An allowed network does not make plain http acceptable for production.
       await expect(
-        postWebhook(`http://127.0.0.1:${port}/h`, {}, "{}", { timeoutMs: 2000, allowPrivate: false, allowedNetworks: allowed }),
+        postWebhook(`http://127.0.0.1:${port}/h`, {}, "{}", { timeoutMs: 2000, allowHttp: false, allowedNetworks: allowed }),
       ).rejects.toBeInstanceOf(BlockedAddressError);
-      // A test app may deliver to localhost.
-      await expect(postWebhook(`http://127.0.0.1:${port}/h`, {}, "{}", { timeoutMs: 2000, allowPrivate: true })).resolves.toMatchObject({ status: 200 });
+      // Through the allowance a test app reaches it, by address and by name: the status, never the private answer.
+      for (const host of ["127.0.0.1", "localhost"]) {
+        await expect(postWebhook(`http://${host}:${port}/h`, {}, "{}", { timeoutMs: 2000, allowHttp: true, allowedNetworks: allowed })).resolves.toEqual({
+          status: 200,
+          body: null,
+        });
+      }
     } finally {
       server.close();
     }
@@ -213,7 +228,7 @@ describe("postWebhook", () => {
         probe.close(() => resolve(p));
       });
     });
-    const err = await postWebhook(`http://127.0.0.1:${port}/h`, {}, "{}", { timeoutMs: 2000, allowPrivate: true }).catch((e: Error) => e);
+    const err = await postWebhook(`http://127.0.0.1:${port}/h`, {}, "{}", { timeoutMs: 2000, allowHttp: true, allowedNetworks: parseNetworkList("127.0.0.1/32").networks }).catch((e: Error) => e);
     expect((err as Error).message).toContain("127.0.0.1");
     expect(attemptErrorText(err)).toBe("connect ECONNREFUSED");
     expect(attemptErrorText(new BlockedAddressError("evil.example resolves to 10.0.0.1"))).toBe("destination address not allowed");
@@ -225,7 +240,7 @@ describe("postWebhook", () => {
     await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
     const port = (server.address() as AddressInfo).port;
     try {
-      await expect(postWebhook(`http://127.0.0.1:${port}/h`, {}, "{}", { timeoutMs: 300, allowPrivate: true })).rejects.toThrow(/timed out/);
+      await expect(postWebhook(`http://127.0.0.1:${port}/h`, {}, "{}", { timeoutMs: 300, allowHttp: true, allowedNetworks: parseNetworkList("127.0.0.1/32").networks })).rejects.toThrow(/timed out/);
     } finally {
       server.closeAllConnections();
       server.close();

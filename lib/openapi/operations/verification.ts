@@ -331,7 +331,10 @@ const WebhookDelivery = z
         ended_at: timestamp().nullable(),
         duration_ms: z.number().int().nullable(),
         status_code: z.number().int().nullable(),
-        response_snippet: z.string().nullable(),
+        response_snippet: z
+          .string()
+          .nullable()
+          .meta({ description: "The first 1 KB of the answer; null when the receiver's address is not public (even one inside WEBHOOK_ALLOWED_NETWORKS), or when there was no answer." }),
         error: z.string().nullable(),
       }),
     ).meta({ description: "Oldest first." }),
