@@ -144,6 +144,17 @@ describe("sign-in limits: failures only, per (account, IP) and per IP", () => {
     expect((await signInOverHttp(neighbour, PASSWORD, base, forwardedFor(attacker))).signedIn).toBe(true);
   });
 
+  it("a burst of 25 concurrent wrong passwords from one IP gets at most 10 tries at the password; the rest are refused", async () => {
+    const email = await signUpOver(base, PASSWORD);
+    const ip = randomIp();
+    const burst = await Promise.all(Array.from({ length: 25 }, () => signInOverHttp(email, "wrong-password-1", base, forwardedFor(ip))));
+    const tried = burst.filter((r) => r.error === "CredentialsSignin").length;
+    expect(tried).toBeGreaterThan(0);
+    expect(tried).toBeLessThanOrEqual(10);
+    expect(burst.filter((r) => r.error === "rate_limited")).toHaveLength(25 - tried);
+    expect(await signInOverHttp(email, PASSWORD, base, forwardedFor(ip))).toMatchObject({ error: "rate_limited", signedIn: false });
+  });
+
   it("successful sign-ins never count (15 in a row), and one clears the failures counted before it", async () => {
     const email = await signUpOver(base, PASSWORD);
     const ip = randomIp();
