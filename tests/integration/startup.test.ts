@@ -3,7 +3,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { signInOverHttp } from "../support/portal";
+import { portalCaller, signInOverHttp } from "../support/portal";
 import { api } from "../support/api";
 import { baseEnv, freePort, ROOT, startServer } from "../support/server";
 
@@ -35,6 +35,13 @@ describe("npm run dev (README)", () => {
       expect(output).toMatch(new RegExp(`portal:\\s+${server.url.replace(/[.]/g, "\\.")}/sign-in`));
       const session = await signInOverHttp(saved.email, saved.password, server.url);
       expect(session.signedIn).toBe(true);
+      // Development allows webhooks to this machine (the address guard refuses loopback elsewhere),
+      // says so, and the demo's test app registers a local receiver.
+      expect(output).toContain("WEBHOOK_ALLOWED_NETWORKS=127.0.0.1/32,::1/128");
+      const portal = portalCaller(session.cookie, server.url);
+      const [demoApp] = (await portal("GET", "/api/portal/apps?environment=test")).body.data.apps as { app_id: string }[];
+      const hook = await portal("POST", `/api/portal/apps/${demoApp!.app_id}/webhooks`, { json: { url: "http://127.0.0.1:4000/hook" } });
+      expect(hook.status, hook.text).toBe(201);
       // The NPPES registry is configured by default: a licence workflow can be made.
       const licence = await api("POST", "/api/v2/workflows", { headers: { "X-API-Key": apiKey! }, base: server.url, json: { name: "licence", features: ["credential"] } });
       expect(licence.status).toBe(201);
