@@ -9,13 +9,17 @@
 //   node server.mjs --dev   development with hot reload
 import { randomBytes } from "node:crypto";
 import http from "node:http";
+import nextEnv from "@next/env";
 import next from "next";
 
 const dev = process.argv.includes("--dev");
 if (!process.env.NODE_ENV) process.env.NODE_ENV = dev ? "development" : "production";
 process.env.NEXT_TELEMETRY_DISABLED ??= "1";
 // Development only: webhooks may reach this machine's own receivers (the
-// address guard refuses loopback otherwise). Production never defaults it.
+// address guard refuses loopback otherwise), unless the operator set
+// WEBHOOK_ALLOWED_NETWORKS (in the environment or a .env file, read here as
+// Next reads them). Production never defaults it.
+if (dev) nextEnv.loadEnvConfig(process.cwd(), true, { info: () => {}, error: console.error });
 if (dev && process.env.WEBHOOK_ALLOWED_NETWORKS === undefined) {
   process.env.WEBHOOK_ALLOWED_NETWORKS = "127.0.0.1/32,::1/128";
   console.log("> Development: WEBHOOK_ALLOWED_NETWORKS=127.0.0.1/32,::1/128 (webhooks may reach this machine; set it to change)");

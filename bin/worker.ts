@@ -13,6 +13,7 @@ import { db, disconnectDb } from "@/lib/db/client";
 import { logger } from "@/lib/log/logger";
 import { startJobWorkers } from "@/lib/jobs/workers";
 import { stopJobQueue } from "@/lib/jobs/queue";
+import { purgeExpiredDeveloperSessions } from "@/lib/portal/developer-sessions";
 import { startExpirySweeper } from "@/lib/sessions/expiry-sweeper";
 import { logWebhookDestinationPolicy } from "@/lib/webhooks/allowed-networks";
 import { startWebhookWorker } from "@/lib/webhooks/worker";
@@ -31,7 +32,7 @@ logWebhookDestinationPolicy();
 const worker = startWebhookWorker();
 // JOB_WORKER=off: a webhook-only worker (background jobs run elsewhere).
 if (config.JOB_WORKER === "on") await startJobWorkers();
-startExpirySweeper(config.SWEEP_INTERVAL_SECONDS * 1000);
+startExpirySweeper(config.SWEEP_INTERVAL_SECONDS * 1000, [purgeExpiredDeveloperSessions]);
 logger.info("worker started", { pid: process.pid });
 
 for (const signal of ["SIGINT", "SIGTERM"] as const) {

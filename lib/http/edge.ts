@@ -20,8 +20,9 @@ import { INTERNAL_REQUEST_ID_HEADER, newRequestId, REQUEST_ID_HEADER } from "./c
  *   spec envelope, before Next could answer them with its own 500;
  * - a target that is not a path is never routed: `OPTIONS *` (RFC 9110
  *   9.3.7, the server as a whole) is 204 with the served methods in `Allow`,
- *   an absolute-form target (`GET http://host/path`, a proxy request) or `*`
- *   with another method is 400 (Next would redirect to the named host);
+ *   an absolute-form target naming this server's public host is served as
+ *   its path (RFC 9112 3.2.2), one naming another host (a proxy request) or
+ *   `*` with another method is 400 (Next would redirect to the named host);
  * - CONNECT, which Node hands to the server's `connect` event instead of a
  *   request, is 405 written on the socket, which then closes;
  * - `routes` (production only: the OIDC token and userinfo endpoints) are
@@ -70,6 +71,24 @@ export function refuseAtEdge(method: string, target: string): ApiError | null {
   return null;
 }
 
+/**
+ * RFC 9112 3.2.2: an origin server accepts the absolute-form. A target that
+ * names this server's public host (PUBLIC_BASE_URL's, any scheme: TLS may end
+ * at a proxy) is served as its origin-form (path and query); any other
+ * absolute target is left as it is, for refuseAtEdge to refuse.
+ */
+export function originFormOf(target: string, publicHost: string): string {
+  if (!/^https?:\/\//i.test(target)) return target;
+  let url: URL;
+  try {
+    url = new URL(target);
+  } catch {
+    return target;
+  }
+  if (url.host !== publicHost || url.username || url.password) return target;
+  return `${url.pathname}${url.search}`;
+}
+
 /** The answer to `OPTIONS *`: the methods this server serves anywhere (each route's OPTIONS names its own). */
 function wholeServerOptions(requestId: string): Rendered {
   return withHeaders(renderReply(Reply.empty(204, { Allow: ALLOW })), requestId);
@@ -116,6 +135,7 @@ function mayHaveBody(req: IncomingMessage): boolean {
 
 export function createHttpEdge(routes: EdgeRoutes): HttpEdge {
   const localOrigin = `http://localhost:${env().PORT}`;
+  const publicHost = new URL(env().PUBLIC_BASE_URL).host;
   return {
     serve(req, res, next) {
       const requestId = newRequestId();
@@ -123,7 +143,8 @@ export function createHttpEdge(routes: EdgeRoutes): HttpEdge {
       req.headers[PEER_IP_HEADER] = req.socket.remoteAddress ?? "unknown";
       res.setHeader(REQUEST_ID_HEADER, requestId);
       const method = req.method ?? "GET";
-      const target = req.url ?? "/";
+      const target = originFormOf(req.url ?? "/", publicHost);
+      req.url = target;
       const refused = refuseAtEdge(method, target);
       if (refused) {
         writeRendered(res, renderedError(refused, requestId), { close: mayHaveBody(req) });

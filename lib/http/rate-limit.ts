@@ -141,25 +141,43 @@ export type FailureBudget = {
   failuresPerAccountPerIp: number;
   failuresPerIp: number;
   windowSeconds: number;
+  /**
+   * Whether an attempt counts as a failure from its start until it reports
+   * success, so that a burst of concurrent attempts cannot all pass a check
+   * made before any of them failed: for human passwords (the portal
+   * sign-in), which nobody sends concurrently and a burst could guess. Off
+   * for machine clients (the token endpoint), whose backends legitimately
+   * send many concurrent requests and whose secrets are too long to guess.
+   */
+  reserveBeforeCheck: boolean;
 };
 
 /** The outcome of an attempt started by startBudgetedAttempt: report exactly one. */
 export type BudgetedAttempt = { failed(): Promise<void>; succeeded(): Promise<void> };
 
-/**
- * Takes one failure from `key`'s budget before the secret is checked, so
- * that a burst of concurrent attempts cannot all pass a check made before
- * any of them failed; throws 429 `rate_limited` when the budget is spent
- * (fails open like consumeRateLimit). A success gives the failure back.
- */
-async function reserveFailure(bucket: RateLimitBucket, key: string, points: number, durationSeconds: number): Promise<void> {
+/** How many failures `key` has counted; 429 `rate_limited` when the budget is spent (fails open like consumeRateLimit). */
+async function assertUnderFailureLimit(bucket: RateLimitBucket, key: string, points: number, durationSeconds: number): Promise<number> {
+  let counted: RateLimiterRes | null;
+  try {
+    counted = await limiterFor(bucket, points, durationSeconds).get(key);
+    noteSuccess();
+  } catch (err) {
+    noteFailure(err);
+    return 0;
+  }
+  if (counted && counted.consumedPoints >= points) throw new ApiError("rate_limited", { message: "Too many failed attempts; retry later" });
+  return counted?.consumedPoints ?? 0;
+}
+
+/** Counts one failure for `key`; with `refuseOver`, 429 `rate_limited` when that spends more than the budget. Fails open. */
+async function countFailure(bucket: RateLimitBucket, key: string, points: number, durationSeconds: number, refuseOver = false): Promise<void> {
   try {
     await limiterFor(bucket, points, durationSeconds).consume(key);
     noteSuccess();
   } catch (err) {
     if (!(err instanceof RateLimiterRes)) return noteFailure(err);
     noteSuccess();
-    throw new ApiError("rate_limited", { message: "Too many failed attempts; retry later" });
+    if (refuseOver) throw new ApiError("rate_limited", { message: "Too many failed attempts; retry later" });
   }
 }
 
@@ -175,32 +193,45 @@ async function returnFailure(bucket: RateLimitBucket, key: string, points: numbe
 /**
  * Throws 429 `rate_limited` when `ip` is over either budget (checked before
  * the secret, so a refused attempt costs no hashing); otherwise the attempt
- * whose outcome the caller reports. Each attempt counts as a failure from
- * the start (so concurrent attempts cannot overrun the budget) until it
- * reports success: then the IP's failure is given back and the (account, IP)
- * count is cleared. Without an `account` (missing or empty) only the IP
- * budget applies.
+ * whose outcome the caller reports: a failure is counted on both budgets, a
+ * success clears the (account, IP) count. With `reserveBeforeCheck` the
+ * failure is counted when the attempt starts and a success gives the IP's
+ * back. Without an `account` (missing or empty) only the IP budget applies.
  */
 export async function startBudgetedAttempt(budget: FailureBudget, ip: string, account: string | undefined): Promise<BudgetedAttempt> {
   const { ipBucket, accountBucket, failuresPerAccountPerIp, failuresPerIp, windowSeconds } = budget;
   const accountKey = account ? `${account}|${ip}` : undefined;
-  await reserveFailure(ipBucket, ip, failuresPerIp, windowSeconds);
-  if (accountKey !== undefined) {
-    try {
-      await reserveFailure(accountBucket, accountKey, failuresPerAccountPerIp, windowSeconds);
-    } catch (err) {
-      // Refused for this account: the IP's budget is not charged for an attempt that never ran.
-      await returnFailure(ipBucket, ip, failuresPerIp, windowSeconds);
-      throw err;
+  const clearAccount = () => (accountKey === undefined ? Promise.resolve() : clearFailures(accountBucket, accountKey, failuresPerAccountPerIp, windowSeconds));
+  if (budget.reserveBeforeCheck) {
+    await countFailure(ipBucket, ip, failuresPerIp, windowSeconds, true);
+    if (accountKey !== undefined) {
+      try {
+        await countFailure(accountBucket, accountKey, failuresPerAccountPerIp, windowSeconds, true);
+      } catch (err) {
+        // Refused for this account: the IP's budget is not charged for an attempt that never ran.
+        await returnFailure(ipBucket, ip, failuresPerIp, windowSeconds);
+        throw err;
+      }
     }
+    return {
+      failed: async () => {},
+      succeeded: async () => {
+        await returnFailure(ipBucket, ip, failuresPerIp, windowSeconds);
+        await clearAccount();
+      },
+    };
   }
+  const [, accountFailures] = await Promise.all([
+    assertUnderFailureLimit(ipBucket, ip, failuresPerIp, windowSeconds),
+    accountKey === undefined ? 0 : assertUnderFailureLimit(accountBucket, accountKey, failuresPerAccountPerIp, windowSeconds),
+  ]);
   return {
-    async failed() {
-      // Counted when the attempt started.
+    failed: async () => {
+      await countFailure(ipBucket, ip, failuresPerIp, windowSeconds);
+      if (accountKey !== undefined) await countFailure(accountBucket, accountKey, failuresPerAccountPerIp, windowSeconds);
     },
-    async succeeded() {
-      await returnFailure(ipBucket, ip, failuresPerIp, windowSeconds);
-      if (accountKey !== undefined) await clearFailures(accountBucket, accountKey, failuresPerAccountPerIp, windowSeconds);
+    succeeded: async () => {
+      if (accountFailures > 0) await clearAccount();
     },
   };
 }

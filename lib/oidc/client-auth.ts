@@ -27,6 +27,8 @@ const BUDGET: FailureBudget = {
   failuresPerAccountPerIp: LIMIT.failuresPerClientPerIp,
   failuresPerIp: LIMIT.failuresPerIp,
   windowSeconds: LIMIT.windowSeconds,
+  // A relying party's backend sends concurrent token requests from one address; its secret cannot be guessed.
+  reserveBeforeCheck: false,
 };
 
 function formDecode(value: string): string {

@@ -4,8 +4,8 @@ import { env } from "@/lib/config/env";
 import { describeError, logger } from "@/lib/log/logger";
 import { checkDeveloperSignIn } from "./sign-in";
 import { SIGN_IN_ERRORS } from "./public-constants";
-import { endDeveloperSession, startDeveloperSession } from "./developer-sessions";
-import { PORTAL_AUTH_BASE_PATH, PORTAL_SESSION_MAX_AGE_SECONDS, portalAuthSecret, portalSessionOfToken, SESSION_ID_CLAIM } from "./session-cookie";
+import { startDeveloperSession } from "./developer-sessions";
+import { PORTAL_AUTH_BASE_PATH, PORTAL_SESSION_MAX_AGE_SECONDS, portalAuthSecret, SESSION_ID_CLAIM } from "./session-cookie";
 
 /** Where a developer lands after signing in or out when the requested destination is missing, unparseable or on another origin. */
 const DEFAULT_DESTINATION = "/dashboard";
@@ -67,14 +67,6 @@ export function portalAuthOptions(request: { clientIp: string } = { clientIp: "u
       // Only same-origin destinations after sign-in and sign-out.
       async redirect({ url, baseUrl }) {
         return sameOriginDestination(url, baseUrl);
-      },
-    },
-    events: {
-      // next-auth's sign-out POST (its CSRF token checked) clears the cookie; this ends the session itself,
-      // so a copy of the cookie is refused from now on.
-      async signOut({ token }) {
-        const session = portalSessionOfToken(token);
-        if (session) await endDeveloperSession(session.sessionId);
       },
     },
     // next-auth's own diagnostics go to the server log (never to the browser); its debug output stays off.

@@ -10,7 +10,7 @@ import { PORTAL_SESSION_MAX_AGE_SECONDS, type PortalSession } from "./session-co
  * at sign-in (lib/portal/auth-options.ts), and every path that trusts the
  * cookie asks `liveSessionWhere` (one primary-key lookup, no cache), so
  * ending the row ends the session at once, on every instance:
- * - sign-out ends that one session (next-auth's signOut event);
+ * - sign-out ends that one session (lib/portal/next-auth-route.ts, before next-auth clears the cookie);
  * - a password change or reset ends all of the developer's sessions;
  * - `endDeveloperSessions` is the call for removing a developer from an
  *   organization (nothing removes one today; deleting a developer deletes

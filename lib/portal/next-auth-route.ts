@@ -3,8 +3,10 @@ import { ApiError } from "@/lib/http/api-error";
 import { clientIp } from "@/lib/http/client-ip";
 import { Reply, type HeaderValues } from "@/lib/http/core/reply";
 import type { RequestView } from "@/lib/http/core/request";
+import { findDeveloperOrganization } from "./access";
 import { portalAuthOptions } from "./auth-options";
-import { parseCookieHeader } from "./session-cookie";
+import { endDeveloperSession } from "./developer-sessions";
+import { parseCookieHeader, portalSessionFromCookies } from "./session-cookie";
 
 /**
  * next-auth 4's endpoints (/api/portal/auth/csrf, /session, /providers,
@@ -73,6 +75,13 @@ export async function serveNextAuth(req: RequestView, path: string): Promise<Rep
   if (!NEXT_AUTH_ACTIONS.has(nextauth[0] ?? "")) {
     throw new ApiError("endpoint_not_found", { message: `No endpoint ${req.method} ${url.pathname}` });
   }
+  const cookies = parseCookieHeader(req.headers.get("cookie"));
+  const session = await portalSessionFromCookies(cookies);
+  // Sign-out ends the server-side session before next-auth clears the cookie, so a failure
+  // (the database down) is an error the browser sees, never a sign-out that did not happen.
+  if (nextauth[0] === "signout" && req.method === "POST" && session) await endDeveloperSession(session.sessionId);
+  // next-auth's session read trusts the cookie alone: an ended session reads as none, as without a cookie.
+  if (nextauth[0] === "session" && session && !(await findDeveloperOrganization(session))) return Reply.json({}, 200);
   const headers: Record<string, string> = {};
   for (const name of ["host", "cookie", "content-type", "origin", "referer", "user-agent"]) {
     const value = req.headers.get(name);
@@ -82,7 +91,7 @@ export async function serveNextAuth(req: RequestView, path: string): Promise<Rep
   const nextReq = {
     method: req.method,
     headers,
-    cookies: parseCookieHeader(req.headers.get("cookie")),
+    cookies,
     body: await parseBody(req),
     query: { ...Object.fromEntries(url.searchParams), nextauth },
   };

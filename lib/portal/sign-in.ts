@@ -27,6 +27,8 @@ function signInBudget(): FailureBudget {
     failuresPerAccountPerIp: config.PORTAL_SIGN_IN_ATTEMPTS_PER_ACCOUNT,
     failuresPerIp: config.PORTAL_SIGN_IN_ATTEMPTS_PER_IP,
     windowSeconds: SIGN_IN_WINDOW_SECONDS,
+    // Passwords can be guessed: a burst of concurrent attempts gets no more tries than the budget.
+    reserveBeforeCheck: true,
   };
 }
 

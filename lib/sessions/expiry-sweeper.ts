@@ -7,7 +7,6 @@ import { purgeExpiredEnrollments } from "@/lib/faces/gallery";
 import { pruneFaceIndexChanges } from "@/lib/faces/gallery-index";
 import { purgeExpiredIdempotencyRecords } from "@/lib/http/idempotency";
 import { describeError, logger } from "@/lib/log/logger";
-import { purgeExpiredDeveloperSessions } from "@/lib/portal/developer-sessions";
 import { expireDueSessions } from "./expire-sessions";
 
 const globalForSweeper = globalThis as unknown as { __svcSweeper?: NodeJS.Timeout; __svcFacePurgeAt?: number };
@@ -25,12 +24,14 @@ function purgeFaceGallery(): Promise<number> {
 
 /**
  * Every `intervalMs`: ends due sessions, forgets idempotency records past
- * their 24 hours and developer portal sign-ins past their expiry, unlinks face-uniqueness enrollments past
+ * their 24 hours, unlinks face-uniqueness enrollments past
  * FACE_GALLERY_RETENTION_DAYS (hourly), prunes the face index's change log and, on the embedded
  * database, analyzes the tables that changed enough (it has no autovacuum).
- * Once per process; safe with several instances (every change is conditional).
+ * `alsoPurge` are the sweeps of domains above this one (the caller names
+ * them: developer portal sign-ins past their expiry). Once per process; safe
+ * with several instances (every change is conditional).
  */
-export function startExpirySweeper(intervalMs: number) {
+export function startExpirySweeper(intervalMs: number, alsoPurge: ReadonlyArray<() => Promise<unknown>> = []) {
   if (globalForSweeper.__svcSweeper) return;
   let running = false;
   globalForSweeper.__svcSweeper = setInterval(() => {
@@ -39,7 +40,7 @@ export function startExpirySweeper(intervalMs: number) {
     Promise.all([
       expireDueSessions(),
       purgeExpiredIdempotencyRecords(),
-      purgeExpiredDeveloperSessions(),
+      ...alsoPurge.map((purge) => purge()),
       purgeFaceGallery(),
       pruneFaceIndexChanges(now()),
       analyzeEmbeddedTables(),

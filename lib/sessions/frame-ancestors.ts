@@ -1,13 +1,7 @@
 import { now } from "@/lib/clock";
 import { db } from "@/lib/db/client";
 import { UUID_PATTERN } from "@/lib/http/validation";
-import { OPEN_STATUSES, type SessionStatus } from "./statuses";
-
-/** Expired or abandoned, or still open past `expires_at` (not swept yet): the hosted page only says so. */
-function hasExpired(session: { status: string; expiresAt: Date }, at: Date): boolean {
-  if (session.status === "EXPIRED" || session.status === "ABANDONED") return true;
-  return OPEN_STATUSES.includes(session.status as SessionStatus) && session.expiresAt <= at;
-}
+import { hasSessionExpired } from "./open-session";
 
 /**
  * The origins whose pages may show the hosted page of this session in a
@@ -21,6 +15,6 @@ export async function frameOriginsOfSession(sessionId: string, at: Date = now())
     where: { id: sessionId },
     select: { status: true, expiresAt: true, app: { select: { frameOrigins: true } } },
   });
-  if (!session || hasExpired(session, at)) return [];
+  if (!session || hasSessionExpired(session, at)) return [];
   return session.app.frameOrigins;
 }

@@ -14,12 +14,20 @@ import { isTerminal } from "./statuses";
  * - open but past `expires_at` (not swept yet): 410 `session_expired`.
  */
 export function assertSessionOpen(session: { status: string; expiresAt: Date }, at: Date = now()): void {
-  const expired = () => new ApiError("session_expired", { message: "This verification session has expired" });
-  if (session.status === "EXPIRED" || session.status === "ABANDONED") throw expired();
+  if (hasSessionExpired(session, at)) throw new ApiError("session_expired", { message: "This verification session has expired" });
   if (isTerminal(session.status) || session.status === "IN_REVIEW") {
     throw new ApiError("session_closed", { message: `This verification session is already ${session.status}` });
   }
-  if (session.expiresAt <= at) throw expired();
+}
+
+/**
+ * Expired: EXPIRED or ABANDONED, or still open (NOT_STARTED, IN_PROGRESS)
+ * past `expires_at` and not swept yet. Decided and IN_REVIEW sessions never
+ * expire.
+ */
+export function hasSessionExpired(session: { status: string; expiresAt: Date }, at: Date = now()): boolean {
+  if (session.status === "EXPIRED" || session.status === "ABANDONED") return true;
+  return !isTerminal(session.status) && session.status !== "IN_REVIEW" && session.expiresAt <= at;
 }
 
 const lockSession = prepareQuery("session_lock", (v: { sessionId: string }) =>

@@ -279,7 +279,7 @@ describe("request targets and methods outside a path (RFC 9110 OPTIONS *, CONNEC
     expect(["ECONNRESET", "EPIPE", "closed"]).toContain(cutOff);
   });
 
-  it("an absolute-form target (a proxy request) or * outside OPTIONS is a 400 envelope, never a redirect to the host it names", async () => {
+  it("an absolute-form target naming another host (a proxy request) or * outside OPTIONS is a 400 envelope, never a redirect to the host it names", async () => {
     for (const target of ["http://evil.example/api/v2/session", "https://evil.example/verify/x?y=1", "http://127.0.0.1/api/health/live", "*"]) {
       const res = await rawExchange(`GET ${target} HTTP/1.1\r\nHost: x\r\n\r\n`);
       expect(res.head, target).toMatch(/^HTTP\/1\.1 400 /);
@@ -287,9 +287,11 @@ describe("request targets and methods outside a path (RFC 9110 OPTIONS *, CONNEC
       expect(res.head).toMatch(/^x-request-id: req_[0-9a-f]{24}$/im);
       expectEnvelope(JSON.parse(res.body), "invalid_request");
     }
-    // The same resource asked for by its path is served.
+    // The same resource asked for by its path is served, and so is the absolute-form naming this server (RFC 9112 3.2.2).
     const path = await rawExchange(HEALTH);
     expect(path.head).toMatch(/^HTTP\/1\.1 200 /);
+    const own = await rawExchange(`GET ${shared().url}/api/health/live HTTP/1.1\r\nHost: x\r\n\r\n`);
+    expect(own.head).toMatch(/^HTTP\/1\.1 200 /);
   });
 });
 

@@ -70,6 +70,9 @@ describe("portal sessions end server-side", () => {
     const copied: Browser = { ...laptop };
     expect((await createKey(copied, appId)).status).toBe(201);
     expect((await dashboard(copied)).status).toBe(200);
+    const sessionRead = async (browser: Browser) =>
+      (await fetch(`${base}/api/portal/auth/session`, { headers: { cookie: browser.cookie, ...forwardedFor(browser.ip) } })).json();
+    expect(await sessionRead(copied)).toMatchObject({ user: { email } });
 
     const out = await signOutOverHttp(base, laptop);
     expect(out.status).toBe(303);
@@ -82,6 +85,7 @@ describe("portal sessions end server-side", () => {
     const page = await dashboard(copied);
     expect(page.status).toBe(307);
     expect(new URL(page.location!, base).pathname).toBe("/sign-in");
+    expect(await sessionRead(copied)).toEqual({});
 
     expect((await createKey(phone, appId)).status).toBe(201);
     expect((await dashboard(phone)).status).toBe(200);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { clientIpBehind, compileProxyTrust } from "@/lib/http/client-ip";
-import { refuseAtEdge } from "@/lib/http/edge";
+import { originFormOf, refuseAtEdge } from "@/lib/http/edge";
 import { rateLimitBucketFor } from "@/lib/http/rate-limit";
 
 const request = (peer: string, forwarded?: string) => ({
@@ -71,6 +71,16 @@ describe("request targets that are not a path", () => {
       expect(refused?.code).toBe("invalid_request");
     }
     expect(refuseAtEdge("GET", "/api/v2/session?next=http://evil.example/")).toBeNull();
+  });
+
+  it("serves an absolute-form target that names this server's public host as its path (RFC 9112 3.2.2), and only that one", () => {
+    const host = "id.example.com";
+    expect(originFormOf("https://id.example.com/api/v2/session?limit=2", host)).toBe("/api/v2/session?limit=2");
+    expect(originFormOf("HTTP://ID.EXAMPLE.COM/verify/x", host)).toBe("/verify/x");
+    expect(originFormOf("https://id.example.com", host)).toBe("/");
+    for (const other of ["https://evil.example/api/v2/session", "https://id.example.com.evil.example/x", "https://id.example.com:8443/x", "https://user@id.example.com/x", "/api/v2/session", "*"]) {
+      expect(originFormOf(other, host), other).toBe(other);
+    }
   });
 });
 
