@@ -39,8 +39,8 @@ describe("npm run dev (README)", () => {
       // says so, and the demo's test app registers a local receiver.
       expect(output).toContain("WEBHOOK_ALLOWED_NETWORKS=127.0.0.1/32,::1/128");
       const portal = portalCaller(session.cookie, server.url);
-      const [demoApp] = (await portal("GET", "/api/portal/apps?environment=test")).body.data.apps as { app_id: string }[];
-      const hook = await portal("POST", `/api/portal/apps/${demoApp!.app_id}/webhooks`, { json: { url: "http://127.0.0.1:4000/hook" } });
+      const [demoApp] = (await portal("GET", "/api/portal/apps?environment=test")).body.data.apps as { id: string }[];
+      const hook = await portal("POST", `/api/portal/apps/${demoApp!.id}/webhooks`, { json: { url: "http://127.0.0.1:4000/hook" } });
       expect(hook.status, hook.text).toBe(201);
       // The NPPES registry is configured by default: a licence workflow can be made.
       const licence = await api("POST", "/api/v2/workflows", { headers: { "X-API-Key": apiKey! }, base: server.url, json: { name: "licence", features: ["credential"] } });
