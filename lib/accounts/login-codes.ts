@@ -3,6 +3,7 @@ import { now } from "@/lib/clock";
 import { derivedKey, matchesUnderAnyDerivedKey } from "@/lib/crypto/encryption-key";
 import { db } from "@/lib/db/client";
 import { ABUSE_LIMITS } from "@/lib/http/abuse-limits";
+import { abuseKeyOfIp } from "@/lib/http/client-ip";
 import { logger } from "@/lib/log/logger";
 import { mailMode, MailNotConfiguredError, sendMail } from "@/lib/mail/mailer";
 import { STRINGS } from "@/lib/oidc/strings";
@@ -15,7 +16,8 @@ import { STRINGS } from "@/lib/oidc/strings";
  *   with the row id: a copy of the database alone does not reveal codes.
  * - Wrong attempts per code and codes per sign-in request, per email address
  *   and per client IP are limited (ABUSE_LIMITS.loginCode; counted in the
- *   database, so shared by every instance).
+ *   database, so shared by every instance). A code's row keeps the client
+ *   IP's abuse key (abuseKeyOfIp: an IPv6 client counts by its /64).
  */
 export const LOGIN_CODE = ABUSE_LIMITS.loginCode;
 
@@ -40,10 +42,11 @@ export async function sendLoginCode(input: {
   const prisma = await db();
   const at = now();
   const hourAgo = new Date(at.getTime() - 3600_000);
+  const requestIp = input.ip ? abuseKeyOfIp(input.ip) : null;
   const [perInteraction, perEmail, perIp] = await Promise.all([
     prisma.accountLoginCode.count({ where: { interactionId: input.interactionId } }),
     prisma.accountLoginCode.count({ where: { email: input.email, createdAt: { gt: hourAgo } } }),
-    input.ip ? prisma.accountLoginCode.count({ where: { requestIp: input.ip, createdAt: { gt: hourAgo } } }) : 0,
+    requestIp ? prisma.accountLoginCode.count({ where: { requestIp, createdAt: { gt: hourAgo } } }) : 0,
   ]);
   if (
     perInteraction >= LOGIN_CODE.maxPerInteraction ||
@@ -66,7 +69,7 @@ export async function sendLoginCode(input: {
         interactionId: input.interactionId,
         email: input.email,
         codeHash: codeHash(id, code),
-        requestIp: input.ip,
+        requestIp,
         createdAt: at,
         expiresAt: new Date(at.getTime() + LOGIN_CODE.ttlSeconds * 1000),
       },

@@ -50,7 +50,13 @@ export const COMMANDS: Record<string, Command> = {
     usage: "--email E",
     async run(flags) {
       const verified = await verifyDeveloperEmailByAddress(requireFlag(flags, "email"));
-      return { developer_id: verified.developerId, email: verified.email, email_verified: true, welcome_credit_granted: verified.welcomeCreditGranted };
+      return {
+        developer_id: verified.developerId,
+        email: verified.email,
+        email_verified: true,
+        welcome_credit_granted: verified.welcomeCreditGranted,
+        ...(verified.welcomeCreditWithheld && { welcome_credit_withheld: verified.welcomeCreditWithheld }),
+      };
     },
   },
   "app:create": {

@@ -1,3 +1,4 @@
+import ipaddr from "ipaddr.js";
 import proxyaddr from "proxy-addr";
 import { env } from "@/lib/config/env";
 import type { HeaderReader } from "./core/request";
@@ -42,4 +43,21 @@ export function clientIpBehind(req: { headers: HeaderReader }, trust: Trust | nu
   if (!trust || peer === "unknown") return peer;
   const forwarded = req.headers.get("x-forwarded-for") ?? undefined;
   return proxyaddr({ headers: { "x-forwarded-for": forwarded }, socket: { remoteAddress: peer } } as never, trust);
+}
+
+/**
+ * The key under which a client IP's abuse limits are counted (every per-IP
+ * rate-limit key, lib/http/rate-limit.ts `{ ip }`): an IPv4 address (an
+ * IPv4-mapped IPv6 address counts as its IPv4 address) is itself; any other
+ * IPv6 address counts as its /64 network (`2001:db8:1:2::/64`), the block a
+ * single host or site is usually given, so that the addresses of one /64
+ * share one budget. Anything that is not an IP address (`unknown`) is
+ * returned as is. What is logged or shown as the client IP is unchanged.
+ */
+export function abuseKeyOfIp(ip: string): string {
+  if (!ipaddr.isValid(ip)) return ip;
+  const address = ipaddr.process(ip);
+  if (address.kind() === "ipv4") return address.toString();
+  const network = new ipaddr.IPv6([...(address as ipaddr.IPv6).parts.slice(0, 4), 0, 0, 0, 0]);
+  return `${network.toRFC5952String()}/64`;
 }

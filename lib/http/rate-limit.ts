@@ -4,6 +4,7 @@ import { now } from "@/lib/clock";
 import { redis } from "@/lib/redis/client";
 import { describeError, logger } from "@/lib/log/logger";
 import { ApiError } from "./api-error";
+import { abuseKeyOfIp } from "./client-ip";
 
 /**
  * Spec 8: about 150 requests per minute per client IP. Budgets are per
@@ -93,15 +94,26 @@ function noteSuccess() {
   }
 }
 
+/**
+ * Whom a budget counts: a key of the caller's (an app, a developer, an
+ * email) or `{ ip }`, a client IP, counted under abuseKeyOfIp (an IPv6
+ * client by its /64 network). Every per-IP budget passes `{ ip }`.
+ */
+export type RateLimitKey = string | { ip: string };
+
+function limiterKey(key: RateLimitKey): string {
+  return typeof key === "string" ? key : `ip:${abuseKeyOfIp(key.ip)}`;
+}
+
 /** Consumes one request; throws 429 `rate_limited` (no Retry-After) when over. */
 export async function consumeRateLimit(
   bucket: RateLimitBucket,
-  key: string,
+  key: RateLimitKey,
   points = env().RATE_LIMIT_PER_MINUTE,
   durationSeconds = 60,
 ): Promise<RateLimitHeaders> {
   try {
-    const res = await limiterFor(bucket, points, durationSeconds).consume(key);
+    const res = await limiterFor(bucket, points, durationSeconds).consume(limiterKey(key));
     noteSuccess();
     return {
       "X-RateLimit-Limit": String(points),
@@ -197,9 +209,12 @@ async function returnFailure(bucket: RateLimitBucket, key: string, points: numbe
  * success clears the (account, IP) count. With `reserveBeforeCheck` the
  * failure is counted when the attempt starts and a success gives the IP's
  * back. Without an `account` (missing or empty) only the IP budget applies.
+ * The IP is counted under abuseKeyOfIp (an IPv6 client by its /64
+ * network), in both budgets.
  */
-export async function startBudgetedAttempt(budget: FailureBudget, ip: string, account: string | undefined): Promise<BudgetedAttempt> {
+export async function startBudgetedAttempt(budget: FailureBudget, clientIp: string, account: string | undefined): Promise<BudgetedAttempt> {
   const { ipBucket, accountBucket, failuresPerAccountPerIp, failuresPerIp, windowSeconds } = budget;
+  const ip = limiterKey({ ip: clientIp });
   const accountKey = account ? `${account}|${ip}` : undefined;
   const clearAccount = () => (accountKey === undefined ? Promise.resolve() : clearFailures(accountBucket, accountKey, failuresPerAccountPerIp, windowSeconds));
   if (budget.reserveBeforeCheck) {

@@ -48,7 +48,7 @@ export const portalText = {
   signUp: {
     title: "Create an account",
     heading: "Create your developer account",
-    intro: "You get an organization with a one-time welcome credit of 100 USD for verification checks, once you verify your email.",
+    intro: "You get an organization with a one-time welcome credit of 100 USD for verification checks, once you verify your email (one welcome credit per mailbox).",
     name: "Your name (optional)",
     organization: "Organization name (optional)",
     email: "Email",
@@ -71,8 +71,12 @@ export const portalText = {
     mailNotConfigured: "This server cannot send mail. Ask the server's administrator to verify your email.",
     pageTitle: "Verify your email",
     verifying: "Verifying your email…",
-    verified: (credit: boolean) =>
-      credit ? "Your email is verified. Your organization received its 100 USD welcome credit." : "Your email is verified.",
+    verified: (credit: boolean, withheld?: "already_granted" | "mailbox_already_credited") =>
+      credit
+        ? "Your email is verified. Your organization received its 100 USD welcome credit."
+        : withheld === "mailbox_already_credited"
+          ? "Your email is verified. No welcome credit: another account with this mailbox already received it (one welcome credit per mailbox)."
+          : "Your email is verified.",
     invalidLink: "This link is invalid, has expired or was already used. Sign in: if your email is not verified yet, the portal offers a new link.",
     missingToken: "This page needs the link from the email. Open the link again, or sign in to ask for a new one.",
     toPortal: "Go to the portal",

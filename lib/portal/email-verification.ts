@@ -8,6 +8,7 @@ import { DEFAULT_LOCALE, messagesFor } from "@/lib/i18n";
 import { mailMode, sendMailInBackground } from "@/lib/mail/mailer";
 import { isEmailVerified, markEmailVerified } from "@/lib/tenancy/verify-developer-email";
 import { centsToAmount, WELCOME_CREDIT_CENTS } from "@/lib/billing/money";
+import type { WelcomeCreditWithheld } from "@/lib/billing/welcome-credit";
 import { EMAIL_VERIFICATION_TTL_HOURS, VERIFY_EMAIL_PAGE_PATH } from "./public-constants";
 import { issueLinkToken, portalLink, useLinkToken } from "./single-use-link";
 
@@ -52,18 +53,22 @@ export async function resendEmailVerification(developer: { developerId: string; 
   return { email_verification: "sent" };
 }
 
+/** What confirming the link answers: `welcome_credit` 100, or 0 with why (`welcome_credit_withheld`). */
+export type EmailConfirmed = { email_verified: true; welcome_credit: number; welcome_credit_withheld?: WelcomeCreditWithheld };
+
 /**
  * Follows a verification link: the token is used up in the same transaction
- * that marks the email verified and grants the welcome credit
- * (markEmailVerified). A second use, an expired or unknown token: 400
- * `email_verification_invalid`, and nothing changes. Every other open link
- * of that developer is closed with it.
+ * that marks the email verified and grants the welcome credit, one per
+ * mailbox (markEmailVerified). A second use, an expired or unknown token:
+ * 400 `email_verification_invalid`, and nothing changes. Every other open
+ * link of that developer is closed with it.
  */
-export async function confirmEmail(input: unknown): Promise<{ email_verified: true; welcome_credit: number }> {
+export async function confirmEmail(input: unknown): Promise<EmailConfirmed> {
   const { token } = parseOrThrow(ConfirmEmailBody, input, "body");
   const prisma = await db();
   const verified = await prisma.$transaction(async (tx) =>
     markEmailVerified(tx, await useLinkToken(tx.developerEmailVerification, token, "email_verification_invalid")),
   );
-  return { email_verified: true, welcome_credit: verified.welcomeCreditGranted ? centsToAmount(WELCOME_CREDIT_CENTS) : 0 };
+  if (verified.welcomeCreditGranted) return { email_verified: true, welcome_credit: centsToAmount(WELCOME_CREDIT_CENTS) };
+  return { email_verified: true, welcome_credit: 0, ...(verified.welcomeCreditWithheld && { welcome_credit_withheld: verified.welcomeCreditWithheld }) };
 }

@@ -37,7 +37,7 @@ export function passwordResetLink(token: string): string {
 export async function requestPasswordReset(input: unknown, clientIp: string): Promise<{ requested: true }> {
   const { email } = parseOrThrow(RequestPasswordResetBody, input, "body");
   if (mailMode() === "disabled") throw new ApiError("mail_not_configured");
-  await consumeRateLimit("portal-password-reset", `ip:${clientIp}`, MAILS_PER_HOUR_PER_IP, 3600);
+  await consumeRateLimit("portal-password-reset", { ip: clientIp }, MAILS_PER_HOUR_PER_IP, 3600);
   await consumeRateLimit("portal-password-reset", `email:${email}`, MAILS_PER_HOUR_PER_EMAIL, 3600);
   const prisma = await db();
   const developer = await prisma.developer.findUnique({ where: { email } });

@@ -17,7 +17,7 @@ import { SignUpBody } from "./schemas";
  */
 export async function signUpDeveloper(input: unknown, clientIp: string) {
   const body = parseOrThrow(SignUpBody, input, "body");
-  await consumeRateLimit("portal-sign-up", `ip:${clientIp}`, env().PORTAL_SIGN_UPS_PER_IP_PER_HOUR, ABUSE_LIMITS.portalSignUp.windowSeconds);
+  await consumeRateLimit("portal-sign-up", { ip: clientIp }, env().PORTAL_SIGN_UPS_PER_IP_PER_HOUR, ABUSE_LIMITS.portalSignUp.windowSeconds);
   const created = await createDeveloper({
     email: body.email,
     password: body.password,

@@ -2,6 +2,28 @@ import { z } from "zod";
 import { isAllowedDestination, type IpNetwork } from "@/lib/webhooks/safe-address";
 
 export const EmailSchema = z.string().trim().toLowerCase().pipe(z.email({ message: "Invalid email address" }));
+/** Domains whose mailboxes ignore dots in the local part; googlemail.com is gmail.com. */
+const DOTLESS_MAILBOX_DOMAINS: Record<string, string> = { "gmail.com": "gmail.com", "googlemail.com": "gmail.com" };
+
+/**
+ * The mailbox an email address delivers to, for "once per mailbox" rules
+ * (the welcome credit): lower-cased; a `+tag` is removed from the local
+ * part (sub-addressing, on every domain); for gmail.com and googlemail.com
+ * the dots of the local part are removed too, and the domain is gmail.com.
+ * `A.B+shop@GoogleMail.com` -> `ab@gmail.com`. Not a valid address to mail.
+ */
+export function normalisedMailbox(email: string): string {
+  const address = email.trim().toLowerCase();
+  const at = address.lastIndexOf("@");
+  if (at < 0) return address;
+  const domain = address.slice(at + 1);
+  let local = address.slice(0, at);
+  const plus = local.indexOf("+");
+  if (plus >= 0) local = local.slice(0, plus);
+  const dotless = DOTLESS_MAILBOX_DOMAINS[domain];
+  return dotless ? `${local.replaceAll(".", "")}@${dotless}` : `${local}@${domain}`;
+}
+
 export const PasswordSchema = z.string().min(10, "Password must be at least 10 characters").max(200);
 export const AppEnvironmentSchema = z.enum(["test", "production"]);
 export const AppNameSchema = z.string().trim().min(1, "Name is required").max(120, "Name must be 1 to 120 characters");

@@ -1,4 +1,4 @@
-import { randomUUID } from "node:crypto";
+import { randomBytes, randomUUID } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
 import { api, createTenant, shared, type Tenant } from "../support/api";
 import { cli } from "../support/cli";
@@ -59,6 +59,9 @@ function expectRateLimited(res: { status: number; headers: Headers; body: unknow
   else expectEnvelope(res.body, "rate_limited");
   expect(res.headers.get("retry-after")).toBeNull(); // spec 7 rule 3
 }
+
+/** A random IPv6 /64 prefix of the documentation range (`2001:db8:xxxx:xxxx`): its addresses are one client for the limits. */
+const randomSlash64 = () => `2001:db8:${randomBytes(2).toString("hex")}:${randomBytes(2).toString("hex")}`;
 
 describe("the authorization request", () => {
   it("stores nothing for an anonymous request: 150 a minute per IP (then a 429 page), the row comes with the email step", async () => {
@@ -159,6 +162,13 @@ describe("token endpoint client authentication", () => {
     expectRateLimited(await attempt(t, ip));
   });
 
+  it("an IPv6 client counts by its /64: failures from any of its addresses share one budget; the next /64 is unaffected", async () => {
+    const net = randomSlash64();
+    for (let i = 0; i < 10; i++) refused(await attempt(wrong(t), `${net}:${i.toString(16)}:0:0:${i + 1}`));
+    expectRateLimited(await attempt(t, `${net}::abcd`));
+    authenticated(await attempt(t, `${randomSlash64()}::1`));
+  });
+
   it("30 failures from one IP across clients, then 429 for every client from it", async () => {
     const ip = randomIp();
     for (let i = 0; i < 30; i++) refused(await attempt({ clientId: `cli_unknown${i % 3}`, clientSecret: "nope" }, ip));
@@ -246,6 +256,19 @@ describe("developer portal sign-up (production default)", () => {
     expectRateLimited(await signUp(sixth, ip));
     expect(await developersWith(sixth)).toBe(0);
     expect((await signUp(sixth, randomIp())).status).toBe(201);
+  });
+
+  it("an IPv6 client counts by its /64: sign-ups from any of its addresses share the 5; another /64 is unaffected", async () => {
+    const net = randomSlash64();
+    const spellings = [`${net}::1`, `${net}:0:0:0:2`, `${net.toUpperCase()}::ABCD`, `${net}:1:2:3:4`, `${net}:ffff:ffff:ffff:ffff`];
+    for (const address of spellings) {
+      const res = await signUp(`abuse-${randomUUID()}@example.com`, address);
+      expect(res.status, `${address}: ${res.text}`).toBe(201);
+    }
+    const sixth = `abuse-${randomUUID()}@example.com`;
+    expectRateLimited(await signUp(sixth, `${net}:9:8:7:6`));
+    expect(await developersWith(sixth)).toBe(0);
+    expect((await signUp(sixth, `${randomSlash64()}::1`)).status).toBe(201);
   });
 });
 

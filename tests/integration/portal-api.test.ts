@@ -282,8 +282,9 @@ describe("email verification and the welcome credit (issue 31.4; a server of its
   let smtp: TestSmtp;
   beforeAll(async () => {
     smtp = await startSmtp();
-    // Production defaults, PORTAL_SIGN_UPS_PER_IP_PER_HOUR (5) included: this describe signs up 3 developers.
-    server = await startServer({ ...shared().env, SMTP_HOST: smtp.host, SMTP_PORT: String(smtp.port) });
+    // Production defaults, except PORTAL_SIGN_UPS_PER_IP_PER_HOUR: this describe signs up 6 developers from one IP
+    // (abuse-limits.test.ts tests the default).
+    server = await startServer({ ...shared().env, SMTP_HOST: smtp.host, SMTP_PORT: String(smtp.port), PORTAL_SIGN_UPS_PER_IP_PER_HOUR: "10" });
   });
   afterAll(async () => {
     await server?.stop();
@@ -330,6 +331,38 @@ describe("email verification and the welcome credit (issue 31.4; a server of its
     const resend = await call("POST", "/api/portal/email-verification");
     expect(resend.status).toBe(409);
     expect(resend.body.error.code).toBe("email_already_verified");
+  });
+
+  it("grants one welcome credit per mailbox: x+1@gmail.com gets 100 USD, x.+2@googlemail.com is verified but gets none; another mailbox gets its own", async () => {
+    const local = `w${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+    const verifiedWith = async (email: string) => {
+      const created = await postSignUp({ email, password: PASSWORD }, server.url);
+      expect(created.status, created.text).toBe(201);
+      expect(created.body.data.email).toBe(email); // kept as typed: sign-in uses it
+      const confirmed = await confirmEmail(await verificationTokenFor(smtp, email), server.url);
+      expect(confirmed.status, confirmed.text).toBe(200);
+      const { cookie } = await signInOverHttp(email, PASSWORD, server.url);
+      const wallet = (await portalCaller(cookie, server.url)("GET", "/api/portal/wallet")).body.data;
+      return { answer: confirmed.body.data, balance: wallet.balance, organizationId: created.body.data.organization_id as string };
+    };
+    const first = await verifiedWith(`${local}+1@gmail.com`);
+    expect(first.answer).toEqual({ email_verified: true, welcome_credit: 100 });
+    expect(first.balance).toBe(100);
+
+    const sameMailbox = await verifiedWith(`${local.slice(0, 2)}.${local.slice(2)}.+2@googlemail.com`);
+    expect(sameMailbox.answer).toEqual({ email_verified: true, welcome_credit: 0, welcome_credit_withheld: "mailbox_already_credited" });
+    expect(sameMailbox.balance).toBe(0);
+    expect(await welcomeRows(sameMailbox.organizationId)).toBe(0);
+
+    const otherMailbox = await verifiedWith(`${local}x+1@gmail.com`);
+    expect(otherMailbox.answer).toEqual({ email_verified: true, welcome_credit: 100 });
+    expect(otherMailbox.balance).toBe(100);
+    // Only a keyed hash of the mailbox is stored, never the address.
+    const grants = await sql(shared().env, "SELECT mailbox_hash FROM welcome_credit_grants WHERE organization_id IN ($1, $2)", [first.organizationId, otherMailbox.organizationId]);
+    expect(grants).toHaveLength(2);
+    for (const { mailbox_hash } of grants) expect(mailbox_hash).toMatch(/^[0-9a-f]{64}$/);
+    // The sign-up page says so before anyone signs up.
+    expect(await (await fetch(`${server.url}/sign-up`)).text()).toContain("one welcome credit per mailbox");
   });
 
   it("refuses a sign-up from another site (foreign or no Origin) and a text/plain body, creating nothing", async () => {

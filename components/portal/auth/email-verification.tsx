@@ -5,6 +5,7 @@ import { useMutation } from "@tanstack/react-query";
 import { useEffect, useRef, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { Notice } from "@/components/ui/notice";
+import type { EmailConfirmed } from "@/lib/portal/email-verification";
 import { EMAIL_VERIFICATION_TTL_HOURS } from "@/lib/portal/public-constants";
 import { errorMessage, PortalApiError, portalFetch, text } from "../api";
 
@@ -19,7 +20,7 @@ export function VerifyEmailConfirmation() {
   const [token, setToken] = useState<string | null | undefined>(undefined);
   const posted = useRef(false);
   const confirm = useMutation({
-    mutationFn: (value: string) => portalFetch<{ email_verified: true; welcome_credit: number }>("POST", "/api/portal/email-verification/confirm", { token: value }),
+    mutationFn: (value: string) => portalFetch<EmailConfirmed>("POST", "/api/portal/email-verification/confirm", { token: value }),
   });
   const { mutate } = confirm;
   useEffect(() => {
@@ -38,7 +39,7 @@ export function VerifyEmailConfirmation() {
     <div>
       {(token === undefined || confirm.isPending) && <Notice>{t.verifying}</Notice>}
       {token === null && <Notice tone="error">{t.missingToken}</Notice>}
-      {confirm.isSuccess && <Notice tone="success">{t.verified(confirm.data.welcome_credit > 0)}</Notice>}
+      {confirm.isSuccess && <Notice tone="success">{t.verified(confirm.data.welcome_credit > 0, confirm.data.welcome_credit_withheld)}</Notice>}
       {error && <Notice tone="error">{invalid ? t.invalidLink : errorMessage(error)}</Notice>}
       <p className="mt-6">
         <Link className="font-semibold text-blue-800 underline" href="/dashboard">

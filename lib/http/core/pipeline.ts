@@ -202,7 +202,7 @@ export function defineRoute<
     try {
       const url = new URL(raw.url);
       const bucket = rateLimitBucketFor(url.pathname);
-      if (bucket) rateHeaders = await consumeRateLimit(bucket, clientIp(raw));
+      if (bucket) rateHeaders = await consumeRateLimit(bucket, { ip: clientIp(raw) });
       assertStorableEntries(Object.entries(params), "path");
       assertStorableEntries(url.searchParams, "query");
 
