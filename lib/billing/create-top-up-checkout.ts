@@ -6,7 +6,7 @@ import { ApiError } from "@/lib/http/api-error";
 import { parseOrThrow, UUID_PATTERN } from "@/lib/http/validation";
 import { DEFAULT_LOCALE, messagesFor } from "@/lib/i18n";
 import { describeError, logger } from "@/lib/log/logger";
-import { TOP_UP_RETURN_PARAM, WALLET_PAGE_PATH, type TopUpReturn } from "@/lib/portal/public-constants";
+import { TOP_UP_RETURN_PARAM, WALLET_PAGE_PATH, type TopUpReturn } from "./top-up-return";
 import { CURRENCY } from "./money";
 import { providerError, requireStripeSettings, stripeClient } from "./stripe";
 import { TopUpAmountMinor } from "./top-up-amount";

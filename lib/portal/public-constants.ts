@@ -12,14 +12,5 @@ export const EMAIL_VERIFICATION_TTL_HOURS = 24;
 /** The page an email verification link opens (the token in its fragment). */
 export const VERIFY_EMAIL_PAGE_PATH = "/verify-email";
 
-/** The portal's wallet page: where Stripe Checkout sends the developer back after a top-up. */
-export const WALLET_PAGE_PATH = "/dashboard/wallet";
-
-/**
- * The query parameter Stripe Checkout's return URLs carry back to the wallet
- * page (`?top_up=success&session_id=...` / `?top_up=cancelled`), so the page
- * can say what happened.
- */
-export const TOP_UP_RETURN_PARAM = "top_up";
-export const TOP_UP_RETURNS = ["success", "cancelled"] as const;
-export type TopUpReturn = (typeof TOP_UP_RETURNS)[number];
+// Where a top-up's Stripe Checkout returns to is billing's (lib/billing/top-up-return.ts); the portal's pages read it here.
+export { TOP_UP_RETURN_PARAM, TOP_UP_RETURNS, WALLET_PAGE_PATH, type TopUpReturn } from "@/lib/billing/top-up-return";
