@@ -44,6 +44,13 @@ type Claimed = {
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
+/** SQL: `n`, the live leases (of every worker) of the deliveries whose `column` is `value`, counted up to `cap`. */
+const liveLeases = (column: "endpoint_id" | "app_id", value: string, cap: string) =>
+  `SELECT count(*)::int AS n FROM (
+     SELECT 1 FROM webhook_deliveries l
+      WHERE l.state = 'pending' AND l.${column} = ${value} AND l.locked_until > $1::timestamptz
+      LIMIT ${cap}) live`;
+
 /**
  * The claim ($1 now, $2 how many, $3 the lease's end, $4 the per-endpoint
  * cap, $5 the per-app cap): up to $2 due deliveries for one lease, at most
@@ -73,12 +80,7 @@ export const CLAIM_DUE_DELIVERIES = `WITH RECURSIVE endpoints AS (
          FROM endpoints e WHERE e.endpoint_id IS NOT NULL
      ), per_endpoint AS (
        SELECT c.id, c.app_id, c.next_attempt_at FROM endpoints e
-       CROSS JOIN LATERAL (
-         SELECT count(*)::int AS n FROM (
-           SELECT 1 FROM webhook_deliveries l
-            WHERE l.state = 'pending' AND l.endpoint_id = e.endpoint_id AND l.locked_until > $1::timestamptz
-            LIMIT $4) live
-       ) endpoint_busy
+       CROSS JOIN LATERAL (${liveLeases("endpoint_id", "e.endpoint_id", "$4")}) endpoint_busy
        CROSS JOIN LATERAL (
          SELECT d.id, d.app_id, d.next_attempt_at FROM webhook_deliveries d
           WHERE d.state = 'pending' AND d.endpoint_id = e.endpoint_id AND d.next_attempt_at <= $1::timestamptz
@@ -93,12 +95,7 @@ export const CLAIM_DUE_DELIVERIES = `WITH RECURSIVE endpoints AS (
          FROM per_endpoint p
      ), app_busy AS (
        SELECT a.app_id, busy.n FROM (SELECT DISTINCT app_id FROM per_endpoint) a
-       CROSS JOIN LATERAL (
-         SELECT count(*)::int AS n FROM (
-           SELECT 1 FROM webhook_deliveries l
-            WHERE l.state = 'pending' AND l.app_id = a.app_id AND l.locked_until > $1::timestamptz
-            LIMIT $5) live
-       ) busy
+       CROSS JOIN LATERAL (${liveLeases("app_id", "a.app_id", "$5")}) busy
      ), candidates AS (
        SELECT r.id FROM ranked r JOIN app_busy b ON b.app_id = r.app_id
         WHERE r.app_rank <= $5 - b.n

@@ -30,6 +30,22 @@ afterAll(async () => {
 
 const CAP = 2;
 
+/** A production server on a database of its own, its worker polling every 100 ms with `worker`'s settings; stopped at the end. */
+async function isolationServer(label: string, worker: Record<string, string>) {
+  const database = await createTestDatabase(label);
+  cleanups.push(() => database.drop());
+  const env = {
+    ...database.env,
+    ENCRYPTION_KEY: randomBytes(32).toString("hex"),
+    ...LOCAL_RECEIVER_NETWORKS,
+    WEBHOOK_POLL_MS: "100",
+    ...worker,
+  };
+  const server = await startServer(env);
+  cleanups.push(() => server.stop());
+  return { env, server };
+}
+
 /** A developer with a test app and an API key, through the portal. */
 async function tenantApp(base: string) {
   const dev = await signUpDeveloper(base);
@@ -69,23 +85,15 @@ const inFlightAttempts = (d: LogDelivery) => d.attempts.filter((a) => a.outcome 
 
 describe("a hanging endpoint with a backlog", () => {
   it("leaves another tenant's delivery on time and holds at most its cap in flight", async () => {
-    const database = await createTestDatabase("wh-isolation");
-    cleanups.push(() => database.drop());
-    const env = {
-      ...database.env,
-      ENCRYPTION_KEY: randomBytes(32).toString("hex"),
-      ...LOCAL_RECEIVER_NETWORKS,
-      WEBHOOK_POLL_MS: "100",
-      WEBHOOK_CONCURRENCY: "4",
-      WEBHOOK_CONCURRENCY_PER_ENDPOINT: String(CAP),
-      WEBHOOK_TIMEOUT_MS: "20000",
-    };
     const hanging = await new TestReceiver().start();
     const healthy = await new TestReceiver().start();
     cleanups.push(() => hanging.stop(), () => healthy.stop());
     hanging.hold = true; // requests arrive and are never answered
-    const server = await startServer(env);
-    cleanups.push(() => server.stop());
+    const { env, server } = await isolationServer("wh-isolation", {
+      WEBHOOK_CONCURRENCY: "4",
+      WEBHOOK_CONCURRENCY_PER_ENDPOINT: String(CAP),
+      WEBHOOK_TIMEOUT_MS: "20000",
+    });
     const slow = await tenantWithWebhook(server.url, hanging.url);
     const other = await tenantWithWebhook(server.url, healthy.url);
     hanging.secret = slow.secret;
@@ -128,6 +136,7 @@ function sampleInFlight(env: Record<string, string>) {
   const keepMax = (m: Map<string, number>, key: string, n: number) => m.set(key, Math.max(m.get(key) ?? 0, n));
   let running = true;
   const client = new pg.Client({ connectionString: databaseUrl(env) });
+  client.on("error", () => {}); // the database going away at clean-up ends the loop with its query's error
   const done = (async () => {
     await client.connect();
     try {
@@ -149,6 +158,7 @@ function sampleInFlight(env: Record<string, string>) {
       await client.end();
     }
   })();
+  done.catch(() => {}); // surfaced by stop(); a failed test never calls it
   return {
     async stop() {
       running = false;
@@ -162,21 +172,13 @@ describe("one tenant's several hanging endpoints", () => {
   it("hold at most the per-app cap in flight together, and another tenant's delivery still arrives", async () => {
     const PER_ENDPOINT = 2;
     const PER_APP = 4;
-    const database = await createTestDatabase("wh-isolation-app");
-    cleanups.push(() => database.drop());
-    const env = {
-      ...database.env,
-      ENCRYPTION_KEY: randomBytes(32).toString("hex"),
-      ...LOCAL_RECEIVER_NETWORKS,
-      WEBHOOK_POLL_MS: "100",
+    const { env, server } = await isolationServer("wh-isolation-app", {
       // 5 endpoints x 2 = 10 attempts the endpoint cap alone would allow: more than the worker's 6 slots.
       WEBHOOK_CONCURRENCY: "6",
       WEBHOOK_CONCURRENCY_PER_ENDPOINT: String(PER_ENDPOINT),
       WEBHOOK_CONCURRENCY_PER_APP: String(PER_APP),
       WEBHOOK_TIMEOUT_MS: "60000",
-    };
-    const server = await startServer(env);
-    cleanups.push(() => server.stop());
+    });
     const slow = await tenantApp(server.url);
     const hanging: TestReceiver[] = [];
     for (let i = 0; i < 5; i++) {
@@ -193,6 +195,7 @@ describe("one tenant's several hanging endpoints", () => {
     const other = await tenantWithWebhook(server.url, healthy.url);
     healthy.secret = other.secret;
     const sampler = sampleInFlight(env);
+    cleanups.push(() => sampler.stop());
 
     const heldRequests = () => hanging.reduce((n, r) => n + r.received.length, 0);
     await hanging[0]!.waitFor(() => heldRequests() >= PER_APP, 60_000);
