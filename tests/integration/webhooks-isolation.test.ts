@@ -7,7 +7,7 @@ import { LOCAL_RECEIVER_NETWORKS, TestReceiver } from "../support/receiver";
 import { startServer } from "../support/server";
 import { insertEvents } from "../support/webhook-outbox";
 import { portalTestApp, registerApprovedWebhook } from "../support/webhook-tenants";
-import { signUpDeveloper } from "../support/portal";
+import { signUpDeveloper, type PortalDeveloper } from "../support/portal";
 
 /**
  * One tenant's slow receiver does not stall every tenant's webhooks (issue
@@ -21,7 +21,8 @@ import { signUpDeveloper } from "../support/portal";
  * loaded machine's delays. Speed is bench/webhook-isolation.ts's business.
  * A tenant with several hanging endpoints is held to
  * WEBHOOK_CONCURRENCY_PER_APP in flight, all its endpoints together, so it
- * cannot take every slot either.
+ * cannot take every slot either; and a slot that frees up goes to the
+ * tenant with nothing in flight before that tenant's older backlog.
  */
 const cleanups: Array<() => unknown> = [];
 afterAll(async () => {
@@ -59,6 +60,15 @@ async function tenantApp(base: string) {
 async function tenantWithWebhook(base: string, url: string) {
   const { dev, appId, apiKey } = await tenantApp(base);
   return { appId, apiKey, ...(await registerApprovedWebhook(dev, appId, url)) };
+}
+
+/** Another tenant whose webhook goes to a receiver that answers at once. */
+async function healthyTenant(base: string) {
+  const receiver = await new TestReceiver().start();
+  cleanups.push(() => receiver.stop());
+  const tenant = await tenantWithWebhook(base, receiver.url);
+  receiver.secret = tenant.secret;
+  return { receiver, tenant };
 }
 
 /** A test event of `tenant`'s webhook through the API; waits until `receiver` has processed it (or fails after `ms`). */
@@ -127,6 +137,21 @@ describe("a hanging endpoint with a backlog", () => {
   }, 180_000);
 });
 
+/** `count` approved webhooks of the tenant's app, each to a receiver of its own that never answers, each with `backlog` due events. */
+async function hangingEndpoints(env: Record<string, string>, tenant: { dev: PortalDeveloper; appId: string }, count: number, backlog: number) {
+  const receivers: TestReceiver[] = [];
+  for (let i = 0; i < count; i++) {
+    const receiver = await new TestReceiver().start();
+    cleanups.push(() => receiver.stop()); // before the server's stop: its held attempts end at once
+    receiver.hold = true;
+    const hook = await registerApprovedWebhook(tenant.dev, tenant.appId, receiver.url);
+    receiver.secret = hook.secret;
+    receivers.push(receiver);
+    await insertEvents(env, { appId: tenant.appId, webhookId: hook.webhookId, url: receiver.url, count: backlog });
+  }
+  return receivers;
+}
+
 /**
  * Samples the attempts in flight (open rows of the delivery log) per app and
  * per endpoint until stopped, keeping the highest counts seen.
@@ -180,20 +205,8 @@ describe("one tenant's several hanging endpoints", () => {
       WEBHOOK_TIMEOUT_MS: "60000",
     });
     const slow = await tenantApp(server.url);
-    const hanging: TestReceiver[] = [];
-    for (let i = 0; i < 5; i++) {
-      const receiver = await new TestReceiver().start();
-      cleanups.push(() => receiver.stop()); // before the server's stop: its held attempts end at once
-      receiver.hold = true;
-      const hook = await registerApprovedWebhook(slow.dev, slow.appId, receiver.url);
-      receiver.secret = hook.secret;
-      hanging.push(receiver);
-      await insertEvents(env, { appId: slow.appId, webhookId: hook.webhookId, url: receiver.url, count: 8 });
-    }
-    const healthy = await new TestReceiver().start();
-    cleanups.push(() => healthy.stop());
-    const other = await tenantWithWebhook(server.url, healthy.url);
-    healthy.secret = other.secret;
+    const hanging = await hangingEndpoints(env, slow, 5, 8);
+    const { receiver: healthy, tenant: other } = await healthyTenant(server.url);
     const sampler = sampleInFlight(env);
     cleanups.push(() => sampler.stop());
 
@@ -214,5 +227,24 @@ describe("one tenant's several hanging endpoints", () => {
     const perWebhook = new Map<string, number>();
     for (const d of deliveries) perWebhook.set(d.webhook_id, (perWebhook.get(d.webhook_id) ?? 0) + inFlightAttempts(d));
     for (const n of perWebhook.values()) expect(n).toBeLessThanOrEqual(PER_ENDPOINT);
+  }, 180_000);
+});
+
+describe("a worker whose every slot one tenant's hanging endpoints hold", () => {
+  it("gives the next free slot to another tenant's new event before that tenant's older backlog", async () => {
+    const { env, server } = await isolationServer("wh-isolation-order", {
+      // The app cap lets the hanging tenant fill the worker: only the claim's order decides who gets a freed slot.
+      WEBHOOK_CONCURRENCY: "4",
+      WEBHOOK_CONCURRENCY_PER_ENDPOINT: "2",
+      WEBHOOK_CONCURRENCY_PER_APP: "4",
+      WEBHOOK_TIMEOUT_MS: "3000",
+    });
+    const slow = await tenantApp(server.url);
+    const hanging = await hangingEndpoints(env, slow, 2, 100);
+    const { receiver: healthy, tenant: other } = await healthyTenant(server.url);
+    await hanging[0]!.waitFor(() => hanging.every((r) => r.received.length >= 2), 60_000);
+
+    // Every slot is held for 3 s at a time; oldest first, the 196 older events would take about 150 s.
+    await sendTestEventAndWait(server.url, other, healthy, 30_000);
   }, 180_000);
 });
