@@ -1,7 +1,8 @@
-// `npm run bench:webhooks`: one tenant's endpoint that never answers, with
-// 1,000 events queued for it, must not delay another tenant's deliveries.
-// A production server (its own webhook worker, default WEBHOOK_CONCURRENCY
-// and WEBHOOK_CONCURRENCY_PER_ENDPOINT) on PostgreSQL (BENCH_DATABASE_URL,
+// `npm run bench:webhooks`: one tenant's 5 endpoints that never answer, with
+// 1,000 events queued for them, must not delay another tenant's deliveries.
+// A production server (its own webhook worker, default WEBHOOK_CONCURRENCY,
+// WEBHOOK_CONCURRENCY_PER_ENDPOINT and WEBHOOK_CONCURRENCY_PER_APP: 5 x 4
+// endpoint slots would be more than the worker's 16) on PostgreSQL (BENCH_DATABASE_URL,
 // default postgresql://postgres@127.0.0.1:5432/postgres; a database of its
 // own is created and dropped). The healthy tenant's events arrive at a
 // steady rate; their lag (commit to receipt) is measured first alone
@@ -18,6 +19,7 @@ import { enqueueEvents, percentile } from "./webhooks";
 import { printTable } from "./table";
 
 const BACKLOG = 1000;
+const HANGING_ENDPOINTS = 5;
 const RATE_PER_SECOND = 20;
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const TARGET_P99_MS = 1000;
@@ -44,11 +46,16 @@ async function receiver(hang: boolean) {
   return { url, receivedAt, stop };
 }
 
-async function tenant(env: Record<string, string>, label: string, url: string) {
+/** A tenant's app with an approved webhook to each of `urls`. */
+async function tenant(env: Record<string, string>, label: string, urls: string[]) {
   const dev = await cli(["developer:create", "--email", `${label}-${randomUUID()}@example.com`, "--password", "bench-password-1"], env);
   const app = await cli(["app:create", "--org", dev.organization_id, "--name", label, "--env", "test"], env);
-  const hook = await cli(["webhook:create", "--app", app.app_id, "--url", url, "--approve"], env);
-  return { appId: app.app_id as string, webhookId: hook.webhook_id as string, url };
+  const hooks = [];
+  for (const url of urls) {
+    const hook = await cli(["webhook:create", "--app", app.app_id, "--url", url, "--approve"], env);
+    hooks.push({ appId: app.app_id as string, webhookId: hook.webhook_id as string, url });
+  }
+  return hooks;
 }
 
 async function waitFor(condition: () => boolean, timeoutMs: number, what: string) {
@@ -68,15 +75,15 @@ export async function webhookIsolationBench(): Promise<Lag[]> {
   const healthy = await receiver(false);
   const hanging = await receiver(true);
   try {
-    const good = await tenant(env, "healthy", healthy.url);
-    const slow = await tenant(env, "hanging", hanging.url);
+    const [good] = await tenant(env, "healthy", [healthy.url]);
+    const slow = await tenant(env, "hanging", Array.from({ length: HANGING_ENDPOINTS }, (_, i) => `${hanging.url}-${i}`));
 
     /** The healthy tenant's events at RATE_PER_SECOND for SECONDS; each one's lag from commit to receipt. */
     const steadyLoad = async (phase: string): Promise<Lag> => {
       const committed = new Map<string, number>();
       const perTick = RATE_PER_SECOND / 10;
       for (let tick = 0; tick < SECONDS * 10; tick++) {
-        for (const [id, at] of await enqueueEvents(db, good, perTick)) committed.set(id, at);
+        for (const [id, at] of await enqueueEvents(db, good!, perTick)) committed.set(id, at);
         await new Promise((r) => setTimeout(r, 100));
       }
       await waitFor(() => [...committed.keys()].every((id) => healthy.receivedAt.has(id)), 120_000, `${phase}: every healthy delivery`);
@@ -86,9 +93,9 @@ export async function webhookIsolationBench(): Promise<Lag[]> {
 
     await steadyLoad("warm-up");
     const baseline = await steadyLoad("alone (baseline)");
-    await enqueueEvents(db, slow, BACKLOG);
-    await waitFor(() => hanging.receivedAt.size > 0, 30_000, "the hanging endpoint's first attempt");
-    const beside = await steadyLoad(`beside ${BACKLOG.toLocaleString("en")} events to a hanging endpoint`);
+    for (const hook of slow) await enqueueEvents(db, hook, BACKLOG / HANGING_ENDPOINTS);
+    await waitFor(() => hanging.receivedAt.size > 0, 30_000, "the hanging endpoints' first attempt");
+    const beside = await steadyLoad(`beside ${BACKLOG.toLocaleString("en")} events to ${HANGING_ENDPOINTS} hanging endpoints`);
     return [baseline, beside];
   } finally {
     await db.end();

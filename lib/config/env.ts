@@ -144,6 +144,8 @@ const EnvSchema = z.object({
   WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(16),
   /** Deliveries to one webhook endpoint in flight at once, across all workers (README "Webhooks"). */
   WEBHOOK_CONCURRENCY_PER_ENDPOINT: z.coerce.number().int().min(1).max(256).default(4),
+  /** Deliveries of one app (all its endpoints) in flight at once, across all workers; isolates tenants only below WEBHOOK_CONCURRENCY (README "Webhooks"). */
+  WEBHOOK_CONCURRENCY_PER_APP: z.coerce.number().int().min(1).max(256).default(8),
   /** CIDRs webhooks (test and production apps) may reach although private, comma separated (README "Webhooks"). */
   WEBHOOK_ALLOWED_NETWORKS: z
     .string()

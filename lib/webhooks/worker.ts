@@ -16,10 +16,12 @@ import { webhookHeaders } from "./signing";
  * number of workers (in the web processes, or `npm run worker`) share one
  * outbox and never run the same attempt twice; a claim never puts more than
  * WEBHOOK_CONCURRENCY_PER_ENDPOINT deliveries of one endpoint in flight
- * (live leases of every worker count), so one endpoint's backlog cannot
- * fill the workers. The claim also opens the attempt's row in the log before
- * anything is sent, and the row is closed with its outcome afterwards; a
- * worker that dies mid-delivery leaves an open row and a lease that lapses:
+ * (live leases of every worker count), nor more than
+ * WEBHOOK_CONCURRENCY_PER_APP of one app's, so one endpoint's backlog, or
+ * one tenant's many endpoints, cannot fill the workers. The claim also
+ * opens the attempt's row in the log before anything is sent, and the row
+ * is closed with its outcome afterwards; a worker that dies mid-delivery
+ * leaves an open row and a lease that lapses:
  * the next claim marks that row `interrupted` and tries the delivery again,
  * so nothing is lost and the log shows every POST that may have gone out.
  * A 2xx ends a delivery; anything else (status, timeout, connection error)
@@ -42,20 +44,33 @@ type Claimed = {
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
+/** SQL: `n`, the live leases (of every worker) of the deliveries whose `column` is `value`, counted up to `cap`. */
+const liveLeases = (column: "endpoint_id" | "app_id", value: string, cap: string) =>
+  `SELECT count(*)::int AS n FROM (
+     SELECT 1 FROM webhook_deliveries l
+      WHERE l.state = 'pending' AND l.${column} = ${value} AND l.locked_until > $1::timestamptz
+      LIMIT ${cap}) live`;
+
 /**
  * The claim ($1 now, $2 how many, $3 the lease's end, $4 the per-endpoint
- * cap): up to $2 due deliveries for one lease, oldest first across
- * endpoints, at most $4 in flight per endpoint (counting the live
- * leases of every worker), and in the same statement marks the attempts a
- * dead worker left open on them as `interrupted` and opens the new attempt
- * rows (outcome NULL: in flight).
+ * cap, $5 the per-app cap): up to $2 due deliveries for one lease, at most
+ * $4 in flight per endpoint and $5 per app (counting the live leases of
+ * every worker), and in the same statement marks the attempts a dead worker
+ * left open on them as `interrupted` and opens the new attempt rows
+ * (outcome NULL: in flight).
  *
  * `endpoints` walks the endpoints with pending deliveries (a loose index
- * scan); for each, `busy` counts its live leases and `candidates` takes its
- * oldest due deliveries up to the free slots; so the claim's cost grows with
- * the endpoints that have work, not with one endpoint's backlog. Concurrent
- * claims pick the same oldest rows of an endpoint, so SKIP LOCKED (and the
- * lease re-checked on the locked row) keeps them within the cap.
+ * scan); for each, `endpoint_busy` counts its live leases and `per_endpoint`
+ * takes its oldest due deliveries up to the free slots; so the claim's cost
+ * grows with the endpoints that have work, not with one endpoint's backlog.
+ * `ranked` numbers each app's candidates, oldest first, and `app_busy`
+ * counts each app's live leases; `candidates` keeps an app's candidates up to
+ * its free slots (several endpoints of one app together too) and orders them
+ * fairly: by the app's in-flight count once the candidate is taken, then
+ * oldest first; so a free slot goes to the app with the least in flight, not
+ * to the oldest backlog. Every order ends with the id: concurrent claims pick
+ * the same rows, so SKIP LOCKED (and the lease re-checked on the locked row)
+ * keeps them within both caps.
  */
 export const CLAIM_DUE_DELIVERIES = `WITH RECURSIVE endpoints AS (
        (SELECT endpoint_id FROM webhook_deliveries WHERE state = 'pending' ORDER BY endpoint_id LIMIT 1)
@@ -63,24 +78,29 @@ export const CLAIM_DUE_DELIVERIES = `WITH RECURSIVE endpoints AS (
        SELECT (SELECT d.endpoint_id FROM webhook_deliveries d
                 WHERE d.state = 'pending' AND d.endpoint_id > e.endpoint_id ORDER BY d.endpoint_id LIMIT 1)
          FROM endpoints e WHERE e.endpoint_id IS NOT NULL
-     ), candidates AS (
-       SELECT c.id FROM endpoints e
+     ), per_endpoint AS (
+       SELECT c.id, c.app_id, c.next_attempt_at FROM endpoints e
+       CROSS JOIN LATERAL (${liveLeases("endpoint_id", "e.endpoint_id", "$4")}) endpoint_busy
        CROSS JOIN LATERAL (
-         SELECT count(*)::int AS n FROM (
-           SELECT 1 FROM webhook_deliveries l
-            WHERE l.state = 'pending' AND l.endpoint_id = e.endpoint_id AND l.locked_until > $1::timestamptz
-            LIMIT $4) live
-       ) busy
-       CROSS JOIN LATERAL (
-         SELECT d.id, d.next_attempt_at FROM webhook_deliveries d
+         SELECT d.id, d.app_id, d.next_attempt_at FROM webhook_deliveries d
           WHERE d.state = 'pending' AND d.endpoint_id = e.endpoint_id AND d.next_attempt_at <= $1::timestamptz
             AND (d.locked_until IS NULL OR d.locked_until <= $1::timestamptz)
-          ORDER BY d.next_attempt_at
-          LIMIT GREATEST($4 - busy.n, 0)
+          ORDER BY d.next_attempt_at, d.id
+          LIMIT GREATEST($4 - endpoint_busy.n, 0)
        ) c
        WHERE e.endpoint_id IS NOT NULL
-       ORDER BY c.next_attempt_at
-       LIMIT $2
+     ), ranked AS (
+       SELECT p.id, p.app_id, p.next_attempt_at,
+              row_number() OVER (PARTITION BY p.app_id ORDER BY p.next_attempt_at, p.id) AS app_rank
+         FROM per_endpoint p
+     ), app_busy AS (
+       SELECT a.app_id, busy.n FROM (SELECT DISTINCT app_id FROM per_endpoint) a
+       CROSS JOIN LATERAL (${liveLeases("app_id", "a.app_id", "$5")}) busy
+     ), candidates AS (
+       SELECT r.id FROM ranked r JOIN app_busy b ON b.app_id = r.app_id
+        WHERE r.app_rank <= $5 - b.n
+        ORDER BY b.n + r.app_rank, r.next_attempt_at, r.id
+        LIMIT $2
      ), due AS (
        SELECT id FROM webhook_deliveries
         WHERE id IN (SELECT id FROM candidates)
@@ -108,13 +128,20 @@ export const CLAIM_DUE_DELIVERIES = `WITH RECURSIVE endpoints AS (
        JOIN webhook_events e ON e.id = c.event_id
        JOIN webhook_endpoints ep ON ep.id = c.endpoint_id
        JOIN apps a ON a.id = c.app_id
-      ORDER BY c.next_attempt_at`;
+      ORDER BY c.next_attempt_at, c.id`;
 
-/** Claims up to `limit` due deliveries, at most `perEndpoint` in flight per endpoint (CLAIM_DUE_DELIVERIES). */
-export async function claimDueDeliveries(limit: number, perEndpoint = env().WEBHOOK_CONCURRENCY_PER_ENDPOINT): Promise<Claimed[]> {
+/** Claims up to `limit` due deliveries within the per-endpoint and per-app caps (CLAIM_DUE_DELIVERIES). */
+export async function claimDueDeliveries(limit: number): Promise<Claimed[]> {
+  const config = env();
   const pool = await sqlPool();
   const at = now().getTime();
-  const { rows } = await pool.query<Claimed>(CLAIM_DUE_DELIVERIES, [iso(at), limit, iso(at + leaseMs()), perEndpoint]);
+  const { rows } = await pool.query<Claimed>(CLAIM_DUE_DELIVERIES, [
+    iso(at),
+    limit,
+    iso(at + leaseMs()),
+    config.WEBHOOK_CONCURRENCY_PER_ENDPOINT,
+    config.WEBHOOK_CONCURRENCY_PER_APP,
+  ]);
   return rows;
 }
 

@@ -269,3 +269,16 @@ describe("delivery lease", () => {
     expect(leaseMs(2_000)).toBe(2_000 + LEASE_MARGIN_MS);
   });
 });
+
+describe("WEBHOOK_CONCURRENCY_PER_APP", () => {
+  it("is 8 by default, below the worker's 16 slots, so one tenant leaves slots for the others", () => {
+    const env = parseEnv({});
+    expect(env.WEBHOOK_CONCURRENCY_PER_APP).toBe(8);
+    expect(env.WEBHOOK_CONCURRENCY_PER_APP).toBeLessThan(env.WEBHOOK_CONCURRENCY);
+    expect(parseEnv({ WEBHOOK_CONCURRENCY_PER_APP: "3" }).WEBHOOK_CONCURRENCY_PER_APP).toBe(3);
+  });
+
+  it.each(["0", "-1", "1.5", "257", "many"])("%s stops start-up with a config error naming the variable", (value) => {
+    expect(() => parseEnv({ WEBHOOK_CONCURRENCY_PER_APP: value })).toThrow(/WEBHOOK_CONCURRENCY_PER_APP: /);
+  });
+});
