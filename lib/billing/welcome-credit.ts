@@ -50,13 +50,9 @@ export async function grantWelcomeCreditOncePerMailbox(tx: Tx, organizationId: s
   const hashes = derivedKeys(MAILBOX_PURPOSE).map((key) => mailboxHash(mailbox, key));
   const earlier = await tx.welcomeCreditGrant.findFirst({ where: { mailboxHash: { in: hashes } } });
   if (earlier) return { granted: false, withheld: earlier.organizationId === organizationId ? "already_granted" : "mailbox_already_credited" };
-  const recorded = await tx.$queryRaw<Array<{ id: string }>>`
-    INSERT INTO welcome_credit_grants (id, mailbox_hash, organization_id)
-    VALUES (gen_random_uuid()::text, ${hashes[0]}, ${organizationId})
-    ON CONFLICT (mailbox_hash) DO NOTHING
-    RETURNING id`;
+  const recorded = await tx.welcomeCreditGrant.createMany({ data: [{ mailboxHash: hashes[0]!, organizationId }], skipDuplicates: true });
   // A concurrent verification of the same mailbox recorded it first.
-  if (recorded.length === 0) return { granted: false, withheld: "mailbox_already_credited" };
+  if (recorded.count === 0) return { granted: false, withheld: "mailbox_already_credited" };
   const credit = await grantWelcomeCredit(tx, organizationId);
   return credit.applied ? { granted: true } : { granted: false, withheld: "already_granted" };
 }

@@ -11,6 +11,8 @@ export type PortalDeveloper = {
   name: string | null;
   organizationId: string;
   organizationName: string;
+  /** Whether the developer proved the email is theirs (the welcome credit comes with it). */
+  emailVerified: boolean;
 };
 
 /**
@@ -35,6 +37,7 @@ export async function findDeveloperOrganization(session: PortalSession): Promise
     name: developer.name,
     organizationId: membership.organizationId,
     organizationName: membership.organization.name,
+    emailVerified: developer.emailVerifiedAt !== null,
   };
 }
 

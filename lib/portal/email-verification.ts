@@ -6,7 +6,7 @@ import { consumeRateLimit } from "@/lib/http/rate-limit";
 import { parseOrThrow } from "@/lib/http/validation";
 import { DEFAULT_LOCALE, messagesFor } from "@/lib/i18n";
 import { mailMode, sendMailInBackground } from "@/lib/mail/mailer";
-import { isEmailVerified, markEmailVerified } from "@/lib/tenancy/verify-developer-email";
+import { markEmailVerified } from "@/lib/tenancy/verify-developer-email";
 import { centsToAmount, WELCOME_CREDIT_CENTS } from "@/lib/billing/money";
 import type { WelcomeCreditWithheld } from "@/lib/billing/welcome-credit";
 import { EMAIL_VERIFICATION_TTL_HOURS, VERIFY_EMAIL_PAGE_PATH } from "./public-constants";
@@ -45,8 +45,8 @@ export async function mailEmailVerification(developer: { id: string; email: stri
  * `mail_not_configured` without outgoing mail, 429 `rate_limited` beyond
  * ABUSE_LIMITS.portalEmailVerification per developer and hour.
  */
-export async function resendEmailVerification(developer: { developerId: string; email: string }): Promise<{ email_verification: "sent" }> {
-  if (await isEmailVerified(developer.developerId)) throw new ApiError("email_already_verified");
+export async function resendEmailVerification(developer: { developerId: string; email: string; emailVerified: boolean }): Promise<{ email_verification: "sent" }> {
+  if (developer.emailVerified) throw new ApiError("email_already_verified");
   if (mailMode() === "disabled") throw new ApiError("mail_not_configured");
   await consumeRateLimit("portal-email-verification", `developer:${developer.developerId}`, ABUSE_LIMITS.portalEmailVerification.perDeveloperPerHour, 3600);
   await mailEmailVerification({ id: developer.developerId, email: developer.email });

@@ -76,10 +76,11 @@ export async function serveNextAuth(req: RequestView, path: string): Promise<Rep
     throw new ApiError("endpoint_not_found", { message: `No endpoint ${req.method} ${url.pathname}` });
   }
   const cookies = parseCookieHeader(req.headers.get("cookie"));
-  const session = await portalSessionFromCookies(cookies);
+  const signingOut = nextauth[0] === "signout" && req.method === "POST";
+  const session = signingOut || nextauth[0] === "session" ? await portalSessionFromCookies(cookies) : null;
   // Sign-out ends the server-side session before next-auth clears the cookie, so a failure
   // (the database down) is an error the browser sees, never a sign-out that did not happen.
-  if (nextauth[0] === "signout" && req.method === "POST" && session) await endDeveloperSession(session.sessionId);
+  if (signingOut && session) await endDeveloperSession(session.sessionId);
   // next-auth's session read trusts the cookie alone: an ended session reads as none, as without a cookie.
   if (nextauth[0] === "session" && session && !(await findDeveloperOrganization(session))) return Reply.json({}, 200);
   const headers: Record<string, string> = {};

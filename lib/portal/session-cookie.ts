@@ -63,7 +63,7 @@ export const SESSION_ID_CLAIM = "sid";
 export type PortalSession = { developerId: string; sessionId: string };
 
 /** The developer id and session id a JWT claims, or null when it lacks either. */
-export function portalSessionOfToken(payload: Record<string, unknown> | null | undefined): PortalSession | null {
+function portalSessionOfToken(payload: Record<string, unknown> | null | undefined): PortalSession | null {
   const sessionId = payload?.[SESSION_ID_CLAIM];
   if (typeof payload?.sub !== "string" || typeof sessionId !== "string") return null;
   return { developerId: payload.sub, sessionId };

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { isAllowedDestination, type IpNetwork } from "@/lib/webhooks/safe-address";
+import { isAllowedDestination, isIpLiteral, type IpNetwork } from "@/lib/webhooks/safe-address";
 
 export const EmailSchema = z.string().trim().toLowerCase().pipe(z.email({ message: "Invalid email address" }));
 /** Domains whose mailboxes ignore dots in the local part; googlemail.com is gmail.com. */
@@ -82,10 +82,9 @@ export const RedirectUriSchema = z
  * (lib/webhooks/post-webhook.ts), so a name that rebinds gains nothing.
  */
 function isUndeliverableHost(url: URL, allowedNetworks: readonly IpNetwork[]): boolean {
-  const host = url.hostname.replace(/^\[|\]$/g, "");
+  const host = url.hostname;
   if (host === "localhost") return !["127.0.0.1", "::1"].some((loopback) => isAllowedDestination(loopback, allowedNetworks));
-  const literalIp = /^[\d.]+$/.test(host) || host.includes(":");
-  return literalIp && !isAllowedDestination(host, allowedNetworks);
+  return isIpLiteral(host) && !isAllowedDestination(host, allowedNetworks);
 }
 
 /**

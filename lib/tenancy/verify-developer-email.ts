@@ -43,10 +43,3 @@ export async function verifyDeveloperEmailByAddress(email: string): Promise<Emai
     return markEmailVerified(tx, developer.id);
   });
 }
-
-/** Whether the developer's email is verified (the portal's banner). */
-export async function isEmailVerified(developerId: string): Promise<boolean> {
-  const prisma = await db();
-  const developer = await prisma.developer.findUnique({ where: { id: developerId }, select: { emailVerifiedAt: true } });
-  return Boolean(developer?.emailVerifiedAt);
-}

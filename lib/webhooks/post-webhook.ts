@@ -1,8 +1,8 @@
 import dns from "node:dns";
 import http from "node:http";
 import https from "node:https";
-import net, { type LookupFunction } from "node:net";
-import { isAllowedDestination, isPublicAddress, type IpNetwork } from "./safe-address";
+import type { LookupFunction } from "node:net";
+import { isAllowedDestination, isIpLiteral, isPublicAddress, type IpNetwork } from "./safe-address";
 
 /**
  * A receiver's answer: its status, and the first 1 KB of its body only when
@@ -68,8 +68,8 @@ export function guardedLookup(allowedNetworks: readonly IpNetwork[]): LookupFunc
 function checkUrl(target: URL, allowHttp: boolean, allowedNetworks: readonly IpNetwork[]) {
   const protocols = allowHttp ? ["https:", "http:"] : ["https:"];
   if (!protocols.includes(target.protocol)) throw new BlockedAddressError(`${target.protocol} is not allowed`);
-  const host = target.hostname.replace(/^\[|\]$/g, "");
-  if (net.isIP(host) && !isAllowedDestination(host, allowedNetworks)) {
+  const host = target.hostname;
+  if (isIpLiteral(host) && !isAllowedDestination(host, allowedNetworks)) {
     throw new BlockedAddressError(`${host} is not an allowed address`);
   }
 }

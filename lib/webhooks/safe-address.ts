@@ -35,6 +35,11 @@ function isPublicUnicast(ip: ipaddr.IPv4 | ipaddr.IPv6): boolean {
   return ip.range() === "unicast" && (ip.kind() === "ipv4" || inNetwork(ip, GLOBAL_UNICAST_V6));
 }
 
+/** True when `host` (a URL's hostname, brackets allowed) is an IP address rather than a name. */
+export function isIpLiteral(host: string): boolean {
+  return parseAddress(host) !== null;
+}
+
 /** True when `address` (an IP literal) is public unicast: not private, even if an allowed network contains it. */
 export function isPublicAddress(address: string): boolean {
   const ip = parseAddress(address);
