@@ -83,6 +83,16 @@ function endTurn() {
   else gate.running--;
 }
 
+/**
+ * A copy of the image's bytes in an ArrayBuffer of their own, to transfer to
+ * the worker. Not `image.slice()`: on a Node Buffer that is a view of the same
+ * memory (often a pooled ArrayBuffer holding other data), and transferring it
+ * would detach the caller's bytes and send the worker the whole pool.
+ */
+function transferableCopy(image: Uint8Array): ArrayBuffer {
+  return new Uint8Array(image).buffer as ArrayBuffer;
+}
+
 async function run<T>(task: Record<string, unknown>, transfer?: ArrayBuffer[]): Promise<T> {
   await takeTurn();
   let result: TaskResult<T>;
@@ -97,7 +107,7 @@ async function run<T>(task: Record<string, unknown>, transfer?: ArrayBuffer[]): 
 
 /** Faces in one image (JPEG/PNG/WebP bytes), with embeddings, head pose and eye openness. */
 export function analyseFaces(image: Uint8Array): Promise<FaceAnalysis> {
-  const copy = image.slice().buffer as ArrayBuffer;
+  const copy = transferableCopy(image);
   return run<FaceAnalysis>({ op: "faces", image: copy }, [copy]);
 }
 
@@ -157,13 +167,13 @@ export type MrzOcrReading = {
 
 /** The first PDF417 symbol in an image (JPEG/PNG/WebP bytes), or null when none is found. */
 export function readPdf417(image: Uint8Array): Promise<Pdf417Reading | null> {
-  const copy = image.slice().buffer as ArrayBuffer;
+  const copy = transferableCopy(image);
   return run<Pdf417Reading | null>({ op: "pdf417", image: copy }, [copy]);
 }
 
 /** The MRZ lines of a passport data page or ID card (OCR-B model, offline), or null when none is found. */
 export function readMrz(image: Uint8Array): Promise<MrzOcrReading | null> {
-  const copy = image.slice().buffer as ArrayBuffer;
+  const copy = transferableCopy(image);
   return run<MrzOcrReading | null>({ op: "mrz", image: copy }, [copy]);
 }
 
@@ -178,6 +188,6 @@ export type FrontTextReading = {
 
 /** OCR of the front of a driving licence or ID card (its visual zone), for the cross-check with its barcode or MRZ. */
 export function readFrontText(image: Uint8Array): Promise<FrontTextReading> {
-  const copy = image.slice().buffer as ArrayBuffer;
+  const copy = transferableCopy(image);
   return run<FrontTextReading>({ op: "front_text", image: copy }, [copy]);
 }
