@@ -64,6 +64,8 @@ const FIXTURE_PAIRS: Array<[id: string, documentType: DocumentType, front: strin
   ["swap-id-card-b-a", "id_card", "id-card-b-front.jpg", "id-card-a-back.jpg", "inconsistent", "clean"],
   ["altered-dob-licence-a", "driving_licence", "licence-a-front.jpg", "licence-a-back-altered-dob.jpg", "inconsistent", "clean"],
   ["one-digit-dob-licence-b", "driving_licence", "licence-b-front.jpg", "licence-b-back-altered-dob-one-digit.jpg", "inconsistent", "clean"],
+  ["id-card-c", "id_card", "id-card-c-front.jpg", "id-card-c-back.jpg", "genuine", "clean"],
+  ["other-surname-id-card-c", "id_card", "id-card-c-front.jpg", "id-card-c-back-other-surname.jpg", "inconsistent", "clean"],
 ];
 
 function fixtureCases(): Case[] {

@@ -37,8 +37,8 @@ export type { FrontLine, FrontWord } from "./front-text";
  * someone of age, so a person looks); `mismatch`, only on positive evidence:
  * a value read with confidence that contradicts (a date of birth that is
  * another date, an expiry that is another date, a number of the same shape
- * that differs in two or more characters on a front whose name or date of
- * birth agrees); `not_found` (the front was read but the value is not on it,
+ * that differs in two or more characters on a front where another field was
+ * read with confidence); `not_found` (the front was read but the value is not on it,
  * and nothing contradicts it); `unread`.
  *
  * A name that is not found never declines: without knowing the layout, the
@@ -189,12 +189,14 @@ export function checkFrontConsistency(lines: readonly FrontLine[], zone: ZoneVal
   const { births, expiries } = datesByRole(readFrontDates(lines), zone, today);
   const name = compareName(lines, zone);
   const dateOfBirth = compareDate(births, zone.date_of_birth);
+  const expiry = compareDate(expiries, zone.expiry_date);
+  // A number contradicts only on a front legible enough to have shown another field with confidence.
+  const legible = name === "match" || [dateOfBirth, expiry].some((a) => a === "match" || a === "mismatch");
   const fields: Record<ComparedField, FieldAgreement> = {
     name,
     date_of_birth: dateOfBirth,
-    // A number contradicts only on a front legible enough to have shown the name or the date of birth.
-    document_number: compareNumber(lines, zone, name === "match" || dateOfBirth === "match"),
-    expiry_date: compareDate(expiries, zone.expiry_date),
+    document_number: compareNumber(lines, zone, legible),
+    expiry_date: expiry,
   };
   const mismatched = (Object.keys(fields) as ComparedField[]).filter((f) => fields[f] === "mismatch");
   // A date printed that is not the barcode's or MRZ's, read without the confidence to contradict it, still leaves a doubt.
