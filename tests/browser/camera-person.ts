@@ -21,19 +21,28 @@ import { CAMERA_HEIGHT, CAMERA_WIDTH, personAPictures, type HeadPose } from "../
  * (components/verify/liveness/burst-schedule.ts) and the server judges them,
  * as for any person.
  *
- * `performs: "reverse"` is a person who gets left and right the wrong way
- * round: whatever the server asks, the order performed is the opposite one,
- * and the attempt must fail.
+ * `performs: "reverse"` is a person who does the wrong action every time:
+ * left for right and right for left, a smile for a look down and a look
+ * down for a smile; the attempt must fail.
+ *
+ * Person A has real pictures for turn_left, turn_right, look_down and smile
+ * only (tests/fixtures/camera/generate-camera.ts): a cue for look_up or
+ * blink leaves him at rest, so the tests' workflows do not ask for them.
  */
 export type Performs = "as_asked" | "reverse";
 
 export type PersonLog = Array<{ at: number; cue: string; pose: HeadPose }>;
 
-/** Which way the head goes for each cue text the page can show (every other text: back to the centre). */
+/** The pose person A takes for each action he can perform. */
+export const POSE_OF_ACTION: Record<string, HeadPose> = { turn_left: "turned_left", turn_right: "turned_right", look_down: "looking_down", smile: "smiling" };
+/** The wrong action a `reverse` person does instead. */
+export const WRONG_ACTION: Record<string, string> = { turn_left: "turn_right", turn_right: "turn_left", look_down: "smile", smile: "look_down" };
+
+/** The pose for each cue text the page can show (every other text: back to rest). */
 function cuePoses(performs: Performs): Record<string, HeadPose> {
-  const left: HeadPose = performs === "as_asked" ? "turned_left" : "turned_right";
-  const right: HeadPose = performs === "as_asked" ? "turned_right" : "turned_left";
-  return { [en.liveness.cues.turn_left!.do]: left, [en.liveness.cues.turn_right!.do]: right };
+  return Object.fromEntries(
+    Object.keys(POSE_OF_ACTION).map((action) => [en.liveness.cues[action]!.do, POSE_OF_ACTION[performs === "as_asked" ? action : WRONG_ACTION[action]!]!]),
+  );
 }
 
 let pictures: Promise<Record<HeadPose, string[]>> | null = null;
