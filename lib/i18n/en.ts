@@ -61,7 +61,7 @@ export const en = {
     checksHeading: "What will be checked",
     checks: {
       id_verification: "That your identity document is genuine, readable and still valid.",
-      liveness: "That you are a real person, present right now, by asking you to move your head.",
+      liveness: "That you are a real person, present right now, by asking you to move your head, blink or smile.",
       face_match: "That your face matches the photo on your document.",
       age: "That you meet the minimum age, from the date of birth on your document.",
       location: "Where you are right now, from your browser, with your permission.",
@@ -231,7 +231,7 @@ export const en = {
 
   liveness: {
     heading: "Selfie video",
-    intro: "We will ask you to move your head in a few simple ways while your camera records a few photos. It takes about 10 seconds.",
+    intro: "We will ask you for a few simple movements (turn or tilt your head, blink or smile) while your camera records a few photos. It takes about 15 seconds.",
     tips: ["Find a well-lit place and remove sunglasses or a hat.", "Hold your phone at eye level.", "Make sure only you are in view."],
     start: "Start the camera",
     startAgain: "Start again",

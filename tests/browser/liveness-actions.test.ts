@@ -1,0 +1,121 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { en } from "@/lib/i18n/en";
+import { writeStillCamera } from "../fixtures/camera/generate-camera";
+import { api, createSession, createTenant, createWorkflow, keyHeader, type Tenant } from "../support/api";
+import { useServerDatabase } from "../support/domain";
+import { chromiumMissing, launchChromium, PHONE } from "./browser";
+import { personInFrontOfCamera, personLog, POSE_OF_ACTION, WRONG_ACTION } from "./camera-person";
+
+/**
+ * The liveness step in Chromium with the larger challenge space: 3 actions
+ * per challenge, drawn from turn_right, look_down and smile (3 x 2 x 2 = 12
+ * sequences, each with at least one look down or smile: no action twice in a
+ * row). Person A (./camera-person.ts, real photos of him) follows the cues on
+ * screen and passes on the first challenge, whichever it is; the same person
+ * doing the wrong action each time fails. The server judges exactly the
+ * frames the page took on its own schedule (7 frames: burst-schedule.ts).
+ */
+useServerDatabase();
+
+const SETTINGS = { actions: ["turn_right", "look_down", "smile"], actions_per_challenge: 3, frames: 7, max_attempts: 2 };
+
+let t: Tenant;
+let workflow: string;
+let cameraDir: string;
+let browser: Browser;
+
+type IssuedChallenge = { actions: string[]; attempts_left: number; frames: { recommended: number } };
+
+async function startLiveness(page: Page): Promise<IssuedChallenge> {
+  const answer = page.waitForResponse((r) => r.url().endsWith("/api/v2/antispoof/challenge") && r.request().method() === "POST");
+  await page.getByRole("button", { name: /^Start (the camera|again)$|^Try again$/ }).click();
+  const res = await answer;
+  expect(res.status()).toBe(201);
+  return (await res.json()).data as IssuedChallenge;
+}
+
+/** The server's measurements of the burst (evidence, never in the API), to explain a surprise. */
+async function evidence(sessionId: string) {
+  const { db } = await import("@/lib/db/client");
+  const row = await (await db()).checkResult.findUnique({ where: { sessionId_type: { sessionId, type: "liveness" } } });
+  const m = (row?.evidence as any)?.measurements;
+  return m ? { error: row?.error, yaw: m.yaw_deg, pitch: m.pitch_deg, mouth: m.mouth_width, similarity: m.same_person_similarity, detected: m.actions_detected } : row;
+}
+
+async function outcome(page: Page, sessionId: string, expected: "passed" | "failed") {
+  const passed = page.getByText(en.liveness.passed);
+  const failed = page.getByText(en.liveness.failedHeading, { exact: true });
+  await passed.or(failed).first().waitFor({ timeout: 60_000 });
+  const seen = (await passed.isVisible()) ? "passed" : "failed";
+  if (seen !== expected) {
+    console.error("liveness surprise; the person did:", JSON.stringify(await personLog(page)));
+    console.error("the server measured:", JSON.stringify(await evidence(sessionId)));
+  }
+  expect(seen).toBe(expected);
+}
+
+async function openLiveness(performs: "as_asked" | "reverse") {
+  const s = await createSession(t, { workflow_id: workflow });
+  const context = await browser.newContext({ viewport: PHONE, isMobile: true, hasTouch: true, locale: "en-GB", permissions: ["camera"] });
+  const page = await context.newPage();
+  await personInFrontOfCamera(page, { performs });
+  await page.goto(s.url);
+  await page.getByRole("button", { name: "Start verification" }).click();
+  await page.getByRole("heading", { level: 1, name: "Selfie video" }).waitFor();
+  return { s, context, page };
+}
+
+const suiteName = chromiumMissing ? `liveness actions in the browser (SKIPPED: ${chromiumMissing})` : "liveness actions in Chromium";
+
+describe.skipIf(Boolean(chromiumMissing))(suiteName, { timeout: 180_000 }, () => {
+  beforeAll(async () => {
+    cameraDir = fs.mkdtempSync(path.join(os.tmpdir(), "svc-fake-camera-"));
+    browser = await launchChromium(await writeStillCamera(path.join(cameraDir, "b-still.y4m")));
+    t = await createTenant();
+    workflow = await createWorkflow(t, ["liveness"], { settings: { liveness: SETTINGS } });
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    if (cameraDir) fs.rmSync(cameraDir, { recursive: true, force: true });
+  });
+
+  it("person A following the cues passes a 3-action challenge with a look down or a smile, on the first try", async () => {
+    const { s, context, page } = await openLiveness("as_asked");
+    try {
+      const challenge = await startLiveness(page);
+      console.log(`person A: the server asked for [${challenge.actions.join(", ")}]`);
+      expect(challenge.actions).toHaveLength(3);
+      expect(challenge.actions.some((a) => a === "look_down" || a === "smile")).toBe(true);
+      expect(challenge.frames.recommended).toBe(7);
+      await page.getByText(en.liveness.cues[challenge.actions[0]!]!.do, { exact: true }).waitFor();
+      await outcome(page, s.session_id, "passed");
+      const log = await personLog(page);
+      expect(log.filter((e) => e.pose !== "frontal").map((e) => e.pose)).toEqual(challenge.actions.map((a) => POSE_OF_ACTION[a]));
+      const decision = await api("GET", `/api/v2/session/${s.session_id}/decision`, { headers: keyHeader(t) });
+      expect(decision.body.data.checks[0]).toMatchObject({ type: "liveness", status: "passed" });
+    } finally {
+      await context.close();
+    }
+  });
+
+  it("person A doing the wrong action each time (a smile for a look down, and so on) fails with action_not_detected", async () => {
+    const { s, context, page } = await openLiveness("reverse");
+    try {
+      const challenge = await startLiveness(page);
+      console.log(`person A, wrong actions: the server asked for [${challenge.actions.join(", ")}]`);
+      await outcome(page, s.session_id, "failed");
+      await page.getByText(/We could not see the movements we asked for/).waitFor();
+      const log = await personLog(page);
+      expect(log.filter((e) => e.pose !== "frontal").map((e) => e.pose)).toEqual(challenge.actions.map((a) => POSE_OF_ACTION[WRONG_ACTION[a]!]));
+      const decision = await api("GET", `/api/v2/session/${s.session_id}/decision`, { headers: keyHeader(t) });
+      expect(decision.body.data.checks[0]).toMatchObject({ type: "liveness", status: "failed", error: { code: "action_not_detected" } });
+    } finally {
+      await context.close();
+    }
+  });
+});
