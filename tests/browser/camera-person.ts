@@ -22,21 +22,27 @@ import { CAMERA_HEIGHT, CAMERA_WIDTH, personAPictures, type HeadPose } from "../
  * as for any person.
  *
  * `performs: "reverse"` is a person who does the wrong action every time:
- * left for right and right for left, a smile for a look down and a look
- * down for a smile; the attempt must fail.
+ * left for right and right for left, up for down and down for up, a turn to
+ * the left for a smile; the attempt must fail.
  *
- * Person A has real pictures for turn_left, turn_right, look_down and smile
- * only (tests/fixtures/camera/generate-camera.ts): a cue for look_up or
- * blink leaves him at rest, so the tests' workflows do not ask for them.
+ * Person A has real pictures for every action but blink
+ * (tests/fixtures/camera/generate-camera.ts: no picture of him with closed
+ * eyes): a blink cue leaves him at rest, so the tests' workflows leave it out.
  */
 export type Performs = "as_asked" | "reverse";
 
 export type PersonLog = Array<{ at: number; cue: string; pose: HeadPose }>;
 
 /** The pose person A takes for each action he can perform. */
-export const POSE_OF_ACTION: Record<string, HeadPose> = { turn_left: "turned_left", turn_right: "turned_right", look_down: "looking_down", smile: "smiling" };
+export const POSE_OF_ACTION: Record<string, HeadPose> = {
+  turn_left: "turned_left",
+  turn_right: "turned_right",
+  look_up: "looking_up",
+  look_down: "looking_down",
+  smile: "smiling",
+};
 /** The wrong action a `reverse` person does instead. */
-export const WRONG_ACTION: Record<string, string> = { turn_left: "turn_right", turn_right: "turn_left", look_down: "smile", smile: "look_down" };
+export const WRONG_ACTION: Record<string, string> = { turn_left: "turn_right", turn_right: "turn_left", look_up: "look_down", look_down: "look_up", smile: "turn_left" };
 
 /** The pose for each cue text the page can show (every other text: back to rest). */
 function cuePoses(performs: Performs): Record<string, HeadPose> {

@@ -11,15 +11,15 @@ import { imageForm } from "../support/images";
  * production server (NODE_ENV=production, tests/support/global-setup.ts):
  * the default workflow asks for 3 of the 6 actions; person A (the browser
  * tests' camera pictures, real photos: tests/fixtures/camera/generate-camera.ts)
- * performs a challenge drawn from the four actions he has pictures for and
+ * performs a challenge drawn from the five actions he has pictures for and
  * passes; doing a wrong action instead fails.
  */
 useServerDatabase();
 
-/** The actions person A can perform with real pictures of himself (no look up, no closed eyes). */
-const PERFORMABLE = ["turn_left", "turn_right", "look_down", "smile"] as const;
-const POSE: Record<string, HeadPose> = { turn_left: "turned_left", turn_right: "turned_right", look_down: "looking_down", smile: "smiling" };
-const WRONG: Record<string, string> = { turn_left: "turn_right", turn_right: "turn_left", look_down: "smile", smile: "look_down" };
+/** The actions person A can perform with real pictures of himself (no closed eyes: no blink). */
+const PERFORMABLE = ["turn_left", "turn_right", "look_up", "look_down", "smile"] as const;
+const POSE: Record<string, HeadPose> = { turn_left: "turned_left", turn_right: "turned_right", look_up: "looking_up", look_down: "looking_down", smile: "smiling" };
+const WRONG: Record<string, string> = { turn_left: "turn_right", turn_right: "turn_left", look_up: "look_down", look_down: "look_up", smile: "turn_left" };
 
 let t: Tenant;
 let defaults: string;
@@ -91,7 +91,7 @@ describe("liveness challenge space", () => {
     expect(used.size).toBeGreaterThanOrEqual(5);
   });
 
-  it("person A performing a 3-action challenge (turns, look down, smile) passes", async () => {
+  it("person A performing a 3-action challenge (turns, looks, smile) passes", async () => {
     const s = await createSession(t, { workflow_id: performable });
     const c = await challenge(s.session_token);
     expect(c.actions).toHaveLength(3);
@@ -100,7 +100,7 @@ describe("liveness challenge space", () => {
     expect(check.data.live_score).toBeGreaterThanOrEqual(0.5);
   });
 
-  it("person A doing the wrong action each time (a smile for a look down, left for right) fails with action_not_detected", async () => {
+  it("person A doing the wrong action each time (up for down, left for right, a turn for a smile) fails with action_not_detected", async () => {
     const s = await createSession(t, { workflow_id: performable });
     const c = await challenge(s.session_token);
     const check = await sendBurst(s.session_token, c.challenge_id, await burstPerforming(c.actions.map((a) => WRONG[a]!)));

@@ -15,11 +15,13 @@ import { cameraPicturePng, PERSON_A, type Pose } from "../fixtures/camera/genera
 const REST = PERSON_A.frontal;
 const DOWN = PERSON_A.looking_down[0]!;
 const SMILE = PERSON_A.smiling[0]!;
-/** r1c2: the man of row 1 (very likely person A) with his head tilted back, seen from below. */
+/** A's webcam picture (assets/screenshot-faceid.jpg), the camera below his face. */
+const LOOKING_UP = PERSON_A.looking_up[0]!;
+/** r1c2: the man of row 1 (very likely person A) with his head tilted far back, seen from below. */
 const UP: Pose = { col: 2, row: 1, jitter: 0 };
 
 const analysed = new Map<string, FrameFaces>();
-const key = (p: Pose) => `${p.row}-${p.col}-${p.mirror ? "m" : ""}-${p.jitter}`;
+const key = (p: Pose) => JSON.stringify(p);
 
 async function analyse(pose: Pose): Promise<FrameFaces> {
   const jpeg = await sharp(await cameraPicturePng(pose)).jpeg({ quality: 90 }).toBuffer();
@@ -27,7 +29,7 @@ async function analyse(pose: Pose): Promise<FrameFaces> {
 }
 
 beforeAll(async () => {
-  for (const pose of [...REST, DOWN, SMILE, UP, ...PERSON_A.turned_left, ...PERSON_A.turned_right]) analysed.set(key(pose), await analyse(pose));
+  for (const pose of [...REST, DOWN, SMILE, UP, LOOKING_UP, ...PERSON_A.turned_left, ...PERSON_A.turned_right]) analysed.set(key(pose), await analyse(pose));
 }, 120_000);
 afterAll(() => closeVisionPool());
 
@@ -64,6 +66,15 @@ describe("look_down on real photos", () => {
 });
 
 describe("look_up on real photos", () => {
+  it("A seen from below (chin up) passes [look_up] and fails [look_down]", () => {
+    const frames = burst(r0, r1, LOOKING_UP, r2, r0);
+    const v = livenessVerdict(["look_up"], frames);
+    expect(v.error).toBeNull();
+    expect(v.data.actions_detected[0]).toMatchObject({ action: "look_up", detected: true, frame: 2 });
+    expect(v.data.actions_detected[0]!.value!).toBeLessThanOrEqual(-7);
+    expect(livenessVerdict(["look_down"], frames).error?.code).toBe("action_not_detected");
+  });
+
   it("a head tilted back reads as look_up, not look_down (the pitch sign), though it is too unlike A's resting face to pass", () => {
     const frames = burst(r0, r1, UP, r2, r0);
     const up = livenessVerdict(["look_up"], frames);
@@ -112,6 +123,12 @@ describe("three actions in order on real photos", () => {
     ] as const) {
       expect(livenessVerdict([...order], frames).error?.code, order.join(",")).toBe("action_not_detected");
     }
+  });
+
+  it("[look_up, turn_left, look_down] performed in that order passes; up and down swapped fails", () => {
+    const frames = burst(r0, LOOKING_UP, r1, left, r2, DOWN, r0);
+    expect(livenessVerdict(["look_up", "turn_left", "look_down"], frames).error).toBeNull();
+    expect(livenessVerdict(["look_down", "turn_left", "look_up"], frames).error?.code).toBe("action_not_detected");
   });
 
   it("[turn_left, look_down, smile] fails when the person smiles where the look down was asked", () => {
