@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import type { Browser, Page } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { en } from "@/lib/i18n/en";
 import { writeStillCamera } from "../fixtures/camera/generate-camera";
@@ -9,6 +9,7 @@ import { api, createSession, createTenant, createWorkflow, keyHeader, type Tenan
 import { useServerDatabase } from "../support/domain";
 import { chromiumMissing, launchChromium, PHONE } from "./browser";
 import { personInFrontOfCamera, personLog, POSE_OF_ACTION, WRONG_ACTION } from "./camera-person";
+import { livenessEvidence, livenessOutcome, startLiveness } from "./liveness-page";
 
 /**
  * The liveness step in Chromium with the larger challenge space: 3 actions
@@ -28,36 +29,6 @@ let t: Tenant;
 let workflow: string;
 let cameraDir: string;
 let browser: Browser;
-
-type IssuedChallenge = { actions: string[]; attempts_left: number; frames: { recommended: number } };
-
-async function startLiveness(page: Page): Promise<IssuedChallenge> {
-  const answer = page.waitForResponse((r) => r.url().endsWith("/api/v2/antispoof/challenge") && r.request().method() === "POST");
-  await page.getByRole("button", { name: /^Start (the camera|again)$|^Try again$/ }).click();
-  const res = await answer;
-  expect(res.status()).toBe(201);
-  return (await res.json()).data as IssuedChallenge;
-}
-
-/** The server's measurements of the burst (evidence, never in the API), to explain a surprise. */
-async function evidence(sessionId: string) {
-  const { db } = await import("@/lib/db/client");
-  const row = await (await db()).checkResult.findUnique({ where: { sessionId_type: { sessionId, type: "liveness" } } });
-  const m = (row?.evidence as any)?.measurements;
-  return m ? { error: row?.error, yaw: m.yaw_deg, pitch: m.pitch_deg, mouth: m.mouth_width, similarity: m.same_person_similarity, detected: m.actions_detected } : row;
-}
-
-async function outcome(page: Page, sessionId: string, expected: "passed" | "failed") {
-  const passed = page.getByText(en.liveness.passed);
-  const failed = page.getByText(en.liveness.failedHeading, { exact: true });
-  await passed.or(failed).first().waitFor({ timeout: 60_000 });
-  const seen = (await passed.isVisible()) ? "passed" : "failed";
-  if (seen !== expected) {
-    console.error("liveness surprise; the person did:", JSON.stringify(await personLog(page)));
-    console.error("the server measured:", JSON.stringify(await evidence(sessionId)));
-  }
-  expect(seen).toBe(expected);
-}
 
 async function openLiveness(performs: "as_asked" | "reverse") {
   const s = await createSession(t, { workflow_id: workflow });
@@ -94,8 +65,8 @@ describe.skipIf(Boolean(chromiumMissing))(suiteName, { timeout: 180_000 }, () =>
       expect(challenge.actions.some((a) => NEW_ACTIONS.includes(a))).toBe(true);
       expect(challenge.frames.recommended).toBe(7);
       await page.getByText(en.liveness.cues[challenge.actions[0]!]!.do, { exact: true }).waitFor();
-      await outcome(page, s.session_id, "passed");
-      console.log("the server measured:", JSON.stringify(await evidence(s.session_id)));
+      await livenessOutcome(page, s.session_id, "passed");
+      console.log("the server measured:", JSON.stringify(await livenessEvidence(s.session_id)));
       const log = await personLog(page);
       expect(log.filter((e) => e.pose !== "frontal").map((e) => e.pose)).toEqual(challenge.actions.map((a) => POSE_OF_ACTION[a]));
       const decision = await api("GET", `/api/v2/session/${s.session_id}/decision`, { headers: keyHeader(t) });
@@ -110,7 +81,7 @@ describe.skipIf(Boolean(chromiumMissing))(suiteName, { timeout: 180_000 }, () =>
     try {
       const challenge = await startLiveness(page);
       console.log(`person A, wrong actions: the server asked for [${challenge.actions.join(", ")}]`);
-      await outcome(page, s.session_id, "failed");
+      await livenessOutcome(page, s.session_id, "failed");
       await page.getByText(/We could not see the movements we asked for/).waitFor();
       const log = await personLog(page);
       expect(log.filter((e) => e.pose !== "frontal").map((e) => e.pose)).toEqual(challenge.actions.map((a) => POSE_OF_ACTION[WRONG_ACTION[a]!]));
