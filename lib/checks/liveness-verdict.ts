@@ -510,8 +510,10 @@ function bestFrame(measures: FrameMeasure[], openBaseline: number | null, option
 /**
  * live_score: the weakest evidence (min), each scored 0-1 with 0.5 exactly at
  * its threshold: identity 0.5 at `same_person_threshold` rising to 1 at 0.9;
- * a turn 0.5 at `turn_threshold_deg` rising to 1 at twice that; a blink 0.5 at
- * `blink_closed_ratio` rising to 1 at 0.2 (eyes fully closed); a frame without
+ * a turn 0.5 at `turn_threshold_deg` rising to 1 at twice that, a look the
+ * same with `pitch_threshold_deg`; a blink 0.5 at `blink_closed_ratio` rising
+ * to 1 at 0.2 (eyes fully closed); a smile 0.5 at `smile_width_ratio` rising
+ * to 1 at twice the widening (1.24); a frame without
  * exactly one face scores 0. A failed verdict is capped at 0.49, so
  * live_score >= 0.5 exactly when the verdict passed.
  */
