@@ -484,8 +484,12 @@ function detectActionsInOrder(actions: LivenessAction[], m: Motion): ActionEvide
 // ---------------------------------------------------------------------------
 // Best frame, score, verdict
 
-/** Most frontal (|yaw| + |pitch|), eyes open, single face; ties: higher face score, then larger face. */
-function bestFrame(measures: FrameMeasure[], openBaseline: number | null, options: LivenessOptions): number | null {
+/**
+ * Most frontal (|yaw| + distance from the resting pitch: a look up or down is
+ * not the selfie), eyes open, single face; ties: higher face score, then
+ * larger face.
+ */
+function bestFrame(measures: FrameMeasure[], openBaseline: number | null, restingPitch: number | null, options: LivenessOptions): number | null {
   const eyesOpen = (m: FrameMeasure) => openBaseline === null || m.openness === null || m.openness >= options.blink_reopen_ratio * openBaseline;
   const candidates = measures
     .map((m, i) => ({ m, i }))
@@ -497,7 +501,7 @@ function bestFrame(measures: FrameMeasure[], openBaseline: number | null, option
       best = c;
       continue;
     }
-    const pose = (x: FrameMeasure) => Math.abs(x.yaw!) + Math.abs(x.pitch ?? 0);
+    const pose = (x: FrameMeasure) => Math.abs(x.yaw!) + Math.abs((x.pitch ?? 0) - (restingPitch ?? 0));
     const better =
       pose(c.m) < pose(best.m) - 1e-9 ||
       (Math.abs(pose(c.m) - pose(best.m)) <= 1e-9 &&
@@ -552,7 +556,7 @@ export function livenessVerdict(actions: LivenessAction[], frames: FrameFaces[],
   const mouthRatio = measures.map((m, i) => (nearFrontal[i] && m.mouthWidth !== null && restingMouth !== null ? m.mouthWidth / restingMouth : null));
   const motion: Motion = { delta, pitchDelta, openness: measures.map((m) => m.openness), mouthRatio, nearFrontal, openBaseline, options: o };
   const detected = baseline === null ? [] : detectActionsInOrder(actions, motion);
-  const best = bestFrame(measures, openBaseline, o);
+  const best = bestFrame(measures, openBaseline, restingPitch, o);
   const turns = detected.filter((d) => d.detected && EXCURSIONS[d.action]?.axis === "yaw" && d.frame !== null && d.value !== null).map((d) => ({ frame: d.frame!, yawChangeDeg: d.value! }));
   const pad = presentationAttackVerdict(
     measures.map((m) => m.face),
