@@ -21,6 +21,8 @@ export type FaceAnalysis = {
     live: number | null;
     /** Mesh points for the flatness test ([x, y] in pixels, workers/presentation-cues.mjs LANDMARK_INDICES), null without a mesh. */
     landmarks: Array<[number, number]> | null;
+    /** Mouth shape for the smile action (workers/vision-worker.mjs `mouthShape`): width and corner lift over the eye distance; null without a mesh. */
+    mouth?: { width: number; lift: number } | null;
     /**
      * Image cues of a presentation attack (workers/presentation-cues.mjs):
      * `moire`, the strongest narrow high-frequency
