@@ -2,7 +2,7 @@ import type pg from "pg";
 import { sqlPool } from "@/lib/db/client";
 import { describeError, logger } from "@/lib/log/logger";
 import type { SimilarityEstimator } from "./code-estimate";
-import { CodeGalleries, type EstimatedCandidate } from "./code-galleries";
+import { CodeGalleries, type CodeCandidate, type EstimatedCandidate } from "./code-galleries";
 import { CodeArena } from "./hamming-scan";
 import { openSearchCode, openTemplate } from "./sealed-faces";
 import { searchCode } from "./search-code";
@@ -79,6 +79,13 @@ class GalleryIndex {
     // A full reload queued behind this caller's sync may have begun: wait for it too.
     while (!this.galleries) await this.sync();
     return this.galleries.candidates(appId, probe, radius, estimator, floor, atLeast);
+  }
+
+  /** The previous rule (the `limit` nearest codes within `radius`, at least `atLeast`): kept as bench:gallery's baseline. */
+  async nearest(appId: string, probe: Uint8Array, radius: number, atLeast: number, limit: number): Promise<CodeCandidate[]> {
+    await this.sync();
+    while (!this.galleries) await this.sync();
+    return this.galleries.nearest(appId, probe, radius, atLeast, limit);
   }
 
   /** Forgets everything: the next search reloads, as a cold instance would (the benchmark measures that). */

@@ -86,13 +86,17 @@ export async function searchGallery(
     rescoreFloor(options.threshold),
     MIN_RESCORED,
   );
+  return rescoreCandidates(appId, probe, candidates.map((c) => c.seq), options.exceptSessionId);
+}
+
+/**
+ * The exact cosine similarity of each candidate (by `seq`) still actively
+ * enrolled in the app, most similar first (`probe` unit length).
+ */
+export async function rescoreCandidates(appId: string, probe: readonly number[], seqs: number[], exceptSessionId: string): Promise<GalleryMatch[]> {
   const matches: GalleryMatch[] = [];
-  for (let at = 0; at < candidates.length; at += RESCORE_BATCH) {
-    const rows = await runPrepared(rescore, {
-      seqs: candidates.slice(at, at + RESCORE_BATCH).map((c) => String(c.seq)),
-      appId,
-      exceptSessionId: options.exceptSessionId,
-    });
+  for (let at = 0; at < seqs.length; at += RESCORE_BATCH) {
+    const rows = await runPrepared(rescore, { seqs: seqs.slice(at, at + RESCORE_BATCH).map(String), appId, exceptSessionId });
     // A face stored before templates were sealed has none until the migration runner seals it (lib/faces/sealed-faces.ts).
     for (const row of rows) if (row.template_sealed) matches.push({ svc_uuid: row.id, similarity: dot(probe, openTemplate(row.template_sealed)) });
   }
