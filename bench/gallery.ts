@@ -182,10 +182,10 @@ async function child(target: string) {
   await closeVisionPool();
   const enrolledGrid = grid.filter((f) => f.col % 2 === 0);
   const queries: Query[] = grid.filter((f) => f.col % 2 === 1).map((f) => ({ template: Float64Array.from(f.embedding), label: "real" }));
-  // Look-alike crowds: 20 probes, each with 150 gallery faces at 0.60-0.679 and, for half of them, one true match at 0.681-0.70.
+  // Look-alike crowds: 20 probes, each with 150 gallery faces at 0.64-0.679 and, for half of them, one true match at 0.681-0.70.
   const crowds = Array.from({ length: 20 }, () => model.face());
   const crowdFaces = crowds.flatMap((c, i) => [
-    ...Array.from({ length: 150 }, (_, k) => model.related(c, 0.6 + (k % 80) * 0.001)),
+    ...Array.from({ length: 150 }, (_, k) => model.related(c, 0.64 + (k % 40) * 0.001)),
     ...(i % 2 === 0 ? [model.related(c, 0.681 + i * 0.001)] : []),
   ]);
   for (const c of crowds) queries.push({ template: c, label: "look-alike" });

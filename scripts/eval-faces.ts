@@ -274,7 +274,7 @@ async function main() {
   }
 
   console.log("\nSweep        FMR certain  FMR visual  FNMR given-A  FNMR all genuine");
-  for (let t = 0.45; t <= 0.701; t += 0.025) {
+  for (let t = 0.45; t <= 0.801; t += 0.025) {
     console.log(
       `  ${f3(t)}      ${pct(rateAtOrAbove(p.impostorCertain, t)).padStart(6)}      ${pct(rateAtOrAbove(p.impostorVisual, t)).padStart(6)}      ${pct(rateBelow(p.genuineGiven, t)).padStart(6)}        ${pct(rateBelow(p.genuineAll, t)).padStart(6)}`,
     );
@@ -299,12 +299,12 @@ async function main() {
     console.log(`  face_match.review_margin ${(pass - floor).toFixed(2)}: review from ${floor.toFixed(2)} (FMR ${pct(rateAtOrAbove(p.impostorCertain, floor))} certain), fail below (FNMR given-A ${pct(rateBelow(p.genuineGiven, floor))}, all genuine ${pct(rateBelow(p.genuineAll, floor))})`);
   }
   console.log(
-    `  face_uniqueness.threshold ${(Math.ceil(uniqueness * 100) / 100).toFixed(2)}: a 1:N search multiplies the FMR by the gallery size, and FMR below 1e-3 cannot be measured here: treat a hit as review`,
+    `  face_uniqueness.threshold ${(Math.ceil(uniqueness * 100) / 100).toFixed(2)}: a 1:N search multiplies the FMR by the gallery size, and FMR below 1e-3 cannot be measured here: see the stranger tail below`,
   );
   console.log("\n1:N false matches: the stranger tail (a search among N faces expects N x P(stranger >= t) false matches)");
   const certainFit = fitStrangerTail(p.impostorCertain);
-  printTail("certain impostors", p.impostorCertain, certainFit, CURRENT.face_uniqueness);
-  printTail("visual impostors (may hold unrecognised same-person pairs: pessimistic)", p.impostorVisual, fitStrangerTail(p.impostorVisual), CURRENT.face_uniqueness);
+  printTail("certain impostors", p.impostorCertain, certainFit, CURRENT.face_uniqueness, p.genuineGiven);
+  printTail("visual impostors (may hold unrecognised same-person pairs: pessimistic)", p.impostorVisual, fitStrangerTail(p.impostorVisual), CURRENT.face_uniqueness, p.genuineGiven);
   if (process.argv.includes("--write-distribution")) {
     const sorted = [...p.impostorCertain].sort((a, b) => a - b);
     const distribution = {
@@ -326,11 +326,15 @@ async function main() {
 
 const round = (x: number) => Math.round(x * 10_000) / 10_000;
 
-function printTail(name: string, similarities: number[], fit: TailFit, threshold: number) {
+function printTail(name: string, similarities: number[], fit: TailFit, threshold: number, genuineGiven: number[]) {
   console.log(
     `  ${name}: ${fit.pairs} pairs, mean ${f3(fit.mean)}, sd ${f3(fit.sd)} (95% upper ${f3(fit.sdUpper)}); tail above p90 ${f3(fit.u)}: ${fit.exceedances} pairs, exponential scale ${f3(fit.expScale)}, generalised Pareto shape ${fit.gpdShape.toFixed(2)} (90% bootstrap ${fit.gpdShapeInterval.map((x) => x.toFixed(2)).join(" to ")})`,
   );
   console.log(`    tail check, pairs at or above: ${tailCheck(similarities, fit, [0.5, 0.55, 0.6, 0.65]).map((c) => `${c.t.toFixed(2)} observed ${c.observed}, normal ${c.expected.toFixed(1)}`).join("; ")}`);
+  console.log(`    thresholds for fewer than 1 false match in 1,000 searches (used model): ${GALLERY_SIZES.map((n) => {
+    const t = thresholdFor(fit.models[1]!, n, 1e-3);
+    return `${n.toLocaleString("en")} faces ${t.toFixed(3)} (FNMR given-A ${pct(rateBelow(genuineGiven, t))})`;
+  }).join(", ")}`);
   console.log(`    ${"model".padEnd(52)} ${"P(>= " + threshold.toFixed(2) + ")".padEnd(2)}  ${GALLERY_SIZES.map((n) => `false/search @${n.toLocaleString("en")}`.padStart(24)).join("")}  threshold for < 1e-3 @1M`);
   for (const model of fit.models) {
     const above = model.above(threshold);
