@@ -16,6 +16,8 @@
  *     percentile is printed as a ceiling (far heavier than the data: it
  *     predicts pairs above 0.6 that do not occur).
  */
+import { seededRandom } from "../tests/support/synthetic-faces";
+
 export type TailModel = { name: string; above: (t: number) => number };
 
 /** One-sided upper standard normal quantile at 95%. */
@@ -68,18 +70,6 @@ function gpdPwm(exceedances: number[]): { shape: number; scale: number } {
   return { shape: -k, scale: (2 * a0 * a1) / (a0 - 2 * a1) };
 }
 
-/** A small seeded generator for the bootstrap (mulberry32): the report is the same on every run. */
-function mulberry32(seed: number) {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 export type TailFit = {
   pairs: number;
   mean: number;
@@ -113,7 +103,7 @@ export function fitStrangerTail(similarities: number[]): TailFit {
   const shareAbove = k / n;
   const expScale = mean(y);
   const gpd = gpdPwm(y);
-  const random = mulberry32(32);
+  const random = seededRandom(32); // seeded: the report is the same on every run
   const shapes = Array.from({ length: 1000 }, () => gpdPwm(Array.from({ length: k }, () => y[Math.floor(random() * k)]!)).shape).sort((a, b) => a - b);
   const gpdShapeInterval: [number, number] = [quantile(shapes, 0.05), quantile(shapes, 0.95)];
   const meanUpper = m + (Z95 * sd) / Math.sqrt(n);
