@@ -27,10 +27,21 @@ import fs from "node:fs";
 import path from "node:path";
 import sharp from "sharp";
 import { analyseFaces, closeVisionPool, cosineSimilarity, type FaceAnalysis } from "@/lib/vision/pool";
+import { FEATURE_SETTINGS } from "@/lib/workflows/settings";
+import { fitStrangerTail, tailCheck, thresholdFor, type TailFit } from "./stranger-tail";
 
 const HUMAN_ASSETS = path.join("node_modules", "@vladmandic", "human", "assets");
 const GRID = path.join(HUMAN_ASSETS, "screenshot-facematch.jpg");
-const CURRENT = { face_match: 0.52, face_match_review_margin: 0.05, face_uniqueness: 0.6, liveness_same_person: 0.62 };
+const faceMatch = FEATURE_SETTINGS.face_match.parse({});
+const CURRENT = {
+  face_match: faceMatch.threshold,
+  face_match_review_margin: faceMatch.review_margin,
+  face_uniqueness: FEATURE_SETTINGS.face_uniqueness.parse({}).threshold,
+  liveness_same_person: 0.62,
+};
+/** Where `--write-distribution` puts the fitted stranger distribution that `npm run bench:gallery` seeds its gallery with. */
+export const STRANGER_DISTRIBUTION_FILE = path.join("tests", "fixtures", "faces", "stranger-similarity.json");
+const GALLERY_SIZES = [10_000, 100_000, 1_000_000];
 
 type Face = { id: string; identity: string; embedding: number[] };
 
@@ -263,7 +274,7 @@ async function main() {
   }
 
   console.log("\nSweep        FMR certain  FMR visual  FNMR given-A  FNMR all genuine");
-  for (let t = 0.45; t <= 0.701; t += 0.025) {
+  for (let t = 0.45; t <= 0.801; t += 0.025) {
     console.log(
       `  ${f3(t)}      ${pct(rateAtOrAbove(p.impostorCertain, t)).padStart(6)}      ${pct(rateAtOrAbove(p.impostorVisual, t)).padStart(6)}      ${pct(rateBelow(p.genuineGiven, t)).padStart(6)}        ${pct(rateBelow(p.genuineAll, t)).padStart(6)}`,
     );
@@ -288,9 +299,49 @@ async function main() {
     console.log(`  face_match.review_margin ${(pass - floor).toFixed(2)}: review from ${floor.toFixed(2)} (FMR ${pct(rateAtOrAbove(p.impostorCertain, floor))} certain), fail below (FNMR given-A ${pct(rateBelow(p.genuineGiven, floor))}, all genuine ${pct(rateBelow(p.genuineAll, floor))})`);
   }
   console.log(
-    `  face_uniqueness.threshold ${(Math.ceil(uniqueness * 100) / 100).toFixed(2)}: a 1:N search multiplies the FMR by the gallery size, and FMR below 1e-3 cannot be measured here: treat a hit as review`,
+    `  face_uniqueness.threshold ${(Math.ceil(uniqueness * 100) / 100).toFixed(2)}: a 1:N search multiplies the FMR by the gallery size, and FMR below 1e-3 cannot be measured here: see the stranger tail below`,
   );
+  console.log("\n1:N false matches: the stranger tail (a search among N faces expects N x P(stranger >= t) false matches)");
+  const certainFit = fitStrangerTail(p.impostorCertain);
+  printTail("certain impostors", p.impostorCertain, certainFit, CURRENT.face_uniqueness, p.genuineGiven);
+  printTail("visual impostors (may hold unrecognised same-person pairs: pessimistic)", p.impostorVisual, fitStrangerTail(p.impostorVisual), CURRENT.face_uniqueness, p.genuineGiven);
+  if (process.argv.includes("--write-distribution")) {
+    const sorted = [...p.impostorCertain].sort((a, b) => a - b);
+    const distribution = {
+      source: "npm run eval:faces -- --write-distribution: certain impostor pairs (@vladmandic/human faceres)",
+      pairs: certainFit.pairs,
+      mean: round(certainFit.mean),
+      sd: round(certainFit.sd),
+      sd_upper_95: round(certainFit.sdUpper),
+      p99: round(sorted[Math.floor(0.99 * (sorted.length - 1))]!),
+      max: round(sorted.at(-1)!),
+      mean_upper_95: round(certainFit.meanUpper),
+      tail: { u: round(certainFit.u), share_above_u: round(certainFit.shareAbove), exponential_scale: round(certainFit.expScale), gpd_shape: round(certainFit.gpdShape), gpd_shape_90: certainFit.gpdShapeInterval.map(round) },
+    };
+    fs.writeFileSync(STRANGER_DISTRIBUTION_FILE, `${JSON.stringify(distribution, null, 2)}\n`);
+    console.log(`  written to ${STRANGER_DISTRIBUTION_FILE}`);
+  }
   console.log(`\n${faces.length} faces, ${p.genuineAll.length} genuine and ${p.impostorVisual.length} impostor pairs in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+}
+
+const round = (x: number) => Math.round(x * 10_000) / 10_000;
+
+function printTail(name: string, similarities: number[], fit: TailFit, threshold: number, genuineGiven: number[]) {
+  console.log(
+    `  ${name}: ${fit.pairs} pairs, mean ${f3(fit.mean)}, sd ${f3(fit.sd)} (95% upper ${f3(fit.sdUpper)}); tail above p90 ${f3(fit.u)}: ${fit.exceedances} pairs, exponential scale ${f3(fit.expScale)}, generalised Pareto shape ${fit.gpdShape.toFixed(2)} (90% bootstrap ${fit.gpdShapeInterval.map((x) => x.toFixed(2)).join(" to ")})`,
+  );
+  console.log(`    tail check, pairs at or above: ${tailCheck(similarities, fit, [0.5, 0.55, 0.6, 0.65]).map((c) => `${c.t.toFixed(2)} observed ${c.observed}, normal ${c.expected.toFixed(1)}`).join("; ")}`);
+  console.log(`    thresholds for fewer than 1 false match in 1,000 searches (used model): ${GALLERY_SIZES.map((n) => {
+    const t = thresholdFor(fit.models[1]!, n, 1e-3);
+    return `${n.toLocaleString("en")} faces ${t.toFixed(3)} (FNMR given-A ${pct(rateBelow(genuineGiven, t))})`;
+  }).join(", ")}`);
+  console.log(`    ${"model".padEnd(52)} ${"P(>= " + threshold.toFixed(2) + ")".padEnd(2)}  ${GALLERY_SIZES.map((n) => `false/search @${n.toLocaleString("en")}`.padStart(24)).join("")}  threshold for < 1e-3 @1M`);
+  for (const model of fit.models) {
+    const above = model.above(threshold);
+    console.log(
+      `    ${model.name.padEnd(52)} ${above.toExponential(1).padStart(9)}  ${GALLERY_SIZES.map((n) => (n * above).toPrecision(2).padStart(24)).join("")}  ${thresholdFor(model, 1_000_000, 1e-3).toFixed(3).padStart(24)}`,
+    );
+  }
 }
 
 try {

@@ -1,7 +1,10 @@
+import type { SimilarityEstimator } from "./code-estimate";
 import { BLOCK_CODES, type CodeArena } from "./hamming-scan";
 
 /** A gallery face found by the Hamming scan: its `face_identities.seq` and distance. */
 export type CodeCandidate = { seq: number; distance: number };
+/** A candidate with its similarity estimated from its code (lib/faces/code-estimate.ts). */
+export type EstimatedCandidate = CodeCandidate & { estimate: number };
 
 /** One project's codes: dense blocks, a face's slot found through `slotOf`. */
 type ProjectCodes = { blocks: number[]; seqs: Float64Array[]; size: number; slotOf: Map<number, number> };
@@ -83,6 +86,43 @@ export class CodeGalleries {
   /** Removes a face from every project. */
   removeEverywhere(seq: number) {
     for (const projectId of [...this.projects.keys()]) this.remove(projectId, seq);
+  }
+
+  /**
+   * The faces to re-score exactly, in one exact Hamming pass over the
+   * project's codes: every face within `radius` whose code's estimated
+   * similarity is at least `floor` (however many there are), and the
+   * `atLeast` nearest in Hamming distance whatever their estimate, most
+   * similar estimate first.
+   */
+  candidates(projectId: string, probe: Uint8Array, radius: number, estimator: SimilarityEstimator, floor: number, atLeast: number): EstimatedCandidate[] {
+    const project = this.projects.get(projectId);
+    if (!project) return [];
+    const found: EstimatedCandidate[] = [];
+    const nearest = atLeast > 0 ? new BoundedMaxHeap(atLeast) : null;
+    this.arena.setProbe(probe);
+    const bytes = this.arena.bytes();
+    for (let b = 0; b < project.blocks.length; b++) {
+      const block = project.blocks[b]!;
+      const count = Math.min(BLOCK_CODES, project.size - b * BLOCK_CODES);
+      const distances = this.arena.scanBlock(block, count);
+      const seqs = project.seqs[b]!;
+      for (let i = 0; i < count; i++) {
+        const distance = distances[i]!;
+        if (nearest?.accepts(distance)) nearest.push(b * BLOCK_CODES + i, distance);
+        if (distance > radius) continue;
+        const estimate = estimator.estimate(bytes, this.arena.codeOffset(block, i));
+        if (estimate >= floor) found.push({ seq: seqs[i]!, distance, estimate });
+      }
+    }
+    const taken = new Set(found.map((c) => c.seq));
+    for (const { seq: slot, distance } of nearest?.sorted() ?? []) {
+      const block = Math.floor(slot / BLOCK_CODES);
+      const seq = project.seqs[block]![slot % BLOCK_CODES]!;
+      if (taken.has(seq)) continue;
+      found.push({ seq, distance, estimate: estimator.estimate(bytes, this.arena.codeOffset(project.blocks[block]!, slot % BLOCK_CODES)) });
+    }
+    return found.sort((x, y) => y.estimate - x.estimate || x.seq - y.seq);
   }
 
   /**

@@ -1,7 +1,8 @@
 import type pg from "pg";
 import { sqlPool } from "@/lib/db/client";
 import { describeError, logger } from "@/lib/log/logger";
-import { CodeGalleries, type CodeCandidate } from "./code-galleries";
+import type { SimilarityEstimator } from "./code-estimate";
+import { CodeGalleries, type CodeCandidate, type EstimatedCandidate } from "./code-galleries";
 import { CodeArena } from "./hamming-scan";
 import { openSearchCode, openTemplate } from "./sealed-faces";
 import { searchCode } from "./search-code";
@@ -72,9 +73,17 @@ class GalleryIndex {
     return run;
   }
 
-  async nearest(appId: string, probe: Uint8Array, radius: number, atLeast: number, limit: number): Promise<CodeCandidate[]> {
+  /** The faces of the app to re-score exactly (CodeGalleries.candidates), once the index has caught up with the database. */
+  async candidates(appId: string, probe: Uint8Array, radius: number, estimator: SimilarityEstimator, floor: number, atLeast: number): Promise<EstimatedCandidate[]> {
     await this.sync();
     // A full reload queued behind this caller's sync may have begun: wait for it too.
+    while (!this.galleries) await this.sync();
+    return this.galleries.candidates(appId, probe, radius, estimator, floor, atLeast);
+  }
+
+  /** The previous rule (the `limit` nearest codes within `radius`, at least `atLeast`): kept as bench:gallery's baseline. */
+  async nearest(appId: string, probe: Uint8Array, radius: number, atLeast: number, limit: number): Promise<CodeCandidate[]> {
+    await this.sync();
     while (!this.galleries) await this.sync();
     return this.galleries.nearest(appId, probe, radius, atLeast, limit);
   }

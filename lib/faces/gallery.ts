@@ -3,6 +3,7 @@ import { now } from "@/lib/clock";
 import type { Prisma } from "@/generated/prisma/client";
 import { db, type Tx } from "@/lib/db/client";
 import { prepareQuery, runPrepared, typedSql } from "@/lib/db/typed-sql";
+import { rescoreFloor, SimilarityEstimator } from "./code-estimate";
 import { galleryIndex } from "./gallery-index";
 import { openTemplate, sealedSearchCode, sealTemplate } from "./sealed-faces";
 import { candidateRadius, searchCode } from "./search-code";
@@ -21,10 +22,10 @@ import { normalise, type FaceTemplate } from "./templates";
  */
 export type GalleryMatch = { svc_uuid: string; similarity: number };
 
-/** Candidates re-scored at most, nearest in Hamming distance first. */
-const MAX_RESCORED = 100;
 /** Candidates re-scored at least, so the closest face is reported even far below the threshold. */
 const MIN_RESCORED = 3;
+/** Candidates read back from the database per query. */
+const RESCORE_BATCH = 500;
 
 /**
  * The templates of the candidates still actively enrolled in the app. The
@@ -58,9 +59,17 @@ const rescore = prepareQuery("face_gallery_rescore", (v: { seqs: string[]; appId
 /**
  * The app's active faces most similar to the template, by exact cosine
  * similarity, most similar first: every face at or above `threshold` that
- * the index finds (at most MAX_RESCORED), and at least the closest one
- * below it. The enrollment of `exceptSessionId` (a retry of the same
- * session) is left out.
+ * the index finds, and at least the closest one below it. The enrollment
+ * of `exceptSessionId` (a retry of the same session) is left out.
+ *
+ * Which faces are re-scored is decided by a bound, not a count: every face
+ * within the Hamming radius of the threshold (lib/faces/search-code.ts)
+ * whose similarity estimated from its code is within RESCORE_MARGIN_SD
+ * standard deviations of the estimate's error below the threshold
+ * (lib/faces/code-estimate.ts). A crowd of look-alikes just under the
+ * threshold makes the search slower, never blind: the old rule (the 100
+ * nearest codes) lost true matches among them (README, "Face search at
+ * scale").
  */
 export async function searchGallery(
   appId: string,
@@ -68,17 +77,30 @@ export async function searchGallery(
   options: { threshold: number; exceptSessionId: string },
 ): Promise<GalleryMatch[]> {
   const probe = normalise(template.embedding);
-  const candidates = await galleryIndex().nearest(appId, searchCode(probe), candidateRadius(options.threshold), MIN_RESCORED, MAX_RESCORED);
-  if (candidates.length === 0) return [];
-  const rows = await runPrepared(rescore, {
-    seqs: candidates.map((c) => String(c.seq)),
+  const estimator = new SimilarityEstimator(probe);
+  const candidates = await galleryIndex().candidates(
     appId,
-    exceptSessionId: options.exceptSessionId,
-  });
-  // A face stored before templates were sealed has none until the migration runner seals it (lib/faces/sealed-faces.ts).
-  return rows
-    .flatMap((row) => (row.template_sealed ? [{ svc_uuid: row.id, similarity: dot(probe, openTemplate(row.template_sealed)) }] : []))
-    .sort((a, b) => b.similarity - a.similarity);
+    searchCode(probe),
+    candidateRadius(options.threshold),
+    estimator,
+    rescoreFloor(options.threshold),
+    MIN_RESCORED,
+  );
+  return rescoreCandidates(appId, probe, candidates.map((c) => c.seq), options.exceptSessionId);
+}
+
+/**
+ * The exact cosine similarity of each candidate (by `seq`) still actively
+ * enrolled in the app, most similar first (`probe` unit length).
+ */
+export async function rescoreCandidates(appId: string, probe: readonly number[], seqs: number[], exceptSessionId: string): Promise<GalleryMatch[]> {
+  const matches: GalleryMatch[] = [];
+  for (let at = 0; at < seqs.length; at += RESCORE_BATCH) {
+    const rows = await runPrepared(rescore, { seqs: seqs.slice(at, at + RESCORE_BATCH).map(String), appId, exceptSessionId });
+    // A face stored before templates were sealed has none until the migration runner seals it (lib/faces/sealed-faces.ts).
+    for (const row of rows) if (row.template_sealed) matches.push({ svc_uuid: row.id, similarity: dot(probe, openTemplate(row.template_sealed)) });
+  }
+  return matches.sort((a, b) => b.similarity - a.similarity);
 }
 
 /** The closest active face of this app, excluding the enrollment of `exceptSessionId`. */

@@ -130,6 +130,16 @@ export class CodeArena {
     new Uint8Array(this.kernel.memory.buffer, PROBE_AT, SEARCH_CODE_BYTES).set(code);
   }
 
+  /** The memory holding the blocks (a view, valid until the memory next grows: while no block is allocated). */
+  bytes(): Uint8Array {
+    return new Uint8Array(this.kernel.memory.buffer);
+  }
+
+  /** Where slot `slot` of a block starts in `bytes()`. */
+  codeOffset(block: number, slot: number): number {
+    return block + slot * SEARCH_CODE_BYTES;
+  }
+
   /** Distances from the probe to the first `count` codes of a block (a view, valid until the next scan). */
   scanBlock(block: number, count: number): Uint16Array {
     this.kernel.scan(PROBE_AT, block, count, DISTANCES_AT);

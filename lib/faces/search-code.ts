@@ -75,8 +75,8 @@ function walshHadamard(v: Float64Array) {
   }
 }
 
-/** The 128-byte search code of a template (any length-`TEMPLATE_DIMENSIONS` vector; its norm does not matter). */
-export function searchCode(template: ArrayLike<number>): Buffer {
+/** The template after the fixed rotation, unnormalised (each round scales it by sqrt(1024)). */
+export function rotatedTemplate(template: ArrayLike<number>): Float64Array {
   if (template.length !== TEMPLATE_DIMENSIONS) {
     throw new Error(`A face template has ${TEMPLATE_DIMENSIONS} values, not ${template.length}`);
   }
@@ -85,6 +85,12 @@ export function searchCode(template: ArrayLike<number>): Buffer {
     for (let i = 0; i < v.length; i++) v[i]! *= signs[i]!;
     walshHadamard(v);
   }
+  return v;
+}
+
+/** The 128-byte search code of a template (any length-`TEMPLATE_DIMENSIONS` vector; its norm does not matter). */
+export function searchCode(template: ArrayLike<number>): Buffer {
+  const v = rotatedTemplate(template);
   const code = Buffer.alloc(SEARCH_CODE_BYTES);
   for (let bit = 0; bit < SEARCH_CODE_BITS; bit++) if (v[bit]! >= 0) code[bit >> 3]! |= 1 << (bit & 7);
   return code;

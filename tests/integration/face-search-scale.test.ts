@@ -6,6 +6,7 @@ import { useServerDatabase } from "../support/domain";
 import { openTemplate } from "@/lib/faces/sealed-faces";
 import { seedGallery } from "../support/gallery-seed";
 import { faceCell, imageForm } from "../support/images";
+import { LookAlikeFaces, measuredStrangers } from "../support/look-alike-faces";
 import { dot, randomTemplate, seededRandom, templateAtSimilarity } from "../support/synthetic-faces";
 
 /**
@@ -143,6 +144,36 @@ describe("1:N face search at 10,000 enrolled faces", () => {
     await expireDueSessions({ appId: t.appId, at: new Date(Date.now() + 3 * 86_400_000) });
     expect((await searchHere(t.appId, embedding)).map((m) => m.svc_uuid)).not.toContain(svcUuid);
     expect((await selfie(t, workflowId, await faceCell(7, 1, 320))).result).toMatchObject({ status: "passed", data: { duplicate: false } });
+  }, 300_000);
+
+  // The old rule re-scored the 100 nearest codes within the radius: 1,500 look-alikes just under the
+  // threshold took those places, and true matches just above it were never looked at (issue 32).
+  it("finds true matches just above the threshold among a crowd of look-alikes larger than the old 100-candidate cap", async () => {
+    const measured = await measuredStrangers();
+    const model = new LookAlikeFaces(measured.mean, measured.sd, seededRandom(32));
+    const crowdTenant = await createTenant(shared().env, "production");
+    const probe = model.face();
+    const matchIds = await seedGallery(client, crowdTenant.appId, [0.682, 0.684, 0.686, 0.688, 0.69].map((s) => model.related(probe, s)));
+    await seedGallery(client, crowdTenant.appId, Array.from({ length: 1500 }, (_, k) => model.related(probe, 0.672 + (k % 8) * 0.001)));
+    await seedGallery(client, crowdTenant.appId, Array.from({ length: 3000 }, () => model.face()));
+    const exact = exactMatches(await activeGallery(crowdTenant.appId), probe);
+    expect(exact.map((m) => m.svc_uuid).sort()).toEqual([...matchIds].sort());
+    const indexed = (await searchHere(crowdTenant.appId, probe)).filter((m) => m.similarity >= THRESHOLD);
+    expect(indexed.map((m) => m.svc_uuid)).toEqual(exact.map((m) => m.svc_uuid));
+  }, 300_000);
+
+  it("over HTTP: a real face's duplicate at 0.681, hidden among 3,000 look-alikes of it at 0.6785-0.6795, is found", async () => {
+    const own = seededRandom(33);
+    // The face's template as the server computes it, from a first enrollment in a project of its own.
+    const source = await createTenant(shared().env, "production");
+    const first = await selfie(source, await createWorkflow(source, ["face_uniqueness"]), await faceCell(7, 1, 320));
+    const face = await storedTemplate(first.result.data.svc_uuid as string);
+    const crowdTenant = await createTenant(shared().env, "production");
+    const crowdWorkflow = await createWorkflow(crowdTenant, ["face_uniqueness"]);
+    const [duplicate] = await seedGallery(client, crowdTenant.appId, [templateAtSimilarity(face, 0.681, own)]);
+    await seedGallery(client, crowdTenant.appId, Array.from({ length: 3000 }, (_, k) => templateAtSimilarity(face, 0.6785 + (k % 10) * 0.0001, own)));
+    const found = await selfie(crowdTenant, crowdWorkflow, await faceCell(7, 1, 320));
+    expect(found.result).toMatchObject({ status: "failed", data: { svc_uuid: duplicate, duplicate: true }, error: { code: "duplicate_face" } });
   }, 300_000);
 
   // The embedded database has one session, so its transactions never overlap.

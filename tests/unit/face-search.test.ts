@@ -1,8 +1,10 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { CodeGalleries } from "@/lib/faces/code-galleries";
 import { BLOCK_CODES, CodeArena } from "@/lib/faces/hamming-scan";
+import { ESTIMATE_SD, rescoreFloor, SimilarityEstimator } from "@/lib/faces/code-estimate";
 import { SEARCH_CODE_BYTES, candidateRadius, hammingDistance, searchCode } from "@/lib/faces/search-code";
-import { randomTemplate, seededRandom, templateAtSimilarity } from "../support/synthetic-faces";
+import { LookAlikeFaces, measuredStrangers } from "../support/look-alike-faces";
+import { dot, randomTemplate, seededRandom, templateAtSimilarity } from "../support/synthetic-faces";
 
 describe("search codes (random-rotation sign bits)", () => {
   it("are 128 bytes, deterministic, and blind to the template's length", () => {
@@ -105,5 +107,77 @@ describe("the WebAssembly Hamming scan and the in-memory galleries", () => {
     expect(galleries.nearest("other", probe, radius, 0, 100)).toEqual([{ seq: 99, distance: 0 }]);
     galleries.clear();
     expect(galleries.size).toBe(0);
+  });
+});
+
+const stats = (xs: number[]) => {
+  const mean = xs.reduce((a, b) => a + b, 0) / xs.length;
+  return { mean, sd: Math.sqrt(xs.reduce((a, b) => a + (b - mean) ** 2, 0) / (xs.length - 1)) };
+};
+
+describe("the look-alike gallery model (tests/support/look-alike-faces.ts)", () => {
+  it("gives strangers the similarity distribution eval:faces measured, and related faces their exact similarity", async () => {
+    const measured = await measuredStrangers();
+    const model = new LookAlikeFaces(measured.mean, measured.sd, seededRandom(21));
+    const faces = Array.from({ length: 200 }, () => model.face());
+    const pairs: number[] = [];
+    for (let i = 0; i < faces.length; i++) for (let j = i + 1; j < faces.length; j++) pairs.push(dot(faces[i]!, faces[j]!));
+    const { mean, sd } = stats(pairs);
+    expect(Math.abs(mean - measured.mean)).toBeLessThan(0.01);
+    expect(Math.abs(sd / measured.sd - 1)).toBeLessThan(0.15);
+    const again = model.related(faces[0]!, 0.685);
+    expect(dot(again, faces[0]!)).toBeCloseTo(0.685, 6);
+    expect(dot(again, again)).toBeCloseTo(1, 6);
+    // The same person again looks at the crowd as the person does.
+    expect(Math.abs(stats(faces.slice(1).map((f) => dot(again, f))).mean - measured.mean)).toBeLessThan(0.03);
+  });
+});
+
+describe("the similarity estimated from a face's code (asymmetric: the probe unquantised)", () => {
+  it("is unbiased, with the spread ESTIMATE_SD states, on spread-out and on look-alike faces", async () => {
+    const random = seededRandom(9);
+    const measured = await measuredStrangers();
+    const model = new LookAlikeFaces(measured.mean, measured.sd, random);
+    for (const [name, pair] of [
+      ["uniform", (s: number) => { const a = randomTemplate(random); return [a, templateAtSimilarity(a, s, random)] as const; }],
+      ["look-alike", (s: number) => { const a = model.face(); return [a, model.related(a, s)] as const; }],
+    ] as const) {
+      for (const similarity of [0.95, 0.68, 0.45]) {
+        const errors = Array.from({ length: 400 }, () => {
+          const [probe, face] = pair(similarity);
+          const code = searchCode(face);
+          return new SimilarityEstimator(probe).estimate(code, 0) - dot(probe, face);
+        });
+        const { mean, sd } = stats(errors);
+        expect(Math.abs(mean), `${name} at ${similarity}: bias`).toBeLessThan(0.006);
+        expect(sd / ESTIMATE_SD, `${name} at ${similarity}: spread`).toBeLessThan(1.15);
+      }
+    }
+  });
+
+  it("finds a true match just above the threshold among a crowd of look-alikes that fills the 100 nearest codes", async () => {
+    const random = seededRandom(17);
+    const measured = await measuredStrangers();
+    const model = new LookAlikeFaces(measured.mean, measured.sd, random);
+    const arena = await CodeArena.create();
+    const galleries = new CodeGalleries(arena);
+    const probe = model.face();
+    // Five faces of the probe's person just above the threshold, 1,500 look-alikes just under it, 3,000 strangers.
+    const matches = [1, 2, 3, 4, 5];
+    for (const seq of matches) galleries.put("p", seq, searchCode(model.related(probe, 0.68 + seq * 0.002)));
+    let seq = 100;
+    for (let k = 0; k < 1500; k++) galleries.put("p", ++seq, searchCode(model.related(probe, 0.672 + (k % 8) * 0.001)));
+    for (let k = 0; k < 3000; k++) galleries.put("p", ++seq, searchCode(model.face()));
+    const code = searchCode(probe);
+    // The old rule: at most the 100 nearest codes within the radius are re-scored; the crowd takes the places.
+    const old = galleries.nearest("p", code, candidateRadius(0.68), 3, 100);
+    expect(old).toHaveLength(100);
+    expect(matches.filter((m) => old.some((c) => c.seq === m)).length).toBeLessThan(matches.length);
+    // Every face the estimate's bound cannot exclude, however many.
+    const found = galleries.candidates("p", code, candidateRadius(0.68), new SimilarityEstimator(probe), rescoreFloor(0.68), 3);
+    expect(found.map((c) => c.seq)).toEqual(expect.arrayContaining(matches));
+    expect(found.length).toBeGreaterThan(1000);
+    expect(found.length).toBeLessThan(1600);
+    galleries.clear();
   });
 });
