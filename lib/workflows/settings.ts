@@ -100,8 +100,18 @@ const FaceUniquenessSettings = z
      * search at scale").
      */
     threshold: z.number().min(0).max(1).default(0.68),
+    /**
+     * Similarity from which a match is certain enough to fail the check
+     * (`duplicate_face`); from `threshold` up to here it goes to review
+     * (`possible_duplicate_face`): a decline needs evidence that holds at any
+     * gallery size. 0.79 keeps false duplicates under 1 in 1,000 searches at
+     * 1,000,000 enrolled faces (README, "Face search at scale"). Set it to
+     * `threshold` to fail every match.
+     */
+    decline_threshold: z.number().min(0).max(1).default(0.79),
   })
-  .strict();
+  .strict()
+  .refine((s) => s.decline_threshold >= s.threshold, { message: "decline_threshold must be at least threshold", path: ["decline_threshold"] });
 
 export const FEATURE_SETTINGS = {
   id_verification: IdVerificationSettings,

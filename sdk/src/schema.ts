@@ -1360,6 +1360,8 @@ export interface components {
             face_uniqueness?: {
                 /** @default 0.68 */
                 threshold: number;
+                /** @default 0.79 */
+                decline_threshold: number;
             };
         };
         /** @description Spec 2.4: proofs only, never the legal name or date of birth. */

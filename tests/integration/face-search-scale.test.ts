@@ -112,7 +112,9 @@ describe("1:N face search at 10,000 enrolled faces", () => {
     expect(first.result).toMatchObject({ status: "passed", data: { duplicate: false, enrolled: true } });
     const personA = first.result.data.svc_uuid as string;
     const again = await selfie(t, workflowId, await faceCell(10, 0, 320));
-    expect(again.result).toMatchObject({ status: "failed", data: { svc_uuid: personA, duplicate: true }, error: { code: "duplicate_face" } });
+    // Found; a certain match (0.79 and above by default) fails, a closer call goes to review.
+    expect(again.result).toMatchObject({ data: { svc_uuid: personA, duplicate: true } });
+    expect(again.result.status).toBe(again.result.data.similarity >= 0.79 ? "failed" : "review");
 
     // This process's index (a second instance) sees the server's enrollment.
     const embedding = await storedTemplate(personA);
@@ -173,7 +175,8 @@ describe("1:N face search at 10,000 enrolled faces", () => {
     const [duplicate] = await seedGallery(client, crowdTenant.appId, [templateAtSimilarity(face, 0.681, own)]);
     await seedGallery(client, crowdTenant.appId, Array.from({ length: 3000 }, (_, k) => templateAtSimilarity(face, 0.6785 + (k % 10) * 0.0001, own)));
     const found = await selfie(crowdTenant, crowdWorkflow, await faceCell(7, 1, 320));
-    expect(found.result).toMatchObject({ status: "failed", data: { svc_uuid: duplicate, duplicate: true }, error: { code: "duplicate_face" } });
+    // 0.681 is a possible duplicate (a stranger may reach it in a large gallery): review, not a decline.
+    expect(found.result).toMatchObject({ status: "review", data: { svc_uuid: duplicate, duplicate: true }, error: { code: "possible_duplicate_face" } });
   }, 300_000);
 
   // The embedded database has one session, so its transactions never overlap.
