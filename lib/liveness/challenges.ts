@@ -100,13 +100,15 @@ export async function livenessAttemptsUsed(tx: Tx | Db, sessionId: string): Prom
 // --- The colour challenge (lib/liveness/colour-challenge.ts) -----------------
 
 /** POST /api/v2/antispoof/challenge's optional body: `skip_colours` for a person who cannot look at flashing colours. */
-export const ChallengeBody = z.object({
-  skip_colours: z.boolean().optional().meta({
-    description:
-      "true: the person cannot look at flashing colours. No colours are drawn; a burst that passes every other liveness rule is recorded as `review` (`colour_challenge_skipped`), never `passed`.",
-  }),
-});
-export type ChallengeOptions = z.infer<typeof ChallengeBody>;
+export const ChallengeBody = z
+  .object({
+    skip_colours: z.boolean().optional().meta({
+      description:
+        "true: the person cannot look at flashing colours. No colours are drawn; a burst that passes every other liveness rule is recorded as `review` (`colour_challenge_skipped`), never `passed`.",
+    }),
+  })
+  .optional();
+export type ChallengeOptions = NonNullable<z.infer<typeof ChallengeBody>>;
 
 /** One screen colour per frame of the largest burst, or none for the photosensitive alternative. */
 export function challengeColours(options: ChallengeOptions = {}): ScreenColour[] {

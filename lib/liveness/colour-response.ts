@@ -47,10 +47,13 @@ export type ColourResponseOptions = {
    * Correlation from which the response follows the colours. The screen's
    * light adds to the room's, so a face's shift is the emitted colour scaled
    * per channel (the camera's white balance weights the channels, up to 2x
-   * apart): simulated with such weights and 2% noise per frame, real
-   * responses correlate 0.91-1.0 (5th percentile) once the screen adds 15% of
-   * the room's light. Replayed against random sequences, the fixture bursts
-   * (34 bursts x 2,000 sequences) reached 0.9 in none; 0.7 passed 1.1%.
+   * apart). Simulated with such weights: real responses pass 99% of the time
+   * once the screen adds 30% of the room's light with 2% noise per frame
+   * (78% at 15%: those are asked to retake). A recording lit by ANOTHER
+   * sequence reaches 0.90-0.93 when the two differ in one frame by a
+   * neighbouring hue (red for yellow): 0.23% of random pairs pass at 0.9,
+   * none of 50,000 at 0.95. The fixture bursts replayed against random
+   * sequences (34 bursts x 2,000) reached 0.9 in none.
    */
   follows_correlation: number;
   /** Share of frames that must point towards their own colour. */
@@ -63,7 +66,7 @@ export type ColourResponseOptions = {
 
 export const COLOUR_RESPONSE_DEFAULTS: Readonly<ColourResponseOptions> = Object.freeze({
   min_response: 0.02,
-  follows_correlation: 0.9,
+  follows_correlation: 0.95,
   min_agreeing_share: 0.75,
   strong_response: 0.1,
   contradicts_correlation: 0.2,

@@ -24,8 +24,26 @@ import { CAMERA_HEIGHT, CAMERA_WIDTH, personAPictures, type HeadPose } from "../
  * `performs: "reverse"` is a person who gets left and right the wrong way
  * round: whatever the server asks, the order performed is the opposite one,
  * and the attempt must fail.
+ *
+ * LIGHT (the colour challenge, README "Liveness: the colour challenge"). The
+ * person sits in one room (each picture's colour balanced to the resting
+ * picture's, as tests/support/screen-light.ts explains: the pictures come
+ * from differently lit photographs) and, with `light: "screen"` (default),
+ * the page's coloured screen lights the face: while the page shows its
+ * colour overlay (`data-testid="colour-light"`, its `data-colour`), each
+ * camera picture is multiplied in linear light by (1 + 0.6 x that colour),
+ * exposure kept, as a screen 30 cm away in a dim room would. `light:
+ * "steady"` is a recording that ignores the screen (the room's light only);
+ * `light: "recorded"` a recording of a live burst made under other colours
+ * (an earlier challenge's), replayed with the same timing: its light changes
+ * when the page's does, to the recorded colours.
  */
 export type Performs = "as_asked" | "reverse";
+export type PersonLight = "screen" | "steady" | "recorded";
+/** The colours lighting the face of the `recorded` person, one per colour change of the page. */
+const RECORDED_COLOURS = ["#00ffff", "#ff00ff", "#00ff00", "#ffff00", "#0000ff", "#ff0000", "#00ffff", "#ff00ff"];
+/** The screen's light on the face relative to the room's (tests/support/screen-light.ts). */
+const SCREEN_STRENGTH = 0.6;
 
 export type PersonLog = Array<{ at: number; cue: string; pose: HeadPose }>;
 
@@ -49,11 +67,12 @@ function pictureUrls() {
 }
 
 /** Puts person A in front of the camera of every page this page opens (call before `goto`). */
-export async function personInFrontOfCamera(page: Page, options: { performs: Performs; reactionMs?: number }) {
+export async function personInFrontOfCamera(page: Page, options: { performs: Performs; reactionMs?: number; light?: PersonLight }) {
   await page.addInitScript(cameraPerson, {
     pictures: await pictureUrls(),
     cues: cuePoses(options.performs),
     reactionMs: options.reactionMs ?? 300,
+    light: { mode: options.light ?? "screen", strength: SCREEN_STRENGTH, recorded: RECORDED_COLOURS },
     width: CAMERA_WIDTH,
     height: CAMERA_HEIGHT,
   });
@@ -64,10 +83,17 @@ export async function personLog(page: Page): Promise<PersonLog> {
   return page.evaluate(() => (window as unknown as { __cameraPerson?: { log: PersonLog } }).__cameraPerson?.log ?? []);
 }
 
-type PersonSetup = { pictures: Record<HeadPose, string[]>; cues: Record<string, HeadPose>; reactionMs: number; width: number; height: number };
+type PersonSetup = {
+  pictures: Record<HeadPose, string[]>;
+  cues: Record<string, HeadPose>;
+  reactionMs: number;
+  light: { mode: PersonLight; strength: number; recorded: string[] };
+  width: number;
+  height: number;
+};
 
 /** Runs inside the page, before its own scripts. Self-contained: no closure over this module. */
-function cameraPerson({ pictures, cues, reactionMs, width, height }: PersonSetup) {
+function cameraPerson({ pictures, cues, reactionMs, light, width, height }: PersonSetup) {
   const mediaDevices = navigator.mediaDevices;
   if (!mediaDevices?.getUserMedia) return;
   const canvas = document.createElement("canvas");
@@ -90,10 +116,62 @@ function cameraPerson({ pictures, cues, reactionMs, width, height }: PersonSetup
 
   let pose: HeadPose = "frontal";
   let picture = 0;
+
+  // --- Light: one room, and the screen's colour on the face (see LIGHT above) ---
+  const toLinear = Array.from({ length: 256 }, (_, v) => (v / 255 <= 0.04045 ? v / 255 / 12.92 : ((v / 255 + 0.055) / 1.055) ** 2.4));
+  const toSrgb = (x: number) => Math.max(0, Math.min(255, Math.round(255 * (x <= 0.0031308 ? 12.92 * x : 1.055 * x ** (1 / 2.4) - 0.055))));
+  const luminance = (c: number[]) => 0.2126 * c[0]! + 0.7152 * c[1]! + 0.0722 * c[2]!;
+  const hexLinear = (hex: string) => [1, 3, 5].map((i) => toLinear[parseInt(hex.slice(i, i + 2), 16)]!);
+  /** Mean linear colour of the middle half of a picture (where the face is). */
+  const middleColour = (img: HTMLImageElement) => {
+    ctx.drawImage(img, 0, 0, width, height);
+    const { data } = ctx.getImageData(width / 4, height / 4, width / 2, height / 2);
+    const sum = [0, 0, 0];
+    for (let i = 0; i < data.length; i += 4) for (let c = 0; c < 3; c++) sum[c]! += toLinear[data[i + c]!]!;
+    return sum.map((x) => x / (data.length / 4));
+  };
+  const balance = new Map<HTMLImageElement, number[]>();
+  const balanced = loaded.then(() => {
+    const room = middleColour(images.frontal[0]!);
+    for (const img of Object.values(images).flat()) {
+      const own = middleColour(img);
+      balance.set(img, room.map((r, c) => ((r / luminance(room)) * luminance(own)) / own[c]!));
+    }
+  });
+  let shownColour: string | null = null;
+  let changes = 0;
+  /** The colour lighting the face now: the page's overlay, or the recording's colour for the same moment. */
+  const faceLight = (): string | null => {
+    const overlay = document.querySelector('[data-testid="colour-light"]')?.getAttribute("data-colour") ?? null;
+    if (overlay !== shownColour) {
+      shownColour = overlay;
+      if (overlay) changes++;
+    }
+    if (light.mode === "steady" || !overlay) return null;
+    return light.mode === "screen" ? overlay : light.recorded[(changes - 1) % light.recorded.length]!;
+  };
+  const lightUp = (img: HTMLImageElement) => {
+    const colour = faceLight();
+    const screen = colour ? hexLinear(colour).map((e) => 1 + light.strength * e) : [1, 1, 1];
+    const gain = (balance.get(img) ?? [1, 1, 1]).map((b, c) => (b * screen[c]!) / luminance(screen));
+    const frame = ctx.getImageData(0, 0, width, height);
+    const d = frame.data;
+    const luts = gain.map((g) => Uint8ClampedArray.from(toLinear, (x) => toSrgb(x * g)));
+    for (let i = 0; i < d.length; i += 4) {
+      d[i] = luts[0]![d[i]!]!;
+      d[i + 1] = luts[1]![d[i + 1]!]!;
+      d[i + 2] = luts[2]![d[i + 2]!]!;
+    }
+    ctx.putImageData(frame, 0, 0);
+  };
+  // --- end of light ---
+
   // Like a camera at 15 frames per second: the current pose, with a little jitter from one picture to the next.
   const draw = () => {
     const variants = images[pose];
-    ctx.drawImage(variants[picture++ % variants.length]!, 0, 0, width, height);
+    const img = variants[picture++ % variants.length]!;
+    ctx.drawImage(img, 0, 0, width, height);
+    lightUp(img);
   };
 
   // The person reads the instruction on screen and, a moment later, moves.
@@ -118,7 +196,7 @@ function cameraPerson({ pictures, cues, reactionMs, width, height }: PersonSetup
     const device = await original(constraints);
     if (!constraints?.video) return device;
     device.getVideoTracks().forEach((track) => track.stop());
-    await loaded;
+    await balanced;
     draw();
     camera ??= window.setInterval(draw, 1000 / 15);
     return canvas.captureStream(15);

@@ -1,0 +1,81 @@
+import sharp from "sharp";
+import { linearRgb, srgbToLinear } from "@/lib/liveness/colour-challenge";
+
+/**
+ * A face lit by the page's coloured screen, for tests (README "Liveness: the
+ * colour challenge"): what a camera would record of the test person while
+ * the screen shows colour k during frame k.
+ *
+ * In linear light the face reflects the room's light plus the screen's:
+ *   pixel = reflectance x (room + strength x screen colour),
+ * so a frame of the person under the room light alone is multiplied, per
+ * channel, by (1 + strength x colour), then divided by the gain on its
+ * luminance (the camera's auto-exposure keeps the brightness, not the
+ * colour). `strength` is the screen's light on the face relative to the
+ * room's: 0.6 is a phone 30 cm from the face in a dim living room.
+ *
+ * ONE ROOM. The fixture faces are cut from different photographs (the
+ * frontal and the turned pictures of person A were shot under differently
+ * coloured light, tests/fixtures/faces/README.md), so their skin colour jumps
+ * between poses as no head turn does (their inner faces differ by 0.17 in
+ * chroma, more than a bright room's whole colour response). `oneRoom` first
+ * gives every frame the same light: each frame's channels are scaled so the
+ * mean linear colour of the middle of the picture (the middle half of its
+ * width and height, where these pictures have the face) has the first
+ * frame's chroma, keeping its own brightness. A recording replayed without
+ * the colour response is the fixture frames as they are.
+ */
+export type ScreenLightOptions = { strength?: number; oneRoom?: boolean; quality?: number };
+
+const LINEAR = Array.from({ length: 256 }, (_, v) => srgbToLinear(v / 255));
+const toSrgb = (x: number) => {
+  const v = x <= 0.0031308 ? 12.92 * x : 1.055 * x ** (1 / 2.4) - 0.055;
+  return Math.max(0, Math.min(255, Math.round(v * 255)));
+};
+const luminance = (c: readonly number[]) => 0.2126 * c[0]! + 0.7152 * c[1]! + 0.0722 * c[2]!;
+
+type Raw = { data: Buffer; width: number; height: number };
+
+async function decode(image: Buffer): Promise<Raw> {
+  const { data, info } = await sharp(image).rotate().removeAlpha().raw().toBuffer({ resolveWithObject: true });
+  return { data, width: info.width, height: info.height };
+}
+
+/** Mean linear colour of the middle half (width and height) of the picture. */
+function meanLinear(raw: Raw): [number, number, number] {
+  const sum = [0, 0, 0];
+  let n = 0;
+  for (let y = Math.floor(raw.height / 4); y < Math.ceil((3 * raw.height) / 4); y++) {
+    for (let x = Math.floor(raw.width / 4); x < Math.ceil((3 * raw.width) / 4); x++) {
+      const i = (y * raw.width + x) * 3;
+      for (let c = 0; c < 3; c++) sum[c]! += LINEAR[raw.data[i + c]!]!;
+      n++;
+    }
+  }
+  return [sum[0]! / n, sum[1]! / n, sum[2]! / n];
+}
+
+/** Multiplies each channel (in linear light) by `gain`. */
+function scaled(raw: Raw, gain: readonly number[]): Raw {
+  const out = Buffer.alloc(raw.data.length);
+  for (let i = 0; i < raw.data.length; i += 3) for (let c = 0; c < 3; c++) out[i + c] = toSrgb(LINEAR[raw.data[i + c]!]! * gain[c]!);
+  return { ...raw, data: out };
+}
+
+/** The frames (JPEG or PNG) as the camera records them under the screen's `colours` (one per frame), as JPEG. */
+export async function underScreenLight(frames: readonly Buffer[], colours: readonly string[], options: ScreenLightOptions = {}): Promise<Buffer[]> {
+  const { strength = 0.6, oneRoom = true, quality = 92 } = options;
+  if (colours.length < frames.length) throw new Error(`${colours.length} colours for ${frames.length} frames`);
+  const raws = await Promise.all(frames.map(decode));
+  const room = meanLinear(raws[0]!);
+  return Promise.all(
+    raws.map((raw, k) => {
+      const own = meanLinear(raw);
+      const balance = oneRoom ? room.map((r, c) => ((r / luminance(room)) * luminance(own)) / own[c]!) : [1, 1, 1];
+      const light = linearRgb(colours[k]!).map((e) => 1 + strength * e);
+      const exposure = luminance(light);
+      const lit = scaled(raw, balance.map((b, c) => (b * light[c]!) / exposure));
+      return sharp(lit.data, { raw: { width: raw.width, height: raw.height, channels: 3 } }).jpeg({ quality }).toBuffer();
+    }),
+  );
+}
