@@ -108,7 +108,7 @@ describe("the colour challenge", () => {
     const check = await sendBurst(s.session_token, c, await underScreenLight(recording(c), c.colours, { strength: 0.01 }));
     expect(check).toMatchObject({ status: "review", error: { code: "colour_response_unclear" } });
     expect(check.score).toBeLessThan(0.5);
-    expect(await colourEvidence(s.session_id)).toMatchObject({ verdict: "inconclusive", reason: "too_little_response" });
+    expect(await colourEvidence(s.session_id)).toMatchObject({ verdict: "inconclusive" });
     // The retake, in front of a brighter screen, passes.
     const again = await challenge(s.session_token);
     expect(await sendBurst(s.session_token, again, await underScreenLight(recording(again), again.colours))).toMatchObject({ status: "passed" });
