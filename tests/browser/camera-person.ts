@@ -31,8 +31,8 @@ import { CAMERA_HEIGHT, CAMERA_WIDTH, personAPictures, type HeadPose } from "../
  * from differently lit photographs) and, with `light: "screen"` (default),
  * the page's coloured screen lights the face: while the page shows its
  * colour overlay (`data-testid="colour-light"`, its `data-colour`), each
- * camera picture is multiplied in linear light by (1 + 0.6 x that colour),
- * exposure kept, as a screen 30 cm away in a dim room would. `light:
+ * camera picture is multiplied in linear light by (1 + 0.3 x that colour),
+ * exposure kept, as a screen 30 cm away in an ordinarily lit room would. `light:
  * "steady"` is a recording that ignores the screen (the room's light only);
  * `light: "recorded"` a recording of a live burst made under other colours
  * (an earlier challenge's), replayed with the same timing: its light changes
@@ -43,7 +43,7 @@ export type PersonLight = "screen" | "steady" | "recorded";
 /** The colours lighting the face of the `recorded` person, one per colour change of the page. */
 const RECORDED_COLOURS = ["#00ffff", "#ff00ff", "#00ff00", "#ffff00", "#0000ff", "#ff0000", "#00ffff", "#ff00ff"];
 /** The screen's light on the face relative to the room's (tests/support/screen-light.ts). */
-const SCREEN_STRENGTH = 0.6;
+const SCREEN_STRENGTH = 0.3;
 
 export type PersonLog = Array<{ at: number; cue: string; pose: HeadPose }>;
 
