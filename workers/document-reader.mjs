@@ -73,8 +73,8 @@ async function loadZxing() {
   return { readBarcodes: zxing.readBarcodes, model: `zxing-wasm@${zxing.ZXING_WASM_VERSION}` };
 }
 
-/** zxing's PDF417 detector tolerates about 3 degrees of skew: these straighten a card photographed askew. */
-const DESKEW_ANGLES = [-4, 4, -8, 8, -12, 12];
+/** zxing's PDF417 detector tolerates about 1.5 degrees either side of straight (measured on phone photos 2-4 degrees askew): these straighten a card photographed askew, in 2-degree steps near straight. */
+const DESKEW_ANGLES = [-2, 2, -4, 4, -6, 6, -8, 8, -12, 12];
 
 /**
  * Preprocessing tried in order until one reads: the image as decoded, then
@@ -286,7 +286,6 @@ async function readMrz(bytes) {
  * gzipped as shipped, never fetched.
  */
 const FRONT_LANGUAGE = "eng";
-const FRONT_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789/,.-' ";
 let frontOcrReady;
 
 /** The front's OCR worker, created once per thread (created again after a failure). */
@@ -311,7 +310,8 @@ async function loadFrontOcr() {
     errorHandler: () => {},
   });
   await worker.setParameters({
-    tessedit_char_whitelist: FRONT_ALPHABET,
+    // No character list: a letter outside any list (Ł, Ñ, lower case) must come out as itself with its own
+    // confidence, not as the nearest listed letter read with confidence.
     tessedit_pageseg_mode: PSM.AUTO,
     user_defined_dpi: "300",
     debug_file: "/dev/null",
@@ -320,20 +320,15 @@ async function loadFrontOcr() {
 }
 
 /**
- * Where the printed fields are looked for on a card's front: the specimen
- * layouts (tests/fixtures/generate-documents.ts) print them right of the
- * portrait, below the title band. The whole front follows only when that
- * region gives no text at all (a card photographed off-centre).
+ * The whole front is read: where a card prints its fields (right of a
+ * portrait 26-41 % of its width, below it on a vertical card, in another
+ * order elsewhere) is the layout's business, and the comparison
+ * (lib/documents/document-consistency.ts) looks for the barcode's or MRZ's
+ * values in whatever text is there instead of expecting fields in a place.
+ * Small print is upscaled so a card photographed from a distance still gives
+ * the OCR letters about 30 px high.
  */
-function frontCrops(width, height) {
-  const left = Math.round(width * 0.35);
-  const top = Math.round(height * 0.12);
-  return [
-    { name: "fields-region", region: { left, top, width: width - left, height: Math.min(Math.round(height * 0.72), height - top) } },
-    { name: "whole", region: { left: 0, top: 0, width, height } },
-  ];
-}
-
+const FRONT_MIN_WIDTH = 1800;
 /** Lines of text with their words and confidences (0..1). */
 function frontLines(page) {
   const lines = [];
@@ -356,21 +351,15 @@ function frontLines(page) {
 async function readFrontText(bytes) {
   const started = performance.now();
   const { worker, model } = await frontOcr();
-  const { width, height, pipeline: decoded } = await decode(bytes);
-  let lines = [];
-  let variant = null;
-  for (const crop of frontCrops(width, height)) {
-    const image = await decoded().extract(crop.region).greyscale().normalise().png().toBuffer();
-    const { data } = await worker.recognize(image, {}, { text: false, blocks: true }).catch((err) => {
-      frontOcrReady = undefined;
-      worker.terminate().catch(() => {});
-      throw err;
-    });
-    lines = frontLines(data);
-    variant = crop.name;
-    if (lines.some((l) => l.confidence >= 0.6)) break;
-  }
-  return { lines, variant, ms: Math.round(performance.now() - started), model };
+  const { width, pipeline: decoded } = await decode(bytes);
+  let image = decoded().greyscale().normalise();
+  if (width < FRONT_MIN_WIDTH) image = image.resize({ width: FRONT_MIN_WIDTH, kernel: "lanczos3" });
+  const { data } = await worker.recognize(await image.png().toBuffer(), {}, { text: false, blocks: true }).catch((err) => {
+    frontOcrReady = undefined;
+    worker.terminate().catch(() => {});
+    throw err;
+  });
+  return { lines: frontLines(data), variant: "whole", ms: Math.round(performance.now() - started), model };
 }
 
 // ------------------------------------------------------------------ task handlers

@@ -101,6 +101,31 @@ function eyeAspectRatio(annotations, side) {
   return width > 0 ? height / width : null;
 }
 
+/**
+ * Mouth shape from mesh points, for the smile action (lib/checks/liveness-verdict.ts):
+ * `width`, the distance between the mouth corners (mesh 61, 291) over the
+ * distance between the outer eye corners (33, 263); `lift`, how far the
+ * corners sit above the middle of the lips (13 upper, 14 lower), measured
+ * across the eye axis (so a tilted head does not change it), over the same
+ * eye distance: a smile widens the mouth and raises its corners. Null
+ * without a mesh.
+ */
+function mouthShape(mesh) {
+  if (!Array.isArray(mesh) || mesh.length < 468) return null;
+  const [l, r, ml, mr, up, low] = [33, 263, 61, 291, 13, 14].map((i) => mesh[i]);
+  const ex = r[0] - l[0];
+  const ey = r[1] - l[1];
+  const eyes = Math.hypot(ex, ey);
+  if (!(eyes > 0)) return null;
+  // Unit vector across the eye axis, pointing down the face.
+  const [vx, vy] = [-ey / eyes, ex / eyes];
+  const across = (p) => p[0] * vx + p[1] * vy;
+  const corners = (across(ml) + across(mr)) / 2;
+  const middle = (across(up) + across(low)) / 2;
+  const round = (x) => Math.round(x * 1000) / 1000;
+  return { width: round(Math.hypot(mr[0] - ml[0], mr[1] - ml[1]) / eyes), lift: round((middle - corners) / eyes) };
+}
+
 /** Detects faces in one image: box, scores, embedding, head pose, eye openness. */
 async function analyseFaces(bytes) {
   const { human, sharp } = await ready;
@@ -120,6 +145,7 @@ async function analyseFaces(bytes) {
       antispoof: f.real ?? null,
       live: f.live ?? null,
       landmarks: keyLandmarks(f.mesh),
+      mouth: mouthShape(f.mesh),
       texture: { moire: moireScore(data, info.width, info.height, f.box), glare: glareShare(data, info.width, info.height, f.box) },
       skin_rgb: skinColour(data, info.width, info.height, f.box),
     }));

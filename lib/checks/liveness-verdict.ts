@@ -4,7 +4,8 @@ import { cosineSimilarity, type FaceAnalysis } from "@/lib/vision/pool";
 
 /**
  * Liveness verdict of an active challenge: the server asked for a sequence of
- * actions (`turn_left`, `turn_right`, `blink`), the browser sent a burst of
+ * actions (`turn_left`, `turn_right`, `blink`, `look_up`, `look_down`,
+ * `smile`), the browser sent a burst of
  * frames while the person performed them, and each frame has been analysed
  * (lib/vision/pool.ts `analyseFaces`). Pure function, no I/O.
  *
@@ -40,6 +41,35 @@ import { cosineSimilarity, type FaceAnalysis } from "@/lib/vision/pool";
  * left when the person turns left), but the frames sent must not be flipped.
  * A client that sends mirrored frames inverts every turn: turn_left would be
  * measured as turn_right and the challenge fails.
+ *
+ * PITCH SIGN CONVENTION (measured, same model, `face.rotation.angle.pitch`):
+ * pitch < 0 is the head tilted BACK (chin up: the person looks up, the camera
+ * sees the face from below); pitch > 0 is the head tilted forward (chin down:
+ * looking down). A horizontal mirror keeps the sign (it is not a pitch).
+ * Evidence, grid cells of the same screenshot, through the camera pipeline of
+ * tests/fixtures/camera/generate-camera.ts (320 px on a 640x480 wall, JPEG 90):
+ *   - chin up, face seen from below: r1c2 -12.2 (mirror -15.1), r3c4 -11.1
+ *     (mirror -15.8), r4c15 -6.8 (mirror -7.0);
+ *   - chin down, looking down or up from under the brows: r3c9 +20.2 (mirror
+ *     +18.6), r1c4 +15.5 (mirror +23.3), r5c0 +17.8, r1c14 +17.4; person A
+ *     chin down r0c17 +14.0, r0c3 +13.5;
+ *   - person A facing the camera r0c5 (mirrored) +4.3 to +5.6 over five
+ *     jittered camera pictures; most faces of the grid read +0 to +12 (photos
+ *     are mostly taken from slightly above).
+ * So look_up means pitch DEcreases from the burst's resting pitch, look_down
+ * increases. Pitch moves with yaw too (person A turned 26 deg, r0c14
+ * mirrored, reads 9.5 deg lower than his resting pose), so a look is only
+ * measured on frames whose yaw stayed within the turn threshold.
+ *
+ * SMILE (measured, mouth shape from the 468-point mesh, `mouth.width` =
+ * mouth-corner distance over outer-eye-corner distance): person A resting
+ * r0c5 (mirrored) 0.592-0.620 over five jittered camera pictures; A smiling
+ * with teeth r1c0 (mirrored) 0.725-0.785 (x1.17 to x1.31 of his resting
+ * median), r0c7 0.743 (turned 20 deg); A's closed-mouth faces 0.56-0.67
+ * (r0c2 0.568, r0c10 0.613, r0c12 0.56, r0c13 0.698 with a slight smile);
+ * broad smiles of others r5c8 0.785, r5c17 0.765. The reference is the
+ * burst's own resting mouth (median width over its near-frontal frames), so a
+ * wide mouth at rest does not count as a smile.
  */
 /** One analysed frame of the burst. */
 export type FrameFaces = FaceAnalysis;
@@ -71,6 +101,25 @@ export type LivenessOptions = {
   /** After the dip the eyes must reopen to this fraction of the open baseline. */
   blink_reopen_ratio: number;
   /**
+   * Pitch change from the burst's resting pitch, in degrees, that counts as a
+   * look up or down. Clear looks read 15-21 deg from a resting ~+5 (r1c2 -12
+   * to -15, r3c4 -11 to -16, r3c9 +20, r1c4 +16 to +23; human's pitch reads
+   * lower than the visible angle, like its yaw); person A's milder chin-down
+   * photos +8 to +10 from his resting pose; one photo with camera jitter varied
+   * by 1.3 deg (r0c5 mirrored 4.3-5.6). 7 deg is about half a clear look. The
+   * return to the centre uses `return_fraction` of it.
+   */
+  pitch_threshold_deg: number;
+  /**
+   * A smile: mouth width at least this multiple of the resting mouth width
+   * (median over the burst's near-frontal frames). Person A's teeth-showing
+   * smile measured x1.17-1.31 of his resting mouth; one photo with camera
+   * jitter varied by 5% (0.592-0.620). 1.12 is about half a clear smile's
+   * widening, twice the jitter. The face relaxed again at
+   * 1 + (ratio - 1) * `return_fraction`.
+   */
+  smile_width_ratio: number;
+  /**
    * Cosine similarity every frame's face needs against the baseline frame's
    * face. Measured: frames of one photo with camera jitter 0.94-0.99; person A
    * frontal vs A turned 22 deg, from DIFFERENT photos (the pessimistic case for
@@ -96,6 +145,8 @@ export const LIVENESS_DEFAULTS: Readonly<LivenessOptions> = Object.freeze({
   return_fraction: 0.5,
   blink_closed_ratio: 0.6,
   blink_reopen_ratio: 0.8,
+  pitch_threshold_deg: 7,
+  smile_width_ratio: 1.12,
   same_person_threshold: 0.62,
   extra_face_min_box_score: 0.6,
 });
@@ -108,9 +159,14 @@ const CERTAIN_SAME_PERSON = 0.9;
 export type ActionEvidence = {
   action: LivenessAction;
   detected: boolean;
-  /** Frame index (0-based) where the motion was measured: the turn's peak, the blink's closed eyes. */
+  /** Frame index (0-based) where the motion was measured: the turn's, look's or smile's peak, the blink's closed eyes. */
   frame: number | null;
-  /** Turn: yaw change from the baseline in degrees (signed). Blink: openness / open baseline. Best attempt when not detected. */
+  /**
+   * Turn: yaw change from the baseline in degrees (signed). Look: pitch change
+   * from the resting pitch in degrees (signed, negative up). Blink: openness /
+   * open baseline. Smile: mouth width / resting mouth width. Best attempt when
+   * not detected; null when no frame could measure it.
+   */
   value: number | null;
   /** Blink only: the frame where the eyes were open again. */
   reopened_frame?: number | null;
@@ -134,6 +190,12 @@ export type LivenessData = {
   same_person_similarity: Array<number | null>;
   yaw_deg: Array<number | null>;
   pitch_deg: Array<number | null>;
+  /** The burst's resting pitch (median over near-frontal frames): reference of look_up / look_down. */
+  resting_pitch_deg: number | null;
+  /** Per frame: mouth width over eye distance (the smile's measure), null when unmeasured. */
+  mouth_width: Array<number | null>;
+  /** The burst's resting mouth width (median over near-frontal frames): reference of smile. */
+  resting_mouth_width: number | null;
   ear: Array<{ left: number | null; right: number | null } | null>;
   /** Open-eye baseline (upper quartile of per-frame openness over near-frontal frames). */
   eye_open_baseline: number | null;
@@ -167,6 +229,8 @@ type FrameMeasure = {
   pitch: number | null;
   /** Smaller eye aspect ratio of the two eyes (either one if the other is missing). */
   openness: number | null;
+  /** Mouth width over eye distance (workers/vision-worker.mjs `mouthShape`). */
+  mouthWidth: number | null;
 };
 
 const toDegrees = (radians: number) => (radians * 180) / Math.PI;
@@ -177,7 +241,7 @@ const area = (f: Face) => Math.max(0, f.box[2]) * Math.max(0, f.box[3]);
 
 /** The person's face is the largest detection; weak extra detections are not counted as people. */
 function measureFrame(frame: FrameFaces, options: LivenessOptions): FrameMeasure {
-  if (frame.faces.length === 0) return { face: null, faceIndex: null, counted: 0, yaw: null, pitch: null, openness: null };
+  if (frame.faces.length === 0) return { face: null, faceIndex: null, counted: 0, yaw: null, pitch: null, openness: null, mouthWidth: null };
   let faceIndex = 0;
   frame.faces.forEach((f, i) => {
     if (area(f) > area(frame.faces[faceIndex]!)) faceIndex = i;
@@ -192,15 +256,23 @@ function measureFrame(frame: FrameFaces, options: LivenessOptions): FrameMeasure
     yaw: face.rotation ? toDegrees(face.rotation.yaw) : null,
     pitch: face.rotation ? toDegrees(face.rotation.pitch) : null,
     openness: eyes.length ? Math.min(...eyes) : null,
+    mouthWidth: face.mouth && Number.isFinite(face.mouth.width) && face.mouth.width > 0 ? face.mouth.width : null,
   };
 }
 
-/** The frontal-most frame (smallest |yaw|, first on ties) among frames with a measured face. */
+/**
+ * The frontal-most frame among frames with a measured face: smallest |yaw|
+ * plus distance from the burst's median pitch (a look up or down is not
+ * frontal, however straight the yaw), first on ties.
+ */
 function frontalMostFrame(measures: FrameMeasure[]): number | null {
+  const pitches = measures.filter((m) => m.yaw !== null && m.face?.embedding && m.pitch !== null).map((m) => m.pitch!);
+  const medianPitch = pitches.length ? quantile(pitches, 0.5) : 0;
+  const offFront = (m: FrameMeasure) => Math.abs(m.yaw!) + (m.pitch === null ? 0 : Math.abs(m.pitch - medianPitch));
   let best: number | null = null;
   measures.forEach((m, i) => {
     if (m.yaw === null || !m.face?.embedding) return;
-    if (best === null || Math.abs(m.yaw) < Math.abs(measures[best]!.yaw!)) best = i;
+    if (best === null || offFront(m) < offFront(measures[best]!)) best = i;
   });
   return best;
 }
@@ -220,24 +292,45 @@ function quantile(values: number[], q: number): number {
 type Motion = {
   /** Yaw change from the baseline per frame (null: no measured face). */
   delta: Array<number | null>;
+  /** Pitch change from the resting pitch per frame, only where the yaw stayed near the baseline (null otherwise). */
+  pitchDelta: Array<number | null>;
   openness: Array<number | null>;
-  /** Frames near the baseline pose, where eye openness is comparable. */
+  /** Mouth width over the resting mouth width, only on near-neutral frames (null otherwise). */
+  mouthRatio: Array<number | null>;
+  /** Frames near the baseline pose (yaw and pitch), where eye openness and mouth width are comparable. */
   nearFrontal: boolean[];
   openBaseline: number | null;
   options: LivenessOptions;
 };
 
-type Found = { evidence: ActionEvidence; nextStart: number; turnDirection: -1 | 1 | null };
+/** A head movement away from the centre and back: on the yaw axis (turns) or the pitch axis (looks). */
+type Axis = "yaw" | "pitch";
+type Found = { evidence: ActionEvidence; nextStart: number; excursion: { axis: Axis; direction: -1 | 1 } | null };
 
-function detectTurn(action: "turn_left" | "turn_right", start: number, m: Motion): Found {
-  const direction = action === "turn_left" ? -1 : 1;
-  const threshold = m.options.turn_threshold_deg;
+const EXCURSIONS: Partial<Record<LivenessAction, { axis: Axis; direction: -1 | 1 }>> = {
+  turn_left: { axis: "yaw", direction: -1 },
+  turn_right: { axis: "yaw", direction: 1 },
+  look_up: { axis: "pitch", direction: -1 },
+  look_down: { axis: "pitch", direction: 1 },
+};
+
+/**
+ * A turn or a look: the first frame from `start` where the signed change on
+ * the action's axis reaches the threshold in the action's direction; then
+ * its peak, and the frame where the head came back within `return_fraction`
+ * of the threshold. Frames where the axis is unmeasured are skipped: none
+ * measured means not detected (never a pass).
+ */
+function detectExcursion(action: LivenessAction, start: number, m: Motion): Found {
+  const { axis, direction } = EXCURSIONS[action]!;
+  const series = axis === "yaw" ? m.delta : m.pitchDelta;
+  const threshold = axis === "yaw" ? m.options.turn_threshold_deg : m.options.pitch_threshold_deg;
   const returned = threshold * m.options.return_fraction;
-  const n = m.delta.length;
+  const n = series.length;
   let bestValue: number | null = null;
   let bestFrame: number | null = null;
   for (let j = start; j < n; j++) {
-    const d = m.delta[j];
+    const d = series[j];
     if (d === null || d === undefined) continue;
     if (bestValue === null || direction * d > direction * bestValue) {
       bestValue = d;
@@ -248,23 +341,23 @@ function detectTurn(action: "turn_left" | "turn_right", start: number, m: Motion
     let peak = j;
     let k = j + 1;
     for (; k < n; k++) {
-      const dk = m.delta[k];
+      const dk = series[k];
       if (dk === null || dk === undefined || direction * dk < threshold) break;
-      if (direction * dk > direction * m.delta[peak]!) peak = k;
+      if (direction * dk > direction * series[peak]!) peak = k;
     }
     let back = n;
     for (let r = peak + 1; r < n; r++) {
-      const dr = m.delta[r];
+      const dr = series[r];
       if (dr !== null && dr !== undefined && Math.abs(dr) <= returned) {
         back = r;
         break;
       }
     }
-    const value = m.delta[peak]!;
+    const value = series[peak]!;
     return {
       evidence: { action, detected: true, frame: peak, value: round(value, 1), score: round(clamp01((0.5 * direction * value) / threshold), 3) },
       nextStart: back,
-      turnDirection: direction,
+      excursion: { axis, direction },
     };
   }
   return {
@@ -276,7 +369,44 @@ function detectTurn(action: "turn_left" | "turn_right", start: number, m: Motion
       score: bestValue === null ? 0 : round(Math.min(0.49, clamp01((0.5 * direction * bestValue) / threshold)), 3),
     },
     nextStart: n,
-    turnDirection: null,
+    excursion: null,
+  };
+}
+
+/**
+ * A smile: from `start`, the first near-neutral frame whose mouth is at least
+ * `smile_width_ratio` times the resting width; its widest frame; and the
+ * frame where the face relaxed (the next action is searched from there).
+ * Without a measured mouth on any frame: not detected.
+ */
+function detectSmile(start: number, m: Motion): Found {
+  const needed = m.options.smile_width_ratio;
+  const relaxed = 1 + (needed - 1) * m.options.return_fraction;
+  const ratios = m.mouthRatio;
+  const n = ratios.length;
+  const score = (ratio: number) => clamp01(0.5 + (0.5 * (ratio - needed)) / (needed - 1));
+  let widest: number | null = null;
+  for (let j = start; j < n; j++) {
+    const ratio = ratios[j];
+    if (ratio === null || ratio === undefined) continue;
+    if (widest === null || ratio > ratios[widest]!) widest = j;
+    if (ratio < needed) continue;
+    let peak = j;
+    for (let k = j + 1; k < n && ratios[k] !== null && ratios[k]! >= needed; k++) if (ratios[k]! > ratios[peak]!) peak = k;
+    let back = n;
+    for (let r = peak + 1; r < n; r++) {
+      if (ratios[r] !== null && ratios[r]! <= relaxed) {
+        back = r;
+        break;
+      }
+    }
+    return { evidence: { action: "smile", detected: true, frame: peak, value: round(ratios[peak]!, 2), score: round(score(ratios[peak]!), 3) }, nextStart: back, excursion: null };
+  }
+  const value = widest === null ? null : ratios[widest]!;
+  return {
+    evidence: { action: "smile", detected: false, frame: widest, value: roundOrNull(value, 2), score: value === null ? 0 : round(Math.min(0.49, score(value)), 3) },
+    nextStart: n,
+    excursion: null,
   };
 }
 
@@ -290,7 +420,7 @@ function detectBlink(start: number, m: Motion): Found {
   const notFound = (frame: number | null, value: number | null, score: number): Found => ({
     evidence: { action: "blink", detected: false, frame, value: roundOrNull(value, 2), reopened_frame: null, score: round(Math.min(0.49, score), 3) },
     nextStart: n,
-    turnDirection: null,
+    excursion: null,
   });
   if (open === null || open <= 0) return notFound(null, null, 0);
   const ratioAt = (i: number) => (m.nearFrontal[i] && m.openness[i] !== null && m.openness[i] !== undefined ? m.openness[i]! / open : null);
@@ -310,7 +440,7 @@ function detectBlink(start: number, m: Motion): Found {
         return {
           evidence: { action: "blink", detected: true, frame: closed, value: round(value, 2), reopened_frame: r, score: round(blinkScore(value, m.options.blink_closed_ratio), 3) },
           nextStart: r,
-          turnDirection: null,
+          excursion: null,
         };
       }
       if (rr < ratioAt(closed)!) closed = r;
@@ -323,10 +453,11 @@ function detectBlink(start: number, m: Motion): Found {
 }
 
 /**
- * Each action is searched from where the previous one ended: after a turn,
- * from the frame where the head came back to the centre (or right after the
- * turn's peak when the next action is the opposite turn); after a blink, from
- * the frame where the eyes reopened.
+ * Each action is searched from where the previous one ended: after a turn or
+ * a look, from the frame where the head came back to the centre (or right
+ * after its peak when the next action is the opposite movement on the same
+ * axis: left then right, up then down); after a blink, from the frame where
+ * the eyes reopened; after a smile, from the frame where the face relaxed.
  */
 function detectActionsInOrder(actions: LivenessAction[], m: Motion): ActionEvidence[] {
   const evidence: ActionEvidence[] = [];
@@ -338,11 +469,11 @@ function detectActionsInOrder(actions: LivenessAction[], m: Motion): ActionEvide
       continue;
     }
     let from = start;
-    if (previous?.turnDirection && action !== "blink") {
-      const direction = action === "turn_left" ? -1 : 1;
-      if (direction !== previous.turnDirection) from = previous.evidence.frame! + 1;
+    const excursion = EXCURSIONS[action];
+    if (previous?.excursion && excursion && excursion.axis === previous.excursion.axis && excursion.direction !== previous.excursion.direction) {
+      from = previous.evidence.frame! + 1;
     }
-    const found = action === "blink" ? detectBlink(from, m) : detectTurn(action, from, m);
+    const found = action === "blink" ? detectBlink(from, m) : action === "smile" ? detectSmile(from, m) : detectExcursion(action, from, m);
     evidence.push(found.evidence);
     start = found.nextStart;
     previous = found;
@@ -353,8 +484,12 @@ function detectActionsInOrder(actions: LivenessAction[], m: Motion): ActionEvide
 // ---------------------------------------------------------------------------
 // Best frame, score, verdict
 
-/** Most frontal (|yaw| + |pitch|), eyes open, single face; ties: higher face score, then larger face. */
-function bestFrame(measures: FrameMeasure[], openBaseline: number | null, options: LivenessOptions): number | null {
+/**
+ * Most frontal (|yaw| + distance from the resting pitch: a look up or down is
+ * not the selfie), eyes open, single face; ties: higher face score, then
+ * larger face.
+ */
+function bestFrame(measures: FrameMeasure[], openBaseline: number | null, restingPitch: number | null, options: LivenessOptions): number | null {
   const eyesOpen = (m: FrameMeasure) => openBaseline === null || m.openness === null || m.openness >= options.blink_reopen_ratio * openBaseline;
   const candidates = measures
     .map((m, i) => ({ m, i }))
@@ -366,7 +501,7 @@ function bestFrame(measures: FrameMeasure[], openBaseline: number | null, option
       best = c;
       continue;
     }
-    const pose = (x: FrameMeasure) => Math.abs(x.yaw!) + Math.abs(x.pitch ?? 0);
+    const pose = (x: FrameMeasure) => Math.abs(x.yaw!) + Math.abs((x.pitch ?? 0) - (restingPitch ?? 0));
     const better =
       pose(c.m) < pose(best.m) - 1e-9 ||
       (Math.abs(pose(c.m) - pose(best.m)) <= 1e-9 &&
@@ -379,8 +514,10 @@ function bestFrame(measures: FrameMeasure[], openBaseline: number | null, option
 /**
  * live_score: the weakest evidence (min), each scored 0-1 with 0.5 exactly at
  * its threshold: identity 0.5 at `same_person_threshold` rising to 1 at 0.9;
- * a turn 0.5 at `turn_threshold_deg` rising to 1 at twice that; a blink 0.5 at
- * `blink_closed_ratio` rising to 1 at 0.2 (eyes fully closed); a frame without
+ * a turn 0.5 at `turn_threshold_deg` rising to 1 at twice that, a look the
+ * same with `pitch_threshold_deg`; a blink 0.5 at `blink_closed_ratio` rising
+ * to 1 at 0.2 (eyes fully closed); a smile 0.5 at `smile_width_ratio` rising
+ * to 1 at twice the widening (1.24); a frame without
  * exactly one face scores 0. A failed verdict is capped at 0.49, so
  * live_score >= 0.5 exactly when the verdict passed.
  */
@@ -406,13 +543,21 @@ export function livenessVerdict(actions: LivenessAction[], frames: FrameFaces[],
   const minSimilarity = measuredSimilarities.length ? Math.min(...measuredSimilarities) : null;
 
   const delta = measures.map((m) => (m.yaw === null || baseYaw === null ? null : m.yaw - baseYaw));
-  const nearFrontal = delta.map((d) => d !== null && Math.abs(d) < o.turn_threshold_deg);
+  const yawNearFrontal = delta.map((d) => d !== null && Math.abs(d) < o.turn_threshold_deg);
+  // Looks are measured against the resting pitch, on frames that did not turn (pitch moves with yaw).
+  const restingPitches = measures.map((m, i) => (yawNearFrontal[i] ? m.pitch : null)).filter((x): x is number => x !== null);
+  const restingPitch = restingPitches.length ? quantile(restingPitches, 0.5) : null;
+  const pitchDelta = measures.map((m, i) => (yawNearFrontal[i] && m.pitch !== null && restingPitch !== null ? m.pitch - restingPitch : null));
+  const nearFrontal = yawNearFrontal.map((near, i) => near && (pitchDelta[i] === null || Math.abs(pitchDelta[i]!) < o.pitch_threshold_deg));
   const frontalOpenness = measures.map((m, i) => (nearFrontal[i] ? m.openness : null)).filter((x): x is number => x !== null);
   const openBaseline = frontalOpenness.length ? quantile(frontalOpenness, 0.75) : null;
-  const motion: Motion = { delta, openness: measures.map((m) => m.openness), nearFrontal, openBaseline, options: o };
+  const restingMouths = measures.map((m, i) => (nearFrontal[i] ? m.mouthWidth : null)).filter((x): x is number => x !== null);
+  const restingMouth = restingMouths.length ? quantile(restingMouths, 0.5) : null;
+  const mouthRatio = measures.map((m, i) => (nearFrontal[i] && m.mouthWidth !== null && restingMouth !== null ? m.mouthWidth / restingMouth : null));
+  const motion: Motion = { delta, pitchDelta, openness: measures.map((m) => m.openness), mouthRatio, nearFrontal, openBaseline, options: o };
   const detected = baseline === null ? [] : detectActionsInOrder(actions, motion);
-  const best = bestFrame(measures, openBaseline, o);
-  const turns = detected.filter((d) => d.detected && d.action !== "blink" && d.frame !== null && d.value !== null).map((d) => ({ frame: d.frame!, yawChangeDeg: d.value! }));
+  const best = bestFrame(measures, openBaseline, restingPitch, o);
+  const turns = detected.filter((d) => d.detected && EXCURSIONS[d.action]?.axis === "yaw" && d.frame !== null && d.value !== null).map((d) => ({ frame: d.frame!, yawChangeDeg: d.value! }));
   const pad = presentationAttackVerdict(
     measures.map((m) => m.face),
     baseline,
@@ -476,6 +621,9 @@ export function livenessVerdict(actions: LivenessAction[], frames: FrameFaces[],
       same_person_similarity: similarity.map((s) => roundOrNull(s, 3)),
       yaw_deg: measures.map((m) => roundOrNull(m.yaw, 1)),
       pitch_deg: measures.map((m) => roundOrNull(m.pitch, 1)),
+      resting_pitch_deg: roundOrNull(restingPitch, 1),
+      mouth_width: measures.map((m) => roundOrNull(m.mouthWidth, 3)),
+      resting_mouth_width: roundOrNull(restingMouth, 3),
       ear: measures.map((m) => (m.face ? { left: roundOrNull(m.face.ear.left, 2), right: roundOrNull(m.face.ear.right, 2) } : null)),
       eye_open_baseline: roundOrNull(openBaseline, 2),
       best_frame: best,

@@ -14,6 +14,7 @@ import { DOCUMENT_TYPES } from "@/lib/workflows/settings";
 import { holderOf } from "@/lib/credentials/holder-name";
 import { rejudgeLicenceAfterDocument } from "@/lib/credentials/rejudge-after-document";
 import { ageVerdict } from "./age-verdict";
+import { documentVerdict } from "./document-verdict";
 import { runFaceMatchIfReady } from "./run-face-match";
 
 /** The upload's text field (the images are its file parts, read by lib/http/read-upload.ts). */
@@ -25,29 +26,6 @@ const RETAKE_HINT: Record<string, string> = {
   barcode_not_found: "We could not read the barcode on the back. Retake it flat, in good light, with the whole card in the frame",
   mrz_not_found: "We could not read the machine-readable lines at the bottom of the document. Retake it flat, in good light, without glare",
 };
-
-function idStatus(reading: DocumentReading, minConfidence: number): { status: "passed" | "failed" | "review"; error: { code: string; message: string } | null } {
-  const doubtful = reading.problems.some((p) => p.startsWith("low_ocr_confidence"));
-  const consistency = reading.consistency;
-  if (consistency?.verdict === "inconsistent") {
-    return { status: "failed", error: { code: "document_inconsistent", message: "The front of the document does not match its barcode or machine-readable zone" } };
-  }
-  if (!reading.checks.not_expired && reading.fields.expiry_date) {
-    return { status: "failed", error: { code: "document_expired", message: `The document expired on ${reading.fields.expiry_date}` } };
-  }
-  if (reading.checks.check_digits_valid === false && !doubtful) {
-    return { status: "failed", error: { code: "check_digits_invalid", message: "The document's check digits do not match its data" } };
-  }
-  if (reading.confidence < minConfidence || reading.checks.check_digits_valid === false || !reading.checks.not_expired) {
-    return { status: "review", error: { code: "low_confidence_read", message: "The document could not be read with confidence; a person will review it" } };
-  }
-  if (reading.document_type !== "passport" && consistency?.verdict !== "consistent") {
-    return consistency?.verdict === "uncertain"
-      ? { status: "review", error: { code: "front_uncertain", message: "A date on the front of the document differs slightly from its barcode or machine-readable zone; a person will review it" } }
-      : { status: "review", error: { code: "front_unreadable", message: "The front of the document could not be read to compare it with its back; a person will review it" } };
-  }
-  return { status: "passed", error: null };
-}
 
 /**
  * POST /api/v2/document: the document step. multipart fields
@@ -121,7 +99,7 @@ export async function submitDocument(session: Session, upload: Upload) {
   }
 
   const frontSha = sha256Hex(front.bytes);
-  const { status, error } = idStatus(reading, idSettings.min_read_confidence);
+  const { status, error } = documentVerdict(reading, idSettings.min_read_confidence);
   const idData = {
     reused: false,
     document_type: documentType,

@@ -2,8 +2,12 @@ import path from "node:path";
 import proxyaddr from "proxy-addr";
 import { z } from "zod";
 import { FEATURES } from "@/lib/workflows/schemas";
+import { LIVENESS_ACTIONS } from "@/lib/workflows/settings";
 import { parseNetworkList } from "@/lib/webhooks/safe-address";
 import { decodeKeyText, keyIdOf, splitKeyList } from "@/lib/crypto/key-format";
+
+/** A comma-separated list of two or more liveness actions (FACE_SIGN_IN_ACTIONS). */
+const ACTION_LIST = new RegExp(`^\\s*(${LIVENESS_ACTIONS.join("|")})(\\s*,\\s*(${LIVENESS_ACTIONS.join("|")}))+\\s*$`);
 
 /**
  * Configuration from the environment, validated once. Every variable is
@@ -121,10 +125,10 @@ const EnvSchema = z.object({
   IDENTITY_STALE_DAYS: z.coerce.number().int().min(1).max(3650).default(365),
   /** Days a face-uniqueness enrollment is kept; unset: until the project unlinks it (README "Secrets and personal data at rest"). */
   FACE_GALLERY_RETENTION_DAYS: z.coerce.number().int().min(1).max(36_500).optional(),
-  /** The head movements face sign-in asks for, comma separated (README "Face sign-in"). */
+  /** The movements face sign-in asks for, comma separated, any of LIVENESS_ACTIONS (README "Face sign-in"). */
   FACE_SIGN_IN_ACTIONS: z
     .string()
-    .regex(/^\s*(turn_left|turn_right|blink)(\s*,\s*(turn_left|turn_right|blink))+\s*$/, "two or more of turn_left, turn_right, blink, comma separated")
+    .regex(ACTION_LIST, `two or more of ${LIVENESS_ACTIONS.join(", ")}, comma separated`)
     .refine((v) => new Set(v.split(",").map((a) => a.trim())).size >= 2, "at least two different actions (the order must be unpredictable)")
     .default("turn_left,turn_right,blink"),
   /** Seconds before each delivery attempt, comma separated (README "Webhooks"). */

@@ -1,165 +1,148 @@
-import { normaliseNameTokens, withinOneEdit } from "@/lib/credentials/holder-name";
-import { normaliseLicenceNumber } from "@/lib/credentials/normalise";
-import type { DocumentFields } from "./document-reading";
+import { distance } from "fastest-levenshtein";
+import { isCompactDate, readFrontDates, type FrontDate } from "./front-dates";
+import { hasConfidentText, nameKey, numberKey, runConfidence, wordRuns, type FrontLine, type PlacedWord } from "./front-text";
+
+export type { FrontLine, FrontWord } from "./front-text";
 
 /**
- * Does the front of a driving licence or ID card belong to the same person as
- * its barcode or MRZ? The front's printed fields (name, date of birth,
- * document number, expiry), as OCR read them, against the fields of the
- * machine-readable zone. Pure: the OCR runs in the vision worker
- * (workers/document-reader.mjs, op "front_text"), which returns lines of
- * words with confidences.
+ * Does the front of a driving licence or ID card belong with its barcode or
+ * MRZ? Pure: the OCR of the whole front runs in the vision worker
+ * (workers/document-reader.mjs, op "front_text") and returns lines of words
+ * with confidences; the barcode or MRZ gives the values.
  *
- * Reading the front (label-free, so a label OCR dropped or misread does not
- * matter):
- * - dates: MM/DD/YYYY (US cards) or DD MMM YYYY (12 APR 1990), digit-like
- *   letters folded to digits first; only real calendar dates count. A date
- *   at least BIRTH_MIN_YEARS before today can only be a date of birth; the
- *   others are the card's issue and expiry dates (the latest of two, or one
- *   in the future, is its expiry).
- * - document numbers: words of 6+ letters and digits with at least 4 digits
- *   (not a date, no '/').
- * - names: words of letters only (a single digit folded to its letter), on
- *   lines without numbers (addresses), not the card's own words (titles,
- *   labels, months), read with confidence.
+ * The comparison LOOKS FOR the machine-readable values in the front's text;
+ * it never sorts the front's words into names, labels or states, so whatever
+ * else a layout prints (its country, labels in two languages, restrictions)
+ * cannot count against it.
  *
- * Normalisation: names with normaliseNameTokens (lib/credentials/holder-name,
- * case, accents and punctuation ignored); numbers with normaliseLicenceNumber
- * (case, spaces, dashes, dots, slashes ignored); in numbers and dates the
- * usual OCR confusions are folded on both sides (O/Q/D -> 0, I/L -> 1,
- * Z -> 2, S -> 5, G -> 6, B -> 8), in names the reverse (0 -> O, 1 -> I,
- * 2 -> Z, 5 -> S, 6 -> G, 8 -> B).
+ * - name: each surname word and the first given name are looked for in runs
+ *   of up to three consecutive words of a line, compared by `nameKey`
+ *   (accents dropped; ICAO 9303 part 3 transliterations AE/OE/UE/AA of
+ *   Ä/Ö/Ü/Å folded; apostrophes, hyphens and spaces ignored, so GARCIA<LOPEZ,
+ *   D'ANGELO, LO<BIANCO and VAN<DEN<BERG are found however printed), in any
+ *   order, with OCR tolerance (one error from 5 letters, two from 10). A name
+ *   the barcode or MRZ cut short (TD1's 30 characters, AAMVA's DDE/DDF/DDG
+ *   flags: `truncated`) matches the printed name it begins. Other given
+ *   names, initials and suffixes are not required.
+ * - dates: lib/documents/front-dates.ts reads the card's own format; a date at
+ *   least BIRTH_MIN_YEARS before today can only be a date of birth, the
+ *   later ones are the card's issue and expiry dates.
+ * - document number: looked for by `numberKey` (case, spaces, dashes, dots
+ *   and OCR's letter/digit confusions ignored) in runs of up to four words
+ *   (613 902 475; P436-512-88-569-0), with one error tolerated from six
+ *   characters; a label glued
+ *   in front (DLS4829105) does not matter.
  *
- * Tolerance: after that, one OCR error (a character added, dropped, changed
- * or two swapped) is tolerated in a name word or a number of at least
- * TOLERANCE_MIN_LENGTH characters; a number read with a label glued to it
- * ("DLS4829105") matches. Dates are never tolerated: a date one digit away
- * (1990 / 1996) is `near`, which sends the document to review (one digit can
- * make someone of age). A field the OCR did not read (or read without
- * confidence) is `unread`, never a mismatch.
+ * Field agreement: `match`; `near` (a date one digit away: one digit can make
+ * someone of age, so a person looks); `mismatch`, only on positive evidence:
+ * a value read with confidence that contradicts (a date of birth that is
+ * another date, an expiry that is another date, a number of the same shape
+ * that differs in two or more characters on a front where another field was
+ * read with confidence); `not_found` (the front was read but the value is not on it,
+ * and nothing contradicts it); `unread`.
  *
- * Verdict: `inconsistent` when any field disagrees beyond tolerance (the
- * first and last names must both be on the front); `uncertain` when a date
- * is one digit away; `consistent` when the name and the date of birth or the
- * number agree; else `unreadable`.
+ * A name that is not found never declines: without knowing the layout, the
+ * words where the name should be cannot be told from labels, so a surname
+ * that is not on the front goes to a person (review) instead.
+ *
+ * Verdict: `inconsistent` when any field is a mismatch (the evidence names
+ * it); `consistent` when the name matches and the date of birth or the number
+ * matches, with no date near or unconfirmed; `unreadable` when the front gave no confident text; otherwise
+ * `uncertain` (review).
  */
-export type FrontWord = { text: string; confidence: number };
-export type FrontLine = { text: string; confidence: number; words: FrontWord[] };
-
-export type FrontFields = {
-  /** ISO dates with the confidence of their weakest word. */
-  dates: Array<{ iso: string; confidence: number }>;
-  numbers: Array<{ value: string; confidence: number }>;
-  /** Normalised name words read with at least MIN_CONFIDENCE. */
-  names: string[];
-};
-
 export type ComparedField = "name" | "date_of_birth" | "document_number" | "expiry_date";
-export type FieldAgreement = "match" | "near" | "mismatch" | "unread";
+export type FieldAgreement = "match" | "near" | "mismatch" | "not_found" | "unread";
 export type ConsistencyVerdict = "consistent" | "inconsistent" | "uncertain" | "unreadable";
 
 export type Consistency = {
   verdict: ConsistencyVerdict;
   fields: Record<ComparedField, FieldAgreement>;
-  /** The fields that disagree beyond tolerance (names of fields, never values). */
+  /** The fields that contradict the barcode or MRZ (names of fields, never values). */
   mismatched: ComparedField[];
 };
 
-/** Word confidence (0..1) under which a read cannot contradict the barcode or MRZ (it can still agree with it). */
-export const MIN_CONFIDENCE = 0.6;
-/** Shortest name word or number in which one OCR error is tolerated. */
-export const TOLERANCE_MIN_LENGTH = 6;
+/** What the barcode or MRZ says, for the comparison. */
+export type ZoneValues = {
+  first_name: string | null;
+  last_name: string | null;
+  full_name?: string | null;
+  date_of_birth: string | null;
+  expiry_date: string | null;
+  document_number: string | null;
+  /** The machine-readable zone cut the names short (AAMVA DDE/DDF/DDG `T`; an MRZ name field filled to its end). */
+  truncated?: { last_name: boolean; first_name: boolean };
+};
+
+/** Confidence (0..1) a value must be read with to contradict the barcode or MRZ (it can agree at any confidence). */
+export const CONTRADICTING_CONFIDENCE = 0.8;
+/** Confidence of a word for the front to count as read at all. */
+export const READ_CONFIDENCE = 0.6;
 /** A date at least this many years before today is a date of birth, not an issue or expiry date. */
 export const BIRTH_MIN_YEARS = 12;
 
-const TO_DIGIT: Record<string, string> = { O: "0", Q: "0", D: "0", I: "1", L: "1", Z: "2", S: "5", G: "6", B: "8" };
-const TO_LETTER: Record<string, string> = { "0": "O", "1": "I", "2": "Z", "5": "S", "6": "G", "8": "B" };
-const foldDigits = (s: string) => s.toUpperCase().replace(/[OQDILZSGB]/g, (c) => TO_DIGIT[c]!);
-const foldLetters = (s: string) => s.replace(/[0125689]/g, (c) => TO_LETTER[c] ?? c);
-
-const MONTHS = ["JAN", "FEB", "MAR", "APR", "MAY", "JUN", "JUL", "AUG", "SEP", "OCT", "NOV", "DEC"];
-const DIGITISH = "[0-9OQDILZSGB]";
-const US_DATE = new RegExp(`(?<![0-9])(${DIGITISH}{2})\\s?[/.-]\\s?(${DIGITISH}{2})\\s?[/.-]\\s?(${DIGITISH}{4})(?![0-9])`, "g");
-const TEXT_DATE = new RegExp(`(?<![0-9A-Z])(${DIGITISH}{1,2})\\s+(${MONTHS.join("|")})\\s+(${DIGITISH}{4})(?![0-9])`, "g");
-
-/** Words a card prints besides the holder's name: titles, labels, months, states' words. */
-const CARD_WORDS = new Set([
-  "california", "driver", "drivers", "license", "licence", "usa", "dl", "exp", "ln", "fn", "dob", "sex", "hgt", "eyes", "bro", "blu", "grn",
-  "hair", "iss", "class", "specimen", "identity", "card", "united", "states", "of", "america", "surname", "given", "names", "name",
-  "date", "birth", "document", "no", "expiry", "expiration", "issue", "restrictions", "endorsements", "donor", "veteran", "real", "id",
-  ...MONTHS.map((m) => m.toLowerCase()),
-]);
-
-function isoDate(year: number, month: number, day: number): string | null {
-  if (year < 1900 || year > 2100) return null;
-  const date = new Date(Date.UTC(year, month - 1, day));
-  if (date.getUTCFullYear() !== year || date.getUTCMonth() !== month - 1 || date.getUTCDate() !== day) return null;
-  return date.toISOString().slice(0, 10);
+/** OCR errors tolerated in a name word or number of this many characters. */
+function editsTolerated(length: number): number {
+  return length >= 10 ? 2 : length >= 5 ? 1 : 0;
 }
 
-/** The line as its words joined by spaces, with each word's character span. */
-function spans(line: FrontLine) {
-  let text = "";
-  const words = line.words.map((w) => {
-    if (text) text += " ";
-    const start = text.length;
-    text += w.text.toUpperCase();
-    return { ...w, start, end: text.length };
+// ------------------------------------------------------------------ name
+
+/** Is `word` (a name key) printed on the front: a run of words whose key is it (within tolerance), or begins with it when cut short? */
+function nameFound(runs: readonly PlacedWord[][], word: string, cutShort: boolean): boolean {
+  if (!word) return false;
+  const tolerance = editsTolerated(word.length);
+  return runs.some((run) => {
+    const key = nameKey(run.map((w) => w.text).join(""));
+    if (key === word) return true;
+    if (cutShort && word.length >= 2 && key.startsWith(word)) return true;
+    return tolerance > 0 && Math.abs(key.length - word.length) <= tolerance && distance(key, word) <= tolerance;
   });
-  return { text, words };
 }
 
-function dateConfidence(words: Array<FrontWord & { start: number; end: number }>, start: number, end: number): number {
-  const covered = words.filter((w) => w.start < end && w.end > start);
-  return covered.length ? Math.min(...covered.map((w) => w.confidence)) : 0;
+/** The name's words: split at spaces, hyphens and MRZ fillers; suffixes and particles kept (they are printed too). */
+const nameWords = (name: string | null | undefined) => (name ?? "").split(/[\s<,-]+/).map(nameKey).filter((w) => w.length > 0);
+
+function compareName(lines: readonly FrontLine[], zone: ZoneValues): FieldAgreement {
+  const surname = nameWords(zone.last_name);
+  const given = nameWords(zone.first_name ?? zone.full_name?.split(" ")[0]);
+  if (surname.length === 0 || given.length === 0) return "unread";
+  if (!hasConfidentText(lines, READ_CONFIDENCE)) return "unread";
+  const runs = wordRuns(lines, 3);
+  const cut = zone.truncated ?? { last_name: false, first_name: false };
+  // Each surname word (the last one may be cut short), or the whole surname as one word (GARCIALOPEZ).
+  const surnameFound =
+    surname.every((word, i) => nameFound(runs, word, cut.last_name && i === surname.length - 1)) || nameFound(runs, surname.join(""), cut.last_name);
+  // An MRZ holds all given names in one field: when it is cut short, the cut may fall in the first.
+  const firstFound = nameFound(runs, given[0]!, cut.first_name && given.length === 1);
+  return surnameFound && firstFound ? "match" : "not_found";
 }
 
-/** An all-digit token that reads as an MMDDYYYY or DDMMYYYY date (a date whose slashes OCR dropped). */
-const looksLikeDate = (token: string) =>
-  /^\d{8}$/.test(token) &&
-  (isoDate(Number(token.slice(4)), Number(token.slice(0, 2)), Number(token.slice(2, 4))) !== null ||
-    isoDate(Number(token.slice(4)), Number(token.slice(2, 4)), Number(token.slice(0, 2))) !== null);
+// ------------------------------------------------------------------ number
 
-/** The candidate fields printed on a front, from its OCR lines. */
-export function extractFrontFields(lines: readonly FrontLine[]): FrontFields {
-  const fields: FrontFields = { dates: [], numbers: [], names: [] };
-  for (const line of lines) {
-    const { text, words } = spans(line);
-    for (const m of text.matchAll(US_DATE)) {
-      const [mm, dd, yyyy] = [m[1]!, m[2]!, m[3]!].map((part) => Number(foldDigits(part)));
-      const iso = isoDate(yyyy!, mm!, dd!);
-      if (iso) fields.dates.push({ iso, confidence: dateConfidence(words, m.index, m.index + m[0].length) });
-    }
-    for (const m of text.matchAll(TEXT_DATE)) {
-      const iso = isoDate(Number(foldDigits(m[3]!)), MONTHS.indexOf(m[2]!) + 1, Number(foldDigits(m[1]!)));
-      if (iso) fields.dates.push({ iso, confidence: dateConfidence(words, m.index, m.index + m[0].length) });
-    }
-    let hasNumber = false;
-    for (const word of words) {
-      const token = word.text.toUpperCase().replace(/^[^A-Z0-9]+|[^A-Z0-9]+$/g, "").replace(/-/g, "");
-      if (token.includes("/") || !/^[A-Z0-9]+$/.test(token)) continue;
-      const digits = token.replace(/\D/g, "").length;
-      if (digits >= 2) hasNumber = true;
-      if (token.length >= TOLERANCE_MIN_LENGTH && digits >= 4 && !looksLikeDate(token)) fields.numbers.push({ value: token, confidence: word.confidence });
-    }
-    if (hasNumber) continue; // an address, a date, a number: no name on this line
-    for (const word of words) {
-      if (word.confidence < MIN_CONFIDENCE) continue;
-      const raw = word.text.toUpperCase();
-      if ((raw.match(/\d/g) ?? []).length > 1) continue;
-      for (const token of normaliseNameTokens(foldLetters(raw))) {
-        if (token.length >= 2 && !CARD_WORDS.has(token)) fields.names.push(token);
-      }
-    }
-  }
-  return fields;
+/** Letter/digit shape of a number key ("A71529403" -> "LDDDDDDDD"). */
+const shapeOf = (key: string) => key.replace(/[A-Z]/g, "L").replace(/[0-9]/g, "D");
+
+function compareNumber(lines: readonly FrontLine[], zone: ZoneValues, anchored: boolean): FieldAgreement {
+  const expected = zone.document_number ? numberKey(zone.document_number) : "";
+  if (!expected) return "unread";
+  const runs = wordRuns(lines, 6).filter((run) => /\d/.test(run.map((w) => w.text).join("")));
+  if (runs.length === 0) return "unread";
+  const tolerance = expected.length >= 6 ? 1 : 0;
+  const keys = runs.map((run) => ({ key: numberKey(run.map((w) => w.text).join("")), confidence: runConfidence(run) }));
+  const found = keys.some(({ key }) => key === expected || key.endsWith(expected) || (tolerance > 0 && Math.abs(key.length - expected.length) <= tolerance && distance(key, expected) <= tolerance));
+  if (found) return "match";
+  // A misread of the real number (two errors) is no evidence of another number.
+  if (keys.some(({ key }) => key.length >= expected.length - 2 && distance(key, expected) <= 2)) return "not_found";
+  // Evidence of another number: read with confidence, of the same letter/digit shape, on a front that is otherwise legible.
+  const rawShape = shapeOf(zone.document_number!.toUpperCase().replace(/[^A-Z0-9]/g, ""));
+  const contradicting = runs.some((run) => {
+    const raw = run.map((w) => w.text).join("").toUpperCase().replace(/[^A-Z0-9]/g, "");
+    return runConfidence(run) >= CONTRADICTING_CONFIDENCE && raw.length === rawShape.length && shapeOf(raw) === rawShape && !isCompactDate(raw);
+  });
+  return contradicting && anchored ? "mismatch" : "not_found";
 }
 
-/** Within the tolerance: equal, or one edit apart at TOLERANCE_MIN_LENGTH characters or more. */
-function tolerated(a: string, b: string): boolean {
-  if (a === b) return true;
-  return Math.min(a.length, b.length) >= TOLERANCE_MIN_LENGTH && withinOneEdit(a, b);
-}
+// ------------------------------------------------------------------ dates
 
 /** Dates one character apart in YYYYMMDD. */
 function oneDigitApart(a: string, b: string): boolean {
@@ -169,74 +152,61 @@ function oneDigitApart(a: string, b: string): boolean {
   return differences === 1;
 }
 
-function compareName(front: FrontFields, zone: DocumentFields): FieldAgreement {
-  const first = normaliseNameTokens(zone.first_name ?? zone.full_name?.split(" ")[0])[0];
-  const last = normaliseNameTokens(zone.last_name);
-  if (!first || last.length === 0 || front.names.length === 0) return "unread";
-  const found = (token: string) => front.names.some((n) => tolerated(n, token));
-  // A double surname may be printed as one word ("GARCIALOPEZ") or two.
-  const lastFound = last.every(found) || found(last.join(""));
-  return found(first) && lastFound ? "match" : "mismatch";
-}
-
-function compareNumber(front: FrontFields, zone: DocumentFields): FieldAgreement {
-  if (!zone.document_number || front.numbers.length === 0) return "unread";
-  const expected = foldDigits(normaliseLicenceNumber(zone.document_number));
-  const agrees = (value: string) => {
-    const read = foldDigits(normaliseLicenceNumber(value));
-    return tolerated(read, expected) || (expected.length >= TOLERANCE_MIN_LENGTH && read.endsWith(expected));
-  };
-  if (front.numbers.some((n) => agrees(n.value))) return "match";
-  return front.numbers.some((n) => n.confidence >= MIN_CONFIDENCE) ? "mismatch" : "unread";
-}
-
-function birthCutoff(today: Date): string {
-  const cutoff = new Date(today);
-  cutoff.setUTCFullYear(cutoff.getUTCFullYear() - BIRTH_MIN_YEARS);
-  return cutoff.toISOString().slice(0, 10);
-}
-
-function compareDate(candidates: FrontFields["dates"], expected: string | null): FieldAgreement {
+function compareDate(candidates: readonly FrontDate[], expected: string | null): FieldAgreement {
   if (!expected || candidates.length === 0) return "unread";
-  if (candidates.some((d) => d.iso === expected)) return "match";
-  if (candidates.some((d) => oneDigitApart(d.iso, expected))) return "near";
-  return candidates.some((d) => d.confidence >= MIN_CONFIDENCE) ? "mismatch" : "unread";
+  if (candidates.some((d) => d.readings.includes(expected))) return "match";
+  if (candidates.some((d) => d.readings.some((r) => oneDigitApart(r, expected)))) return "near";
+  return candidates.some((d) => !d.compact && d.confidence >= CONTRADICTING_CONFIDENCE) ? "mismatch" : "not_found";
 }
 
-/** The front's fields against the barcode's or MRZ's. `today` tells dates of birth from the card's own dates. */
-export function compareFrontWithZone(front: FrontFields, zone: DocumentFields, today: Date): Consistency {
-  const cutoff = birthCutoff(today);
+function isoYearsBefore(today: Date, years: number): string {
+  const day = new Date(today);
+  day.setUTCFullYear(day.getUTCFullYear() - years);
+  return day.toISOString().slice(0, 10);
+}
+
+/** Splits the front's dates into possible dates of birth and the card's own dates, and picks the expiry candidates. */
+function datesByRole(dates: readonly FrontDate[], zone: ZoneValues, today: Date) {
+  const cutoff = isoYearsBefore(today, BIRTH_MIN_YEARS);
   const todayIso = today.toISOString().slice(0, 10);
-  const births = front.dates.filter((d) => d.iso <= cutoff);
-  const cardDates = front.dates.filter((d) => d.iso > cutoff).sort((a, b) => a.iso.localeCompare(b.iso));
-  // The expiry: the latest of the card's dates when there are two (issue, expiry) or it lies ahead; an
-  // expiry printed anywhere among them also agrees.
-  const latest = cardDates.at(-1);
-  const expiryCandidates =
-    zone.expiry_date && cardDates.some((d) => d.iso === zone.expiry_date)
+  const births = dates.filter((d) => d.readings.every((r) => r <= cutoff));
+  const cardDates = dates.filter((d) => d.readings.every((r) => r > cutoff));
+  // The expiry: any card date that is it; else the latest card date when there are two (issue, expiry) or it lies ahead.
+  const latest = [...cardDates].sort((a, b) => a.readings[0]!.localeCompare(b.readings[0]!)).at(-1);
+  const expiries =
+    zone.expiry_date && cardDates.some((d) => d.readings.includes(zone.expiry_date!))
       ? cardDates
-      : latest && (cardDates.length >= 2 || latest.iso > todayIso)
+      : latest && (cardDates.length >= 2 || latest.readings.every((r) => r > todayIso))
         ? [latest]
         : [];
-
-  const fields: Record<ComparedField, FieldAgreement> = {
-    name: compareName(front, zone),
-    date_of_birth: compareDate(births, zone.date_of_birth),
-    document_number: compareNumber(front, zone),
-    expiry_date: compareDate(expiryCandidates, zone.expiry_date),
-  };
-  const mismatched = (Object.keys(fields) as ComparedField[]).filter((f) => fields[f] === "mismatch");
-  const verdict: ConsistencyVerdict = mismatched.length
-    ? "inconsistent"
-    : Object.values(fields).includes("near")
-      ? "uncertain"
-      : fields.name === "match" && (fields.date_of_birth === "match" || fields.document_number === "match")
-        ? "consistent"
-        : "unreadable";
-  return { verdict, fields, mismatched };
+  return { births, expiries };
 }
 
-/** extractFrontFields then compareFrontWithZone. */
-export function checkFrontConsistency(lines: readonly FrontLine[], zone: DocumentFields, today: Date): Consistency {
-  return compareFrontWithZone(extractFrontFields(lines), zone, today);
+// ------------------------------------------------------------------ verdict
+
+/** The front's OCR lines against the barcode's or MRZ's values. `today` tells dates of birth from the card's own dates. */
+export function checkFrontConsistency(lines: readonly FrontLine[], zone: ZoneValues, today: Date): Consistency {
+  const { births, expiries } = datesByRole(readFrontDates(lines), zone, today);
+  const name = compareName(lines, zone);
+  const dateOfBirth = compareDate(births, zone.date_of_birth);
+  const expiry = compareDate(expiries, zone.expiry_date);
+  // A number contradicts only on a front legible enough to have shown another field with confidence.
+  const legible = name === "match" || [dateOfBirth, expiry].some((a) => a === "match" || a === "mismatch");
+  const fields: Record<ComparedField, FieldAgreement> = {
+    name,
+    date_of_birth: dateOfBirth,
+    document_number: compareNumber(lines, zone, legible),
+    expiry_date: expiry,
+  };
+  const mismatched = (Object.keys(fields) as ComparedField[]).filter((f) => fields[f] === "mismatch");
+  // A date printed that is not the barcode's or MRZ's, read without the confidence to contradict it, still leaves a doubt.
+  const doubtfulDate = fields.date_of_birth === "not_found" || fields.expiry_date === "not_found";
+  const verdict: ConsistencyVerdict = mismatched.length
+    ? "inconsistent"
+    : fields.name === "match" && (fields.date_of_birth === "match" || fields.document_number === "match") && !Object.values(fields).includes("near") && !doubtfulDate
+      ? "consistent"
+      : !hasConfidentText(lines, READ_CONFIDENCE)
+        ? "unreadable"
+        : "uncertain";
+  return { verdict, fields, mismatched };
 }

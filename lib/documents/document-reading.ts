@@ -116,4 +116,6 @@ export type ZoneAttempt = {
   /** Null when nothing was found (the worker names its model only with a result). */
   model: string | null;
   ms: number;
+  /** The zone cut the names short (AAMVA DDE/DDF/DDG `T`; an MRZ name field filled to its last character). */
+  truncated?: { last_name: boolean; first_name: boolean };
 };

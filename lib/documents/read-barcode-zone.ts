@@ -5,6 +5,8 @@ import { EMPTY_FIELDS, fullName, missingKeyFields, type DocumentFields, type Zon
 /** Confidence of a barcode whose AAMVA record parsed but lacks some key fields. */
 const PARTIAL_BARCODE_CONFIDENCE = 0.5;
 
+const cutShort = (indicator: string | undefined) => indicator?.toUpperCase() === "T" || indicator?.toUpperCase() === "U";
+
 /**
  * The PDF417 side of a driving licence or ID card: the barcode (worker
  * thread), then its AAMVA fields. Confidence 1 only when every key field is
@@ -37,6 +39,8 @@ export async function readBarcodeZone(image: Uint8Array): Promise<ZoneAttempt> {
       read: true,
       fields,
       confidence: missing.length === 0 ? 1 : PARTIAL_BARCODE_CONFIDENCE,
+      // AAMVA truncation indicators: T = truncated, N = not, U = unknown (counted as possibly truncated).
+      truncated: { last_name: cutShort(record.elements.DDE), first_name: cutShort(record.elements.DDF) },
       problems: missing.map((field) => `missing_field:${field}`),
     };
   } catch (err) {

@@ -1,5 +1,6 @@
 import { inspectImage } from "@/lib/images/inspect-image";
 import { EMPTY_FIELDS, type DocumentReading, type DocumentType, type ZoneAttempt } from "./document-reading";
+import type { ComparedField, Consistency } from "./document-consistency";
 import { findPortrait } from "./find-portrait";
 import { frontConsistency, readFront, type FrontRead } from "./read-front";
 import { readBarcodeZone } from "./read-barcode-zone";
@@ -32,6 +33,7 @@ async function readMachineZone(input: ReadDocumentInput, today: Date): Promise<Z
   return [barcode, await readMrzZone(side, today)];
 }
 
+const comparedFields = (consistency: Consistency) => Object.keys(consistency.fields) as ComparedField[];
 const isoDay = (date: Date) => date.toISOString().slice(0, 10);
 const timing = (attempts: ZoneAttempt[], source: ZoneAttempt["source"]) => attempts.find((a) => a.source === source)?.ms ?? null;
 const model = (attempts: ZoneAttempt[], source: ZoneAttempt["source"]) => attempts.find((a) => a.source === source)?.model ?? null;
@@ -59,7 +61,7 @@ export async function readDocument(input: ReadDocumentInput): Promise<DocumentRe
   const fields = zone.read ? zone.fields : EMPTY_FIELDS;
   const expiry = fields.expiry_date;
   const notExpired = expiry !== null && expiry >= isoDay(today);
-  const consistency = front && zone.read ? frontConsistency(front, fields, today) : null;
+  const consistency = front && zone.read ? frontConsistency(front, { ...fields, truncated: zone.truncated }, today) : null;
 
   const problems = [
     ...(input.documentType !== "passport" && !input.back ? ["back_missing"] : []),
@@ -69,7 +71,8 @@ export async function readDocument(input: ReadDocumentInput): Promise<DocumentRe
     ...(portrait.problem ? [portrait.problem] : []),
     ...(front?.error ? ["front_ocr_failed"] : []),
     ...(consistency?.verdict === "inconsistent" ? consistency.mismatched.map((field) => `front_mismatch:${field}`) : []),
-    ...(consistency?.verdict === "uncertain" ? (Object.keys(consistency.fields) as Array<keyof typeof consistency.fields>).filter((f) => consistency.fields[f] === "near").map((field) => `front_uncertain:${field}`) : []),
+    ...(consistency?.verdict === "uncertain" ? comparedFields(consistency).filter((f) => consistency.fields[f] === "near").map((field) => `front_uncertain:${field}`) : []),
+    ...(consistency?.verdict === "uncertain" ? comparedFields(consistency).filter((f) => consistency.fields[f] === "not_found").map((field) => `front_not_found:${field}`) : []),
     ...(consistency?.verdict === "unreadable" ? ["front_unreadable"] : []),
   ];
 

@@ -1,6 +1,5 @@
 import { readFrontText } from "@/lib/vision/pool";
-import { checkFrontConsistency, type Consistency } from "./document-consistency";
-import type { DocumentFields } from "./document-reading";
+import { checkFrontConsistency, type Consistency, type ZoneValues } from "./document-consistency";
 
 export type FrontRead = {
   /** What the OCR read, for the comparison once the barcode or MRZ is known. */
@@ -24,6 +23,6 @@ export async function readFront(image: Uint8Array): Promise<FrontRead> {
 }
 
 /** The front's printed fields against the barcode's or MRZ's. */
-export function frontConsistency(front: FrontRead, zone: DocumentFields, today: Date): Consistency & { variant: string | null } {
+export function frontConsistency(front: FrontRead, zone: ZoneValues, today: Date): Consistency & { variant: string | null } {
   return { ...checkFrontConsistency(front.lines, zone, today), variant: front.variant };
 }

@@ -18,6 +18,17 @@ export function mrzConfidence(ocrConfidence: number, verified: boolean): number 
 }
 
 /**
+ * Whether the MRZ's name field is filled to its last character: ICAO 9303
+ * part 3 then cuts the names short (either of them), so the printed names may
+ * only begin with the MRZ's. The field ends the last line of a TD1 (30
+ * characters) and the first line of a TD2 or TD3.
+ */
+export function nameFieldFull(format: "TD1" | "TD2" | "TD3", lines: readonly string[]): boolean {
+  const line = format === "TD1" ? lines[2] : lines[0];
+  return line !== undefined && line.length > 0 && !line.endsWith("<");
+}
+
+/**
  * The machine-readable zone of a passport data page or ID card: OCR (worker
  * thread), then the `mrz` parser and its check digits.
  */
@@ -56,6 +67,7 @@ export async function readMrzZone(image: Uint8Array, today: Date): Promise<ZoneA
       fields,
       check_digits_valid: record.check_digits_valid,
       confidence: mrzConfidence(ocr.confidence, verified),
+      truncated: { last_name: nameFieldFull(record.format, ocr.lines), first_name: nameFieldFull(record.format, ocr.lines) },
       problems,
     };
   } catch (err) {

@@ -61,7 +61,7 @@ export const en = {
     checksHeading: "What will be checked",
     checks: {
       id_verification: "That your identity document is genuine, readable and still valid.",
-      liveness: "That you are a real person, present right now, by asking you to move your head.",
+      liveness: "That you are a real person, present right now, by asking you to move your head, blink or smile.",
       face_match: "That your face matches the photo on your document.",
       age: "That you meet the minimum age, from the date of birth on your document.",
       location: "Where you are right now, from your browser, with your permission.",
@@ -231,7 +231,7 @@ export const en = {
 
   liveness: {
     heading: "Selfie video",
-    intro: "We will ask you to move your head in a few simple ways while your camera records a few photos. It takes about 10 seconds.",
+    intro: "We will ask you for a few simple movements (turn or tilt your head, blink or smile) while your camera records a few photos. It takes about 15 seconds.",
     tips: ["Find a well-lit place and remove sunglasses or a hat.", "Hold your phone at eye level.", "Make sure only you are in view."],
     start: "Start the camera",
     startAgain: "Start again",
@@ -246,11 +246,17 @@ export const en = {
       turn_left: "Turn your head to your left, then back to the centre",
       turn_right: "Turn your head to your right, then back to the centre",
       blink: "Blink slowly",
+      look_up: "Tilt your head back to look up, then back to the centre",
+      look_down: "Tilt your head forward to look down, then back to the centre",
+      smile: "Smile broadly, then relax your face",
     } as Record<string, string>,
     cues: {
       turn_left: { do: "Turn your head to your left", back: "Now back to the centre" },
       turn_right: { do: "Turn your head to your right", back: "Now back to the centre" },
       blink: { do: "Close your eyes", back: "Open your eyes" },
+      look_up: { do: "Tilt your head back and look up", back: "Now back to the centre" },
+      look_down: { do: "Tilt your head forward and look down", back: "Now back to the centre" },
+      smile: { do: "Smile broadly", back: "Now relax your face" },
     } as Record<string, { do: string; back: string }>,
     sending: "Checking your video… This can take a few seconds.",
     passed: "Done: we could see that you are a real person.",
@@ -279,7 +285,7 @@ export const en = {
     colourLight: {
       warningTitle: "Your screen will flash colours",
       warning:
-        "While the camera records, your screen lights up in a few bright colours, one after another, for about 10 seconds. The light on your face shows us you are here right now. If flashing or coloured light can trigger seizures or discomfort for you, use the option below instead.",
+        "While the camera records, your screen lights up in a few bright colours, one after another, for 10 to 15 seconds. The light on your face shows us you are here right now. If flashing or coloured light can trigger seizures or discomfort for you, use the option below instead.",
       brightness: "Turn your screen brightness up, and avoid direct sunlight.",
       alternative: "I can't look at flashing colours",
       alternativeNote: "You will do the head movements without the coloured light. A person will then review your video instead of an automatic check, which can take longer.",
@@ -287,7 +293,7 @@ export const en = {
       review: "Thank you. A person will review your video; you can continue.",
       /** Face sign-in and seat activation have no review: their alternative is the emailed code, or the organization. */
       scanWarning:
-        "While the camera records, your screen lights up in a few bright colours, one after another, for about 10 seconds. If flashing or coloured light can trigger seizures or discomfort for you, do not start the face scan: sign in with an emailed code, or ask your organization for another way.",
+        "While the camera records, your screen lights up in a few bright colours, one after another, for 10 to 15 seconds. If flashing or coloured light can trigger seizures or discomfort for you, do not start the face scan: sign in with an emailed code, or ask your organization for another way.",
     },
   },
 

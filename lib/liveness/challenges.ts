@@ -31,6 +31,9 @@ export const INSTRUCTIONS: Record<LivenessAction, string> = {
   turn_left: "Turn your head to your left, then back to the centre",
   turn_right: "Turn your head to your right, then back to the centre",
   blink: "Blink slowly",
+  look_up: "Tilt your head back to look up, then back to the centre",
+  look_down: "Tilt your head forward to look down, then back to the centre",
+  smile: "Smile broadly, then relax your face",
 };
 
 /** Picks `count` actions at random; no action twice in a row when there is a choice. */

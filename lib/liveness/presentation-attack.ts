@@ -7,8 +7,11 @@ import { affineResidual } from "./flatness";
  * thing moving is a head or a picture of one (iBeta PAD level 1: a printed
  * photo, a screen replay). Pure: the image cues are measured in the vision
  * worker (workers/presentation-cues.mjs). Calibrated with `npm run
- * eval:liveness` on the generated attacks of tests/fixtures/attacks and the
- * live bursts (README "Liveness and presentation attacks").
+ * eval:liveness` on the generated attacks of tests/fixtures/attacks (renderer
+ * A) and the live bursts (README "Presentation attacks"), and judged, never
+ * tuned, on renderer B (tests/fixtures/attacks-b): there a replay of a real
+ * head turn on a high-DPI screen passes these cues (real parallax, no grid
+ * the camera resolves); the colour challenge is what refuses it.
  *
  *  - flat turn: a head turn whose mesh points move as a plane does
  *    (lib/liveness/flatness.ts), i.e. a photo or screen tilted to fake it;

@@ -21,6 +21,8 @@ export type FaceAnalysis = {
     live: number | null;
     /** Mesh points for the flatness test ([x, y] in pixels, workers/presentation-cues.mjs LANDMARK_INDICES), null without a mesh. */
     landmarks: Array<[number, number]> | null;
+    /** Mouth shape for the smile action (workers/vision-worker.mjs `mouthShape`): width and corner lift over the eye distance; null without a mesh. */
+    mouth?: { width: number; lift: number } | null;
     /**
      * Image cues of a presentation attack (workers/presentation-cues.mjs):
      * `moire`, the strongest narrow high-frequency
@@ -85,6 +87,16 @@ function endTurn() {
   else gate.running--;
 }
 
+/**
+ * A copy of the image's bytes in an ArrayBuffer of their own, to transfer to
+ * the worker. Not `image.slice()`: on a Node Buffer that is a view of the same
+ * memory (often a pooled ArrayBuffer holding other data), and transferring it
+ * would detach the caller's bytes and send the worker the whole pool.
+ */
+function transferableCopy(image: Uint8Array): ArrayBuffer {
+  return new Uint8Array(image).buffer as ArrayBuffer;
+}
+
 async function run<T>(task: Record<string, unknown>, transfer?: ArrayBuffer[]): Promise<T> {
   await takeTurn();
   let result: TaskResult<T>;
@@ -99,7 +111,7 @@ async function run<T>(task: Record<string, unknown>, transfer?: ArrayBuffer[]): 
 
 /** Faces in one image (JPEG/PNG/WebP bytes), with embeddings, head pose and eye openness. */
 export function analyseFaces(image: Uint8Array): Promise<FaceAnalysis> {
-  const copy = image.slice().buffer as ArrayBuffer;
+  const copy = transferableCopy(image);
   return run<FaceAnalysis>({ op: "faces", image: copy }, [copy]);
 }
 
@@ -159,13 +171,13 @@ export type MrzOcrReading = {
 
 /** The first PDF417 symbol in an image (JPEG/PNG/WebP bytes), or null when none is found. */
 export function readPdf417(image: Uint8Array): Promise<Pdf417Reading | null> {
-  const copy = image.slice().buffer as ArrayBuffer;
+  const copy = transferableCopy(image);
   return run<Pdf417Reading | null>({ op: "pdf417", image: copy }, [copy]);
 }
 
 /** The MRZ lines of a passport data page or ID card (OCR-B model, offline), or null when none is found. */
 export function readMrz(image: Uint8Array): Promise<MrzOcrReading | null> {
-  const copy = image.slice().buffer as ArrayBuffer;
+  const copy = transferableCopy(image);
   return run<MrzOcrReading | null>({ op: "mrz", image: copy }, [copy]);
 }
 
@@ -180,6 +192,6 @@ export type FrontTextReading = {
 
 /** OCR of the front of a driving licence or ID card (its visual zone), for the cross-check with its barcode or MRZ. */
 export function readFrontText(image: Uint8Array): Promise<FrontTextReading> {
-  const copy = image.slice().buffer as ArrayBuffer;
+  const copy = transferableCopy(image);
   return run<FrontTextReading>({ op: "front_text", image: copy }, [copy]);
 }

@@ -10,7 +10,12 @@ import type { Feature } from "./schemas";
  * falls back to a default.
  */
 export const DOCUMENT_TYPES = ["passport", "id_card", "driving_licence"] as const;
-export const LIVENESS_ACTIONS = ["turn_left", "turn_right", "blink"] as const;
+/**
+ * Liveness actions (README "Liveness challenge"). The first three are the
+ * original ones: workflows stored with them (and any `actions_per_challenge`
+ * from 1 to 3) keep working unchanged.
+ */
+export const LIVENESS_ACTIONS = ["turn_left", "turn_right", "blink", "look_up", "look_down", "smile"] as const;
 export type LivenessAction = (typeof LIVENESS_ACTIONS)[number];
 
 export const SESSION_TTL = { min: 300, max: 7 * 24 * 3600, default: 24 * 3600 } as const;
@@ -40,8 +45,10 @@ const LivenessSettings = z
   .object({
     /** Active challenge: the person performs server-chosen actions over a burst of frames. */
     actions: z.array(z.enum(LIVENESS_ACTIONS)).min(1).default([...LIVENESS_ACTIONS]),
-    actions_per_challenge: z.number().int().min(1).max(3).default(2),
-    frames: z.number().int().min(3).max(8).default(5),
+    /** 3 of the 6 actions, never the same twice in a row: 6 x 5 x 5 = 150 sequences. */
+    actions_per_challenge: z.number().int().min(1).max(3).default(3),
+    /** Recommended burst size; the page takes at least a move and a return frame per action when 8 frames allow it. */
+    frames: z.number().int().min(3).max(8).default(7),
     max_attempts: z.number().int().min(1).max(10).default(3),
   })
   .strict();

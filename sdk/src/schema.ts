@@ -1160,7 +1160,7 @@ export interface components {
             data: {
                 live_score?: number;
                 /** @description The actions the challenge asked for. */
-                actions?: ("turn_left" | "turn_right" | "blink")[];
+                actions?: ("turn_left" | "turn_right" | "blink" | "look_up" | "look_down" | "smile")[];
                 frames?: number;
             };
             error: components["schemas"]["CheckError"];
@@ -1323,13 +1323,16 @@ export interface components {
                  * @default [
                  *       "turn_left",
                  *       "turn_right",
-                 *       "blink"
+                 *       "blink",
+                 *       "look_up",
+                 *       "look_down",
+                 *       "smile"
                  *     ]
                  */
-                actions: ("turn_left" | "turn_right" | "blink")[];
-                /** @default 2 */
+                actions: ("turn_left" | "turn_right" | "blink" | "look_up" | "look_down" | "smile")[];
+                /** @default 3 */
                 actions_per_challenge: number;
-                /** @default 5 */
+                /** @default 7 */
                 frames: number;
                 /** @default 3 */
                 max_attempts: number;
@@ -1679,11 +1682,11 @@ export interface components {
         LivenessChallenge: {
             /** @description Send it with the burst (POST /api/v2/antispoof). */
             challenge_id: string;
-            actions: ("turn_left" | "turn_right" | "blink")[];
+            actions: ("turn_left" | "turn_right" | "blink" | "look_up" | "look_down" | "smile")[];
             /** @description What to show the person, in order. */
             instructions: {
                 /** @enum {string} */
-                action: "turn_left" | "turn_right" | "blink";
+                action: "turn_left" | "turn_right" | "blink" | "look_up" | "look_down" | "smile";
                 text: string;
             }[];
             frames: {

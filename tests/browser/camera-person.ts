@@ -21,9 +21,13 @@ import { CAMERA_HEIGHT, CAMERA_WIDTH, personAPictures, type HeadPose } from "../
  * (components/verify/liveness/burst-schedule.ts) and the server judges them,
  * as for any person.
  *
- * `performs: "reverse"` is a person who gets left and right the wrong way
- * round: whatever the server asks, the order performed is the opposite one,
- * and the attempt must fail.
+ * `performs: "reverse"` is a person who does the wrong action every time:
+ * left for right and right for left, up for down and down for up, a turn to
+ * the left for a smile; the attempt must fail.
+ *
+ * Person A has real pictures for every action but blink
+ * (tests/fixtures/camera/generate-camera.ts: no picture of him with closed
+ * eyes): a blink cue leaves him at rest, so the tests' workflows leave it out.
  *
  * LIGHT (the colour challenge, README "Liveness: the colour challenge"). The
  * person sits in one room (each picture's colour balanced to the resting
@@ -47,11 +51,22 @@ const SCREEN_STRENGTH = 0.3;
 
 export type PersonLog = Array<{ at: number; cue: string; pose: HeadPose }>;
 
-/** Which way the head goes for each cue text the page can show (every other text: back to the centre). */
+/** The pose person A takes for each action he can perform. */
+export const POSE_OF_ACTION: Record<string, HeadPose> = {
+  turn_left: "turned_left",
+  turn_right: "turned_right",
+  look_up: "looking_up",
+  look_down: "looking_down",
+  smile: "smiling",
+};
+/** The wrong action a `reverse` person does instead. */
+export const WRONG_ACTION: Record<string, string> = { turn_left: "turn_right", turn_right: "turn_left", look_up: "look_down", look_down: "look_up", smile: "turn_left" };
+
+/** The pose for each cue text the page can show (every other text: back to rest). */
 function cuePoses(performs: Performs): Record<string, HeadPose> {
-  const left: HeadPose = performs === "as_asked" ? "turned_left" : "turned_right";
-  const right: HeadPose = performs === "as_asked" ? "turned_right" : "turned_left";
-  return { [en.liveness.cues.turn_left!.do]: left, [en.liveness.cues.turn_right!.do]: right };
+  return Object.fromEntries(
+    Object.keys(POSE_OF_ACTION).map((action) => [en.liveness.cues[action]!.do, POSE_OF_ACTION[performs === "as_asked" ? action : WRONG_ACTION[action]!]!]),
+  );
 }
 
 let pictures: Promise<Record<HeadPose, string[]>> | null = null;

@@ -13,6 +13,7 @@ import { en } from "@/lib/i18n/en";
 import { writeStillCamera } from "../fixtures/camera/generate-camera";
 import { axeFindings, captureView, chromiumMissing, DESKTOP, launchChromium, PHONE } from "./browser";
 import { personInFrontOfCamera, personLog } from "./camera-person";
+import { livenessOutcome, startLiveness } from "./liveness-page";
 
 /**
  * The hosted verification pages (`/verify/<id>#token=...`) in a real browser:
@@ -88,42 +89,10 @@ function heading(page: Page, name: string | RegExp) {
   return page.getByRole("heading", { level: 1, name });
 }
 
-/** The server's measurements of the last liveness burst (evidence, never in the API), to explain a failure. */
-async function livenessEvidence(sessionId: string) {
-  const { db } = await import("@/lib/db/client");
-  const row = await (await db()).checkResult.findUnique({ where: { sessionId_type: { sessionId, type: "liveness" } } });
-  const m = (row?.evidence as any)?.measurements;
-  return m ? { status: row?.status, error: row?.error, actions: m.actions, yaw_deg: m.yaw_deg, faces: m.faces_per_frame, similarity: m.same_person_similarity, detected: m.actions_detected } : row;
-}
-
-type IssuedChallenge = { actions: string[]; attempts_left: number };
-
-/** Presses the liveness step's Start (or Try again) and returns the challenge the server issued for it. */
-async function startLiveness(page: Page): Promise<IssuedChallenge> {
-  const answer = page.waitForResponse((r) => r.url().endsWith("/api/v2/antispoof/challenge") && r.request().method() === "POST");
-  await page.getByRole("button", { name: /^Start (the camera|again)$|^Try again$/ }).click();
-  const res = await answer;
-  expect(res.status()).toBe(201);
-  return (await res.json()).data as IssuedChallenge;
-}
-
 /** The liveness step's attempts as the flow reports them: challenges issued. */
 async function livenessAttempts(sessionToken: string) {
   const flow = await api("GET", "/api/v2/flow", { headers: { Authorization: `Bearer ${sessionToken}` } });
   return flow.body.data.steps.find((x: { type: string }) => x.type === "liveness").attempts as number;
-}
-
-/** Waits for the liveness verdict on the page; on a surprise, prints what the person did and what the server measured. */
-async function livenessOutcome(page: Page, sessionId: string, expected: "passed" | "failed") {
-  const passed = page.getByText(en.liveness.passed);
-  const failed = page.getByText(en.liveness.failedHeading, { exact: true });
-  await passed.or(failed).first().waitFor({ timeout: 60_000 });
-  const outcome = (await passed.isVisible()) ? "passed" : "failed";
-  if (outcome !== expected) {
-    console.error("liveness verdict surprise; the person did:", JSON.stringify(await personLog(page)));
-    console.error("the server measured:", JSON.stringify(await livenessEvidence(sessionId)));
-  }
-  expect(outcome).toBe(expected);
 }
 
 const LICENCE_A_FRONT = path.join(FIXTURES, "documents", "licence-a-front.jpg");

@@ -6,8 +6,9 @@ import { analyseFaces, closeVisionPool, type FaceAnalysis } from "@/lib/vision/p
 
 /**
  * The colour challenge against every real fixture burst (the live bursts,
- * printed photos, screen replays and stills of tests/fixtures/attacks and
- * tests/fixtures/faces), through the real face engine: none was recorded
+ * printed photos, screen replays and stills of both attack renderers,
+ * tests/fixtures/attacks and attacks-b, and tests/fixtures/faces: 60
+ * bursts), through the real face engine: none was recorded
  * under a challenge's colours, so replayed into 2,000 random challenges each
  * must never follow one. They fail (a strong colour change that is not the
  * screen's: the fixture bursts' frontal and turned photos were taken under
@@ -28,14 +29,14 @@ afterAll(() => closeVisionPool());
 
 describe("fixture bursts replayed into random colour challenges", () => {
   it("the skin colour is measured in every frame of the live bursts, and in at least 3 frames of every attack", () => {
-    expect(bursts.length).toBe(34);
+    expect(bursts.length).toBe(60);
     for (const { burst, analyses } of bursts) {
       const measured = analyses.filter((a) => a.faces.some((f) => f.skin_rgb)).length;
       expect(measured, burst.name).toBeGreaterThanOrEqual(burst.kind === "live" ? analyses.length : 3);
     }
   });
 
-  it("none follows a challenge's colours: 0 of 68,000 replays", () => {
+  it("none follows a challenge's colours: 0 of 120,000 replays", () => {
     const summary = Object.fromEntries(bursts.map(({ burst, counts }) => [burst.name, `${counts.contradicts}/${counts.inconclusive}/${counts.follows}`]));
     console.log(`per burst, contradicts/inconclusive/follows of ${TRIALS}: ${JSON.stringify(summary)}`);
     expect(bursts.filter(({ counts }) => counts.follows > 0).map(({ burst }) => burst.name)).toEqual([]);

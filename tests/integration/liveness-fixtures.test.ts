@@ -13,6 +13,11 @@ const ROOT = path.join("tests", "fixtures", "faces");
 type Sequence = { name: string; performs: string[]; frames: Array<{ file: string; content: string }> };
 const manifest = JSON.parse(fs.readFileSync(path.join(ROOT, "manifest.json"), "utf8")) as Sequence[];
 
+/** A sample of renderer B's bursts (tests/fixtures/attacks-b, README there): other photos, people, screens, prints and camera. */
+const B_ROOT = path.join("tests", "fixtures", "attacks-b");
+const B_SAMPLE = ["b-live-01", "b-live-02", "b-print-01", "b-print-03", "b-still-print-01", "b-screen-02"];
+const bManifest = (JSON.parse(fs.readFileSync(path.join(B_ROOT, "manifest.json"), "utf8")) as Sequence[]).filter((b) => B_SAMPLE.includes(b.name));
+
 const analysed = new Map<string, FrameFaces[]>();
 const burst = (name: string) => {
   const frames = analysed.get(name);
@@ -23,6 +28,9 @@ const burst = (name: string) => {
 beforeAll(async () => {
   for (const sequence of manifest) {
     analysed.set(sequence.name, await Promise.all(sequence.frames.map((f) => analyseFaces(fs.readFileSync(path.join(ROOT, f.file))))));
+  }
+  for (const sequence of bManifest) {
+    analysed.set(sequence.name, await Promise.all(sequence.frames.map((f) => analyseFaces(fs.readFileSync(path.join(B_ROOT, f.file))))));
   }
 });
 afterAll(() => closeVisionPool());
@@ -84,5 +92,32 @@ describe("liveness verdict on real fixture bursts", () => {
     expect(v.error).toEqual({ code: "multiple_faces", message: expect.stringContaining("frame 2 of 5") });
     expect(v.data.faces_per_frame[1]).toBe(2);
     expect(v.live_score).toBe(0);
+  });
+});
+
+describe("liveness verdict on a sample of renderer B (held out: other photos, screens, prints, camera), production defaults", () => {
+  it("A's real head turns from other photos, through another camera, pass in the order performed and fail in the other", () => {
+    const leftRight = burst("b-live-01");
+    const passed = livenessVerdict(["turn_left", "turn_right"], leftRight);
+    expect(passed).toMatchObject({ status: "passed", error: null });
+    expect(passed.data.presentation_attack.suspected).toBe(false);
+    expect(livenessVerdict(["turn_right", "turn_left"], leftRight).error?.code).toBe("action_not_detected");
+    expect(livenessVerdict(["turn_right", "turn_left"], burst("b-live-02")).status).toBe("passed");
+  });
+
+  it("a curled, dithered print rotated to fake the turns, and one held still, fail every turn challenge", () => {
+    for (const name of ["b-print-01", "b-print-03", "b-still-print-01"]) {
+      for (const actions of [["turn_left", "turn_right"], ["turn_right", "turn_left"], ["turn_left"], ["turn_right"]] as const) {
+        const v = livenessVerdict([...actions], burst(name));
+        expect(v.status, `${name} ${actions.join(",")}`).toBe("failed");
+      }
+    }
+  });
+
+  it("a replay on a close, low-DPI phone screen performing the turns asked fails spoof_suspected", () => {
+    const v = livenessVerdict(["turn_right", "turn_left"], burst("b-screen-02"));
+    expect(v.data.actions_detected.every((a) => a.detected)).toBe(true);
+    expect(v).toMatchObject({ status: "failed", live_score: 0, error: { code: "spoof_suspected" } });
+    expect(v.data.presentation_attack.reasons).toContain("screen_or_print_texture");
   });
 });

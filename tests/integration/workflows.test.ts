@@ -18,7 +18,7 @@ describe("workflows (spec 4.2)", () => {
     expect(wf.settings).toEqual({
       session: { ttl_seconds: 86400, reuse_proofs: true },
       id_verification: { allowed_documents: ["passport", "id_card", "driving_licence"], min_read_confidence: 0.8 },
-      liveness: { actions: ["turn_left", "turn_right", "blink"], actions_per_challenge: 2, frames: 5, max_attempts: 3 },
+      liveness: { actions: ["turn_left", "turn_right", "blink", "look_up", "look_down", "smile"], actions_per_challenge: 3, frames: 7, max_attempts: 3 },
       face_match: { threshold: 0.6, review_margin: 0.08 },
     });
     const got = await api("GET", `/api/v2/workflows/${wf.id}`, { headers: keyHeader(t) });

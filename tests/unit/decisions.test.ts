@@ -84,7 +84,7 @@ describe("workflow settings", () => {
     const settings = resolveSettings(["liveness", "age", "id_verification"], {});
     expect(settings).toEqual({
       session: { ttl_seconds: 86400, reuse_proofs: true },
-      liveness: { actions: ["turn_left", "turn_right", "blink"], actions_per_challenge: 2, frames: 5, max_attempts: 3 },
+      liveness: { actions: ["turn_left", "turn_right", "blink", "look_up", "look_down", "smile"], actions_per_challenge: 3, frames: 7, max_attempts: 3 },
       age: { minimum_age: 18 },
       id_verification: { allowed_documents: ["passport", "id_card", "driving_licence"], min_read_confidence: 0.8 },
     });

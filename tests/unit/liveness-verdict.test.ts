@@ -253,3 +253,43 @@ describe("livenessVerdict: faces and identity", () => {
     }
   });
 });
+
+describe("livenessVerdict: looks and smiles (synthetic), failing safe", () => {
+  const posed = (pose: { yaw?: number; pitch?: number; mouth?: number | null }) => {
+    const f = frame({ yaw: pose.yaw ?? 0 });
+    const face = f.faces[0]!;
+    face.rotation = { yaw: rad(pose.yaw ?? 0), pitch: rad(pose.pitch ?? 5), roll: 0 };
+    face.mouth = pose.mouth === null ? null : { width: pose.mouth ?? 0.6, lift: 0.02 };
+    return f;
+  };
+
+  it("a look up then a look down: pitch down then up from the resting pitch, in that order only", () => {
+    const frames = [posed({}), posed({ pitch: -8 }), posed({}), posed({ pitch: 16 }), posed({})];
+    expect(livenessVerdict(["look_up", "look_down"], frames).status).toBe("passed");
+    expect(livenessVerdict(["look_down", "look_up"], frames).error?.code).toBe("action_not_detected");
+  });
+
+  it("a pitch change on a turned frame is no look (pitch moves with yaw)", () => {
+    const frames = [posed({}), posed({ yaw: 25, pitch: -8 }), posed({})];
+    expect(livenessVerdict(["look_up"], frames).error?.code).toBe("action_not_detected");
+    expect(livenessVerdict(["turn_right"], frames).status).toBe("passed");
+  });
+
+  it("a smile is a mouth at least 1.12 times its resting width, then relaxed", () => {
+    expect(livenessVerdict(["smile"], [posed({}), posed({ mouth: 0.72 }), posed({})]).status).toBe("passed");
+    expect(livenessVerdict(["smile"], [posed({}), posed({ mouth: 0.65 }), posed({})]).error?.code).toBe("action_not_detected");
+  });
+
+  it("frames without a measured mouth never pass a smile: action_not_detected (retry), not a silent pass", () => {
+    const v = livenessVerdict(["smile"], [posed({ mouth: null }), posed({ mouth: null }), posed({ mouth: null })]);
+    expect(v.error?.code).toBe("action_not_detected");
+    expect(v.data.actions_detected[0]).toMatchObject({ action: "smile", detected: false, value: null, score: 0 });
+  });
+
+  it("looking down is no blink: eyes that narrow on a looking-down frame are not compared with the open baseline", () => {
+    const frames = [posed({}), posed({ pitch: 20 }), posed({})];
+    frames[1]!.faces[0]!.ear = { left: 0.1, right: 0.1 };
+    expect(livenessVerdict(["blink"], frames).error?.code).toBe("action_not_detected");
+    expect(livenessVerdict(["look_down"], frames).status).toBe("passed");
+  });
+});

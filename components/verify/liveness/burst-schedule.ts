@@ -15,9 +15,19 @@
  *                               the RETURN frame
  *
  * The server wants 3 to 8 frames and recommends a number (the workflow's
- * `liveness.frames`, default 5): one baseline plus, per action, one move
- * frame and one return frame (5 frames for 2 actions); extra frames go to
- * the move part; fewer than 2 per action leaves only the move frame.
+ * `liveness.frames`, default 7): one baseline plus, per action, one move
+ * frame and one return frame (5 frames for 2 actions, 7 for 3); extra frames
+ * go to the move part. The return frame is always taken when the maximum
+ * allows it, even above the recommendation: the verdict looks for each
+ * action from where the previous one came back to the centre, so without it
+ * only an opposite turn or look could follow a movement. Only a maximum too
+ * small for it (fewer than 1 + 2 per action) leaves only the move frame.
+ *
+ * Timing: 3 s to get ready, then 3 s per action (the "do" cue for 1.65 s,
+ * the move frame at 1.35 s, the return frame at 2.76 s): 12 s of camera for 3
+ * actions, well inside the challenge's 60 s (lib/liveness/challenges.ts;
+ * the camera is open before the challenge is asked for), which also covers
+ * encoding and uploading the frames on a slow connection.
  */
 export const READY_MS = 3000;
 export const ACTION_MS = 3000;
@@ -53,7 +63,7 @@ export type BurstPlan = { totalMs: number; actions: number; frames: PlannedFrame
 export function framesPerAction(actions: number, frames: { min: number; max: number; recommended: number }): number {
   const byRecommendation = Math.floor((frames.recommended - 1) / actions);
   const byMaximum = Math.floor((frames.max - 1) / actions);
-  let perAction = Math.max(1, Math.min(3, byRecommendation, byMaximum));
+  let perAction = Math.max(1, Math.min(3, Math.max(2, byRecommendation), byMaximum));
   // Never fewer frames than the server's minimum.
   while (1 + perAction * actions < frames.min && perAction < 3) perAction++;
   return perAction;

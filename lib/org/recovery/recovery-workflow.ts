@@ -1,6 +1,6 @@
 import type { App, Workflow } from "@/generated/prisma/client";
 import type { Tx } from "@/lib/db/client";
-import { faceProofActions } from "@/lib/identity/face-sign-in";
+import { FACE_SIGN_IN, faceProofActions } from "@/lib/identity/face-sign-in";
 import type { Feature } from "@/lib/workflows/schemas";
 import { resolveSettings, type WorkflowSettings } from "@/lib/workflows/settings";
 
@@ -21,10 +21,16 @@ export const RECOVERY_FEATURES: Record<RecoveryVariant, Feature[]> = {
   without_id: ["liveness", "face_match"],
 };
 
-/** The settings a recovery session freezes: the workflow's, with the head movements of FACE_SIGN_IN_ACTIONS (as face sign-in asks). */
+/**
+ * The settings a recovery session freezes: the workflow's, with the movements
+ * face sign-in asks for (FACE_SIGN_IN_ACTIONS, as many per challenge as face
+ * sign-in: the workflow default of 3 is for verification workflows).
+ */
 export function recoverySettings(workflow: Pick<Workflow, "settings">): WorkflowSettings {
   const settings = workflow.settings as WorkflowSettings;
-  return settings.liveness ? { ...settings, liveness: { ...settings.liveness, actions: faceProofActions() } } : settings;
+  return settings.liveness
+    ? { ...settings, liveness: { ...settings.liveness, actions: faceProofActions(), actions_per_challenge: FACE_SIGN_IN.actionsPerChallenge } }
+    : settings;
 }
 
 /** A recovery link lives one hour. */

@@ -1,0 +1,49 @@
+import type { Page } from "playwright-core";
+import { expect } from "vitest";
+import { en } from "@/lib/i18n/en";
+import { personLog } from "./camera-person";
+
+/** Helpers for the hosted liveness step in the browser tests (hosted-pages, liveness-actions). */
+export type IssuedChallenge = { actions: string[]; attempts_left: number; frames: { recommended: number } };
+
+/** Presses the liveness step's Start (or Try again) and returns the challenge the server issued for it. */
+export async function startLiveness(page: Page): Promise<IssuedChallenge> {
+  const answer = page.waitForResponse((r) => r.url().endsWith("/api/v2/antispoof/challenge") && r.request().method() === "POST");
+  await page.getByRole("button", { name: /^Start (the camera|again)$|^Try again$/ }).click();
+  const res = await answer;
+  expect(res.status()).toBe(201);
+  return (await res.json()).data as IssuedChallenge;
+}
+
+/** The server's measurements of the last liveness burst (evidence, never in the API), to explain a failure. */
+export async function livenessEvidence(sessionId: string) {
+  const { db } = await import("@/lib/db/client");
+  const row = await (await db()).checkResult.findUnique({ where: { sessionId_type: { sessionId, type: "liveness" } } });
+  const m = (row?.evidence as any)?.measurements;
+  return m
+    ? {
+        status: row?.status,
+        error: row?.error,
+        actions: m.actions,
+        yaw_deg: m.yaw_deg,
+        pitch_deg: m.pitch_deg,
+        mouth_width: m.mouth_width,
+        faces: m.faces_per_frame,
+        similarity: m.same_person_similarity,
+        detected: m.actions_detected,
+      }
+    : row;
+}
+
+/** Waits for the liveness verdict on the page; on a surprise, prints what the person did and what the server measured. */
+export async function livenessOutcome(page: Page, sessionId: string, expected: "passed" | "failed") {
+  const passed = page.getByText(en.liveness.passed);
+  const failed = page.getByText(en.liveness.failedHeading, { exact: true });
+  await passed.or(failed).first().waitFor({ timeout: 60_000 });
+  const outcome = (await passed.isVisible()) ? "passed" : "failed";
+  if (outcome !== expected) {
+    console.error("liveness verdict surprise; the person did:", JSON.stringify(await personLog(page)));
+    console.error("the server measured:", JSON.stringify(await livenessEvidence(sessionId)));
+  }
+  expect(outcome).toBe(expected);
+}
