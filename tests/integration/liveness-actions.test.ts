@@ -5,6 +5,7 @@ import { cameraPicturePng, PERSON_A, type HeadPose, type Pose } from "../fixture
 import { api, bearer, createSession, createTenant, createWorkflow, keyHeader, type Tenant } from "../support/api";
 import { useServerDatabase } from "../support/domain";
 import { imageForm } from "../support/images";
+import { underScreenLight } from "../support/screen-light";
 
 /**
  * The larger liveness challenge space through the API of the shared
@@ -32,18 +33,21 @@ async function picture(pose: Pose): Promise<Buffer> {
   return jpegs.get(key)!;
 }
 
-/** Like the page's schedule: a frontal frame, then per action a move frame and a return frame (7 frames for 3 actions). */
-async function burstPerforming(actions: string[]): Promise<Buffer[]> {
+/**
+ * Like the page's schedule: a frontal frame, then per action a move frame and a return frame (7 frames for 3 actions),
+ * in front of the challenge's screen colours (tests/support/screen-light.ts).
+ */
+async function burstPerforming(actions: string[], colours: string[]): Promise<Buffer[]> {
   const rest = PERSON_A.frontal;
   const frames = [await picture(rest[0]!)];
   for (const [i, action] of actions.entries()) {
     frames.push(await picture(PERSON_A[POSE[action]!][0]!));
     frames.push(await picture(rest[(i + 1) % rest.length]!));
   }
-  return frames;
+  return underScreenLight(frames, colours);
 }
 
-type Challenge = { challenge_id: string; actions: string[]; instructions: Array<{ action: string; text: string }>; frames: { min: number; max: number; recommended: number }; attempts_left: number };
+type Challenge = { challenge_id: string; actions: string[]; colours: string[]; instructions: Array<{ action: string; text: string }>; frames: { min: number; max: number; recommended: number }; attempts_left: number };
 
 async function challenge(token: string) {
   const res = await api("POST", "/api/v2/antispoof/challenge", { headers: bearer(token) });
@@ -95,7 +99,7 @@ describe("liveness challenge space", () => {
     const s = await createSession(t, { workflow_id: performable });
     const c = await challenge(s.session_token);
     expect(c.actions).toHaveLength(3);
-    const check = await sendBurst(s.session_token, c.challenge_id, await burstPerforming(c.actions));
+    const check = await sendBurst(s.session_token, c.challenge_id, await burstPerforming(c.actions, c.colours));
     expect(check, `asked ${c.actions.join(", ")}`).toMatchObject({ type: "liveness", status: "passed" });
     expect(check.data.live_score).toBeGreaterThanOrEqual(0.5);
   });
@@ -103,7 +107,7 @@ describe("liveness challenge space", () => {
   it("person A doing the wrong action each time (up for down, left for right, a turn for a smile) fails with action_not_detected", async () => {
     const s = await createSession(t, { workflow_id: performable });
     const c = await challenge(s.session_token);
-    const check = await sendBurst(s.session_token, c.challenge_id, await burstPerforming(c.actions.map((a) => WRONG[a]!)));
+    const check = await sendBurst(s.session_token, c.challenge_id, await burstPerforming(c.actions.map((a) => WRONG[a]!), c.colours));
     expect(check, `asked ${c.actions.join(", ")}`).toMatchObject({ type: "liveness", status: "failed", error: { code: "action_not_detected" } });
   });
 
