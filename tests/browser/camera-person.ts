@@ -1,6 +1,7 @@
 import type { Page } from "playwright-core";
 import { en } from "@/lib/i18n/en";
 import { CAMERA_HEIGHT, CAMERA_WIDTH, personAPictures, type HeadPose } from "../fixtures/camera/generate-camera";
+import { detectedFaceBoxes, type FaceBox } from "../support/screen-light";
 
 /**
  * A test "person" in front of the page's camera, for the liveness step.
@@ -69,22 +70,29 @@ function cuePoses(performs: Performs): Record<string, HeadPose> {
   );
 }
 
-let pictures: Promise<Record<HeadPose, string[]>> | null = null;
+type FaceBoxes = Record<HeadPose, FaceBox[]>;
+let pictures: Promise<{ urls: Record<HeadPose, string[]>; boxes: FaceBoxes }> | null = null;
 
+/** Person A's pictures as data URLs, and the face box the server's engine finds in each (for the one-room balance). */
 function pictureUrls() {
-  pictures ??= personAPictures().then(
-    (pngs) =>
-      Object.fromEntries(
-        Object.entries(pngs).map(([pose, list]) => [pose, list.map((png) => `data:image/png;base64,${png.toString("base64")}`)]),
-      ) as Record<HeadPose, string[]>,
-  );
+  pictures ??= personAPictures().then(async (pngs) => {
+    const entries = Object.entries(pngs) as Array<[HeadPose, Buffer[]]>;
+    const found = await detectedFaceBoxes(entries.flatMap(([, list]) => list));
+    let next = 0;
+    return {
+      urls: Object.fromEntries(entries.map(([pose, list]) => [pose, list.map((png) => `data:image/png;base64,${png.toString("base64")}`)])) as Record<HeadPose, string[]>,
+      boxes: Object.fromEntries(entries.map(([pose, list]) => [pose, list.map(() => found[next++]!)])) as FaceBoxes,
+    };
+  });
   return pictures;
 }
 
 /** Puts person A in front of the camera of every page this page opens (call before `goto`). */
 export async function personInFrontOfCamera(page: Page, options: { performs: Performs; reactionMs?: number; light?: PersonLight }) {
+  const { urls, boxes } = await pictureUrls();
   await page.addInitScript(cameraPerson, {
-    pictures: await pictureUrls(),
+    pictures: urls,
+    boxes,
     cues: cuePoses(options.performs),
     reactionMs: options.reactionMs ?? 300,
     light: { mode: options.light ?? "screen", strength: SCREEN_STRENGTH, recorded: RECORDED_COLOURS },
@@ -100,6 +108,7 @@ export async function personLog(page: Page): Promise<PersonLog> {
 
 type PersonSetup = {
   pictures: Record<HeadPose, string[]>;
+  boxes: FaceBoxes;
   cues: Record<string, HeadPose>;
   reactionMs: number;
   light: { mode: PersonLight; strength: number; recorded: string[] };
@@ -108,7 +117,7 @@ type PersonSetup = {
 };
 
 /** Runs inside the page, before its own scripts. Self-contained: no closure over this module. */
-function cameraPerson({ pictures, cues, reactionMs, light, width, height }: PersonSetup) {
+function cameraPerson({ pictures, boxes, cues, reactionMs, light, width, height }: PersonSetup) {
   const mediaDevices = navigator.mediaDevices;
   if (!mediaDevices?.getUserMedia) return;
   const canvas = document.createElement("canvas");
@@ -137,20 +146,32 @@ function cameraPerson({ pictures, cues, reactionMs, light, width, height }: Pers
   const toSrgb = (x: number) => Math.max(0, Math.min(255, Math.round(255 * (x <= 0.0031308 ? 12.92 * x : 1.055 * x ** (1 / 2.4) - 0.055))));
   const luminance = (c: number[]) => 0.2126 * c[0]! + 0.7152 * c[1]! + 0.0722 * c[2]!;
   const hexLinear = (hex: string) => [1, 3, 5].map((i) => toLinear[parseInt(hex.slice(i, i + 2), 16)]!);
-  /** Mean linear colour of the middle half of a picture (where the face is). */
-  const middleColour = (img: HTMLImageElement) => {
+  /**
+   * The picture's skin colour as the vision worker measures it (workers/skin-colour.mjs: the inner face of the
+   * face box the server's engine found in it, clipped and shadowed pixels left out).
+   */
+  const skinColour = (img: HTMLImageElement, [bx, by, bw, bh]: FaceBox) => {
     ctx.drawImage(img, 0, 0, width, height);
-    const { data } = ctx.getImageData(width / 4, height / 4, width / 2, height / 2);
+    const { data } = ctx.getImageData(Math.round(bx + 0.25 * bw), Math.round(by + 0.4 * bh), Math.round(0.5 * bw), Math.round(0.45 * bh));
     const sum = [0, 0, 0];
-    for (let i = 0; i < data.length; i += 4) for (let c = 0; c < 3; c++) sum[c]! += toLinear[data[i + c]!]!;
-    return sum.map((x) => x / (data.length / 4));
+    let n = 0;
+    for (let i = 0; i < data.length; i += 4) {
+      if (data[i]! >= 250 || data[i + 1]! >= 250 || data[i + 2]! >= 250) continue;
+      const px = [0, 1, 2].map((c) => toLinear[data[i + c]!]!);
+      if (luminance(px) < 0.005) continue;
+      for (let c = 0; c < 3; c++) sum[c]! += px[c]!;
+      n++;
+    }
+    return sum.map((x) => x / Math.max(1, n));
   };
   const balance = new Map<HTMLImageElement, number[]>();
   const balanced = loaded.then(() => {
-    const room = middleColour(images.frontal[0]!);
-    for (const img of Object.values(images).flat()) {
-      const own = middleColour(img);
-      balance.set(img, room.map((r, c) => ((r / luminance(room)) * luminance(own)) / own[c]!));
+    const room = skinColour(images.frontal[0]!, boxes.frontal[0]!);
+    for (const [pose, list] of Object.entries(images) as Array<[HeadPose, HTMLImageElement[]]>) {
+      list.forEach((img, i) => {
+        const own = skinColour(img, boxes[pose][i]!);
+        balance.set(img, room.map((r, c) => ((r / luminance(room)) * luminance(own)) / own[c]!));
+      });
     }
   });
   let shownColour: string | null = null;

@@ -5,7 +5,7 @@ import { cameraPicturePng, PERSON_A, type HeadPose, type Pose } from "../fixture
 import { api, bearer, createSession, createTenant, createWorkflow, keyHeader, type Tenant } from "../support/api";
 import { useServerDatabase } from "../support/domain";
 import { imageForm } from "../support/images";
-import { underScreenLight } from "../support/screen-light";
+import { detectedFaceBoxes, underScreenLight, type FaceBox } from "../support/screen-light";
 
 /**
  * The larger liveness challenge space through the API of the shared
@@ -44,7 +44,15 @@ async function burstPerforming(actions: string[], colours: string[]): Promise<Bu
     frames.push(await picture(PERSON_A[POSE[action]!][0]!));
     frames.push(await picture(rest[(i + 1) % rest.length]!));
   }
-  return underScreenLight(frames, colours);
+  return underScreenLight(frames, colours, { faceBoxes: await faceBoxesOf(frames) });
+}
+
+const boxes = new Map<Buffer, FaceBox>();
+/** The face boxes of person A's pictures (found once each). */
+async function faceBoxesOf(frames: Buffer[]): Promise<FaceBox[]> {
+  const missing = [...new Set(frames.filter((f) => !boxes.has(f)))];
+  if (missing.length) (await detectedFaceBoxes(missing)).forEach((box, i) => boxes.set(missing[i]!, box));
+  return frames.map((f) => boxes.get(f)!);
 }
 
 type Challenge = { challenge_id: string; actions: string[]; colours: string[]; instructions: Array<{ action: string; text: string }>; frames: { min: number; max: number; recommended: number }; attempts_left: number };

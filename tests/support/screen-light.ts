@@ -1,5 +1,7 @@
 import sharp from "sharp";
 import { linearRgb, srgbToLinear } from "@/lib/liveness/colour-challenge";
+// @ts-expect-error: a plain ES module of the vision worker, no types
+import { skinColour } from "../../workers/skin-colour.mjs";
 
 /**
  * A face lit by the page's coloured screen, for tests (README "Liveness: the
@@ -23,13 +25,15 @@ import { linearRgb, srgbToLinear } from "@/lib/liveness/colour-challenge";
  * coloured light, tests/fixtures/faces/README.md), so their skin colour jumps
  * between poses as no head turn does (their inner faces differ by 0.17 in
  * chroma, more than a bright room's whole colour response). `oneRoom` first
- * gives every frame the same light: each frame's channels are scaled so the
- * mean linear colour of the middle of the picture (the middle half of its
- * width and height, where these pictures have the face) has the first
- * frame's chroma, keeping its own brightness. A recording replayed without
+ * gives every frame the same light: each frame's channels are scaled so its
+ * skin colour (the inner face of a centred face box, measured as the vision
+ * worker measures it) has the first frame's chroma, keeping its own
+ * brightness: one person's skin in one room. A recording replayed without
  * the colour response is the fixture frames as they are.
  */
-export type ScreenLightOptions = { strength?: number; oneRoom?: boolean; quality?: number };
+export type FaceBox = [number, number, number, number];
+/** `faceBoxes`: each frame's face box (detectedFaceBoxes) for the one-room balance; without, a centred box. */
+export type ScreenLightOptions = { strength?: number; oneRoom?: boolean; quality?: number; faceBoxes?: readonly FaceBox[] };
 
 const LINEAR = Array.from({ length: 256 }, (_, v) => srgbToLinear(v / 255));
 const toSrgb = (x: number) => {
@@ -45,18 +49,17 @@ async function decode(image: Buffer): Promise<Raw> {
   return { data, width: info.width, height: info.height };
 }
 
-/** Mean linear colour of the middle half (width and height) of the picture. */
-function meanLinear(raw: Raw): [number, number, number] {
-  const sum = [0, 0, 0];
-  let n = 0;
-  for (let y = Math.floor(raw.height / 4); y < Math.ceil((3 * raw.height) / 4); y++) {
-    for (let x = Math.floor(raw.width / 4); x < Math.ceil((3 * raw.width) / 4); x++) {
-      const i = (y * raw.width + x) * 3;
-      for (let c = 0; c < 3; c++) sum[c]! += LINEAR[raw.data[i + c]!]!;
-      n++;
-    }
-  }
-  return [sum[0]! / n, sum[1]! / n, sum[2]! / n];
+/**
+ * The skin colour of the picture's face, measured as the vision worker does
+ * (workers/skin-colour.mjs), on its face box: the one given, else a centred
+ * square of 72% of the picture's height (the fixture crops are the face).
+ */
+function meanLinear(raw: Raw, given?: FaceBox): [number, number, number] {
+  const side = 0.72 * raw.height;
+  const box = given ?? [(raw.width - side) / 2, (raw.height - side) / 2, side, side];
+  const skin = skinColour(raw.data, raw.width, raw.height, box) as [number, number, number] | null;
+  if (!skin) throw new Error("No skin to balance in this picture");
+  return skin;
 }
 
 /** Multiplies each channel (in linear light) by `gain`. */
@@ -71,10 +74,10 @@ export async function underScreenLight(frames: readonly Buffer[], colours: reado
   const { strength = 0.3, oneRoom = true, quality = 92 } = options;
   if (colours.length < frames.length) throw new Error(`${colours.length} colours for ${frames.length} frames`);
   const raws = await Promise.all(frames.map(decode));
-  const room = meanLinear(raws[0]!);
+  const room = meanLinear(raws[0]!, options.faceBoxes?.[0]);
   return Promise.all(
     raws.map((raw, k) => {
-      const own = meanLinear(raw);
+      const own = meanLinear(raw, options.faceBoxes?.[k]);
       const balance = oneRoom ? room.map((r, c) => ((r / luminance(room)) * luminance(own)) / own[c]!) : [1, 1, 1];
       const light = linearRgb(colours[k]!).map((e) => 1 + strength * e);
       const exposure = luminance(light);
@@ -82,4 +85,23 @@ export async function underScreenLight(frames: readonly Buffer[], colours: reado
       return sharp(lit.data, { raw: { width: raw.width, height: raw.height, channels: 3 } }).jpeg({ quality }).toBuffer();
     }),
   );
+}
+
+/**
+ * The face box of each picture as the server's face engine finds it (the
+ * largest face), for pictures whose face is not centred the same way in
+ * every pose (person A's camera pictures). Closes the vision pool it used.
+ */
+export async function detectedFaceBoxes(images: readonly Buffer[]): Promise<FaceBox[]> {
+  const { analyseFaces, closeVisionPool } = await import("@/lib/vision/pool");
+  try {
+    const analyses = await Promise.all(images.map((image) => analyseFaces(image)));
+    return analyses.map((a, i) => {
+      const face = [...a.faces].sort((p, q) => q.box[2] * q.box[3] - p.box[2] * p.box[3])[0];
+      if (!face) throw new Error(`No face in picture ${i + 1}`);
+      return face.box;
+    });
+  } finally {
+    await closeVisionPool();
+  }
 }
