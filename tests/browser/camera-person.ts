@@ -30,8 +30,8 @@ import { detectedFaceBoxes, type FaceBox } from "../support/screen-light";
  * (tests/fixtures/camera/generate-camera.ts: no picture of him with closed
  * eyes): a blink cue leaves him at rest, so the tests' workflows leave it out.
  *
- * LIGHT (the colour challenge, README "Liveness: the colour challenge"). The
- * person sits in one room (each picture's colour balanced to the resting
+ * LIGHT (the colour challenge, README "Liveness: the colour challenge"). While
+ * the page shows its colour overlay, the person sits in one room (each picture's colour balanced to the resting
  * picture's, as tests/support/screen-light.ts explains: the pictures come
  * from differently lit photographs) and, with `light: "screen"` (default),
  * the page's coloured screen lights the face: while the page shows its
@@ -186,8 +186,10 @@ function cameraPerson({ pictures, boxes, cues, reactionMs, light, width, height 
     if (light.mode === "steady" || !overlay) return null;
     return light.mode === "screen" ? overlay : light.recorded[(changes - 1) % light.recorded.length]!;
   };
+  /** Without the page's colour overlay (no colour challenge), the pictures are shown as they are. */
   const lightUp = (img: HTMLImageElement) => {
     const colour = faceLight();
+    if (shownColour === null) return;
     const screen = colour ? hexLinear(colour).map((e) => 1 + light.strength * e) : [1, 1, 1];
     const gain = (balance.get(img) ?? [1, 1, 1]).map((b, c) => (b * screen[c]!) / luminance(screen));
     const frame = ctx.getImageData(0, 0, width, height);
