@@ -10,6 +10,7 @@ import { frontTextTask, mrzTask, pdf417Task, warmDocumentReaders } from "./docum
 import { fuseModelGraph } from "./fuse-model-graph.mjs";
 import { runModelsNatively } from "./native-inference.mjs";
 import { glareShare, keyLandmarks, moireScore } from "./presentation-cues.mjs";
+import { skinColour } from "./skin-colour.mjs";
 import { packageDir } from "./package-dir.mjs";
 
 const require = createRequire(import.meta.url);
@@ -146,6 +147,7 @@ async function analyseFaces(bytes) {
       landmarks: keyLandmarks(f.mesh),
       mouth: mouthShape(f.mesh),
       texture: { moire: moireScore(data, info.width, info.height, f.box), glare: glareShare(data, info.width, info.height, f.box) },
+      skin_rgb: skinColour(data, info.width, info.height, f.box),
     }));
     return { faces, width: info.width, height: info.height, ms: Math.round(performance.now() - started), model: MODEL_VERSION };
   } finally {

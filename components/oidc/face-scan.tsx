@@ -8,6 +8,8 @@ import { useCameraStream } from "@/components/verify/camera/use-camera-stream";
 import { planBurst, type BurstMoment } from "@/components/verify/liveness/burst-schedule";
 import { BurstInstructions } from "@/components/verify/liveness/liveness-step";
 import { BurstAborted, runBurst } from "@/components/verify/liveness/run-burst";
+import { ColourLight } from "@/components/verify/liveness/colour-light";
+import { colourTimeline } from "@/components/verify/liveness/colour-schedule";
 import { useMessages } from "@/components/verify/i18n";
 import { STRINGS } from "@/lib/oidc/strings";
 
@@ -24,6 +26,9 @@ type Challenge = {
   actions: string[];
   instructions: Array<{ action: string; text: string }>;
   frames: { min: number; max: number; recommended: number };
+  /** The colour challenge: the screen colour of each frame, shown as in the verification flow. */
+  colours: string[];
+  colour_settle_ms: number;
   attempts_left: number;
 };
 
@@ -61,6 +66,7 @@ export function FaceScan({ endpoint, csrf, attemptsLeft: initialTries, doneText 
   const s = STRINGS.face;
   const [tries, setTries] = useState(initialTries);
   const [phase, setPhase] = useState<Phase>(initialTries > 0 ? { kind: "idle" } : { kind: "over", message: s.noTries });
+  const [light, setLight] = useState<string | null>(null);
   const camera = useCameraStream();
   const { stream, video } = camera;
   const releaseCamera = camera.release;
@@ -92,12 +98,15 @@ export function FaceScan({ endpoint, csrf, attemptsLeft: initialTries, doneText 
     await playing;
     let frames: Blob[];
     try {
+      const plan = planBurst(challenge.actions.length, challenge.frames);
       frames = await runBurst({
         video: el,
-        plan: planBurst(challenge.actions.length, challenge.frames),
+        plan,
         startedAt: performance.now(),
         signal: controller.signal,
         onMoment: (moment) => setPhase({ kind: "running", challenge, moment }),
+        colours: colourTimeline(plan, challenge.colours, challenge.colour_settle_ms),
+        onColour: setLight,
       });
     } catch (err) {
       releaseCamera();
@@ -130,6 +139,9 @@ export function FaceScan({ endpoint, csrf, attemptsLeft: initialTries, doneText 
             </div>
           )}
           {phase.kind === "camera_problem" && <CameraProblemNotice problem={phase.problem} />}
+          <p className="mb-3 rounded-lg border border-amber-300 bg-amber-50 p-4 text-amber-950" data-testid="colour-warning">
+            {t.liveness.colourLight.scanWarning}
+          </p>
           <p className="text-slate-700">{s.triesLeft(tries)}</p>
           <button
             type="button"
@@ -140,15 +152,16 @@ export function FaceScan({ endpoint, csrf, attemptsLeft: initialTries, doneText 
           </button>
         </>
       )}
+      {showCamera && <ColourLight colour={light} />}
       {showCamera && (
-        <>
+        <div className="relative z-50">
           <BurstInstructions challenge={phase.kind === "running" ? phase.challenge : null} moment={phase.kind === "running" ? phase.moment : null} />
           <div className="mt-3">
             <CameraPreview ref={video} stream={stream} mirrored>
               <OvalGuide label={t.liveness.ovalLabel} />
             </CameraPreview>
           </div>
-        </>
+        </div>
       )}
       {phase.kind === "sending" && (
         <p role="status" className="text-slate-900">

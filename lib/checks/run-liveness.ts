@@ -22,8 +22,9 @@ import { runFaceUniqueness } from "./run-face-uniqueness";
 export async function submitLivenessBurst(session: Session, upload: Upload) {
   await assertBurstAllowed(session);
   const frames = burstFrames(upload);
-  const actions = await consumeChallenge(session, upload.fields.challenge_id);
-  const { verdict, hashes, model, analyseMs, analyses, best } = await judgeBurst(frames, actions);
+  const challenge = await consumeChallenge(session, upload.fields.challenge_id);
+  const { actions } = challenge;
+  const { verdict, hashes, model, analyseMs, analyses, best } = await judgeBurst(frames, challenge);
   await recordCheckResult({
     sessionId: session.id,
     type: "liveness",

@@ -269,6 +269,7 @@ export const en = {
       face_not_measurable: "We could not see your face clearly. Face the camera in good light.",
       no_frames: "The video did not record. Please try again.",
       spoof_suspected: "We need to see you, not a photo or a screen. Use your own face in front of the camera, in normal light, and try again.",
+      colour_response_unclear: "We could not see the screen's coloured light on your face. Turn your screen brightness up, move away from bright light or sunlight, keep your face close to the screen, and try again.",
       other: "We could not confirm the video. Please try again.",
     } as Record<string, string>,
     retryable: {
@@ -280,6 +281,20 @@ export const en = {
       liveness_unavailable: "We could not check the video just now. Please try again.",
     } as Record<string, string>,
     ovalLabel: "Oval guide: keep your face inside it",
+    /** The colour challenge (README "Liveness: the colour challenge"). */
+    colourLight: {
+      warningTitle: "Your screen will flash colours",
+      warning:
+        "While the camera records, your screen lights up in a few bright colours, one after another, for 10 to 15 seconds. The light on your face shows us you are here right now. If flashing or coloured light can trigger seizures or discomfort for you, use the option below instead.",
+      brightness: "Turn your screen brightness up, and avoid direct sunlight.",
+      alternative: "I can't look at flashing colours",
+      alternativeNote: "You will do the head movements without the coloured light. A person will then review your video instead of an automatic check, which can take longer.",
+      unclear: "We could not see the screen's coloured light on your face. Turn your screen brightness up, move away from bright light or sunlight, keep your face close to the screen, and try again.",
+      review: "Thank you. A person will review your video; you can continue.",
+      /** Face sign-in and seat activation have no review: their alternative is the emailed code, or the organization. */
+      scanWarning:
+        "While the camera records, your screen lights up in a few bright colours, one after another, for 10 to 15 seconds. If flashing or coloured light can trigger seizures or discomfort for you, do not start the face scan: sign in with an emailed code, or ask your organization for another way.",
+    },
   },
 
   selfie: {

@@ -7,7 +7,7 @@ import { roundScore, templateSimilarity, type FaceTemplate } from "@/lib/faces/t
 import { ApiError } from "@/lib/http/api-error";
 import type { Upload } from "@/lib/http/read-upload";
 import { UUID_PATTERN } from "@/lib/http/validation";
-import { BURST_FRAMES, CHALLENGE_TTL_SECONDS, INSTRUCTIONS, pickActions } from "@/lib/liveness/challenges";
+import { BURST_FRAMES, CHALLENGE_TTL_SECONDS, challengeColours, colourFields, INSTRUCTIONS, pickActions, type IssuedChallenge } from "@/lib/liveness/challenges";
 import { burstFrames, judgeBurst } from "@/lib/liveness/judge-burst";
 import { FEATURE_SETTINGS, type LivenessAction } from "@/lib/workflows/settings";
 import { assertNotLocked, lockIfLimitReached, releaseScan, reserveScan, scanSucceeded, throttleKey } from "./face-sign-in-throttle";
@@ -62,6 +62,9 @@ export type FaceSignInChallenge = {
   challenge_id: string;
   actions: LivenessAction[];
   instructions: Array<{ action: LivenessAction; text: string }>;
+  /** The colour challenge: the screen colour of each frame, and how long each shows before its frame. */
+  colours: string[];
+  colour_settle_ms: number;
   frames: { min: number; max: number; recommended: number };
   expires_at: string;
   expires_in: number;
@@ -73,6 +76,7 @@ export async function issueFaceSignInChallenge(interactionId: string, email: str
   const at = now();
   await assertNotLocked(throttleKey(email), at);
   const actions = pickActions(faceProofActions(), FACE_SIGN_IN.actionsPerChallenge);
+  const colours = challengeColours();
   const expiresAt = new Date(at.getTime() + CHALLENGE_TTL_SECONDS * 1000);
   const prisma = await db();
   const { challenge, issued } = await prisma.$transaction(async (tx) => {
@@ -87,13 +91,14 @@ export async function issueFaceSignInChallenge(interactionId: string, email: str
       });
     }
     await tx.faceSignInChallenge.updateMany({ where: { interactionId, usedAt: null }, data: { usedAt: at } });
-    const created = await tx.faceSignInChallenge.create({ data: { interactionId, actions, expiresAt } });
+    const created = await tx.faceSignInChallenge.create({ data: { interactionId, actions, colours, expiresAt } });
     return { challenge: created, issued: before + 1 };
   });
   return {
     challenge_id: challenge.id,
     actions,
     instructions: actions.map((action) => ({ action, text: INSTRUCTIONS[action] })),
+    ...colourFields(colours),
     frames: { min: BURST_FRAMES.min, max: BURST_FRAMES.max, recommended: FACE_SIGN_IN.recommendedFrames },
     expires_at: expiresAt.toISOString(),
     expires_in: CHALLENGE_TTL_SECONDS,
@@ -109,7 +114,7 @@ export async function faceSignInTriesLeft(interactionId: string): Promise<number
 }
 
 /** Uses up the request's newest challenge: 403 `invalid_challenge`, 400 `challenge_expired` (as a session's). */
-async function consumeSignInChallenge(interactionId: string, challengeId: string | undefined): Promise<LivenessAction[]> {
+async function consumeSignInChallenge(interactionId: string, challengeId: string | undefined): Promise<IssuedChallenge> {
   if (!challengeId || !UUID_PATTERN.test(challengeId)) {
     throw new ApiError("invalid_challenge", { message: "Send the challenge_id of a face sign-in challenge" });
   }
@@ -123,7 +128,7 @@ async function consumeSignInChallenge(interactionId: string, challengeId: string
   if (challenge.expiresAt <= at) {
     throw new ApiError("challenge_expired", { message: `The challenge expired (${CHALLENGE_TTL_SECONDS} s); start the face scan again` });
   }
-  return challenge.actions as LivenessAction[];
+  return { actions: challenge.actions as LivenessAction[], colours: challenge.colours };
 }
 
 /** The account's enrolled face, when valid (a stale or missing one cannot sign in). */
@@ -152,13 +157,13 @@ async function failedScan(key: string, failures: number, at: Date, reason: "not_
  */
 export async function judgeFaceSignIn(interactionId: string, email: string, upload: Upload): Promise<{ accountId: string; similarity: number }> {
   const frames = burstFrames(upload);
-  const actions = await consumeSignInChallenge(interactionId, upload.fields.challenge_id);
+  const challenge = await consumeSignInChallenge(interactionId, upload.fields.challenge_id);
   const at = now();
   const key = throttleKey(email);
   const failures = await reserveScan(key, at);
   let judged: Awaited<ReturnType<typeof judgeBurst>>;
   try {
-    judged = await judgeBurst(frames, actions);
+    judged = await judgeBurst(frames, challenge);
   } catch (err) {
     await releaseScan(key); // a picture that could not be judged is not a failed scan
     throw err;

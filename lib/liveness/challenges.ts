@@ -8,6 +8,7 @@ import { UUID_PATTERN } from "@/lib/http/validation";
 import { lockOpenSession } from "@/lib/sessions/open-session";
 import type { WorkflowSnapshot } from "@/lib/sessions/present";
 import type { LivenessAction } from "@/lib/workflows/settings";
+import { drawColours, type ScreenColour } from "./colour-challenge";
 
 /**
  * The active liveness challenge (spec 8: single use, 60 seconds): a random
@@ -99,6 +100,39 @@ export async function livenessAttemptsUsed(tx: Tx | Db, sessionId: string): Prom
   return attemptsUsed(tx, sessionId, await livenessCheck(tx, sessionId));
 }
 
+// --- The colour challenge (lib/liveness/colour-challenge.ts) -----------------
+
+/** POST /api/v2/antispoof/challenge's optional body: `skip_colours` for a person who cannot look at flashing colours. */
+export const ChallengeBody = z
+  .object({
+    skip_colours: z.boolean().optional().meta({
+      description:
+        "true: the person cannot look at flashing colours. No colours are drawn; a burst that passes every other liveness rule is recorded as `review` (`colour_challenge_skipped`), never `passed`.",
+    }),
+  })
+  .optional();
+export type ChallengeOptions = NonNullable<z.infer<typeof ChallengeBody>>;
+
+/** One screen colour per frame of the largest burst, or none for the photosensitive alternative. */
+export function challengeColours(options: ChallengeOptions = {}): ScreenColour[] {
+  return options.skip_colours ? [] : drawColours(BURST_FRAMES.max);
+}
+
+/** The challenge answer's colour fields: the page lights the screen with `colours[k]` while it takes frame k. */
+export function colourFields(colours: readonly string[]) {
+  return { colours: [...colours], colour_settle_ms: COLOUR_SETTLE_MS };
+}
+
+/**
+ * The least time a colour is on screen before its frame is taken: the
+ * camera's exposure and pipeline latency (a frame shows the light of 100-250
+ * ms earlier), with margin.
+ */
+export const COLOUR_SETTLE_MS = 350;
+
+/** A challenge as the burst's judge needs it: its actions and the server's copy of its colours. */
+export type IssuedChallenge = { actions: LivenessAction[]; colours: string[] };
+
 /**
  * POST /api/v2/antispoof/challenge. Under the session's row lock (the
  * session still open: lockOpenSession), so two
@@ -106,9 +140,10 @@ export async function livenessAttemptsUsed(tx: Tx | Db, sessionId: string): Prom
  * passed or every attempt is used, retires the previous unused challenge,
  * and issues a new one. `attempts_left` is what remains AFTER this one.
  */
-export async function issueChallenge(session: Session) {
+export async function issueChallenge(session: Session, options: ChallengeOptions = {}) {
   const settings = livenessSettings(session);
   const actions = pickActions(settings.actions, settings.actions_per_challenge);
+  const colours = challengeColours(options);
   const at = now();
   const expiresAt = new Date(at.getTime() + CHALLENGE_TTL_SECONDS * 1000);
   const prisma = await db();
@@ -119,7 +154,7 @@ export async function issueChallenge(session: Session) {
     const before = await attemptsUsed(tx, session.id, check);
     assertChallengeAllowed(before, settings.max_attempts);
     await tx.livenessChallenge.updateMany({ where: { sessionId: session.id, usedAt: null }, data: { usedAt: at } });
-    const created = await tx.livenessChallenge.create({ data: { sessionId: session.id, actions, expiresAt } });
+    const created = await tx.livenessChallenge.create({ data: { sessionId: session.id, actions, colours, expiresAt } });
     return { challenge: created, issued: before + 1 };
   });
   return {
@@ -127,6 +162,7 @@ export async function issueChallenge(session: Session) {
     actions,
     instructions: actions.map((action) => ({ action, text: INSTRUCTIONS[action] })),
     frames: { min: BURST_FRAMES.min, max: BURST_FRAMES.max, recommended: settings.frames },
+    ...colourFields(colours),
     expires_at: expiresAt.toISOString(),
     expires_in: CHALLENGE_TTL_SECONDS,
     attempts_left: livenessAttemptsLeft(issued, settings.max_attempts),
@@ -143,7 +179,7 @@ export const BurstFields = z.object({
  * of another session, already used or superseded; 400 `challenge_expired`
  * after 60 seconds.
  */
-export async function consumeChallenge(session: Session, challengeId: string | undefined): Promise<LivenessAction[]> {
+export async function consumeChallenge(session: Session, challengeId: string | undefined): Promise<IssuedChallenge> {
   if (!challengeId || !UUID_PATTERN.test(challengeId)) {
     throw new ApiError("invalid_challenge", { message: "Send the challenge_id of a challenge from POST /api/v2/antispoof/challenge" });
   }
@@ -160,5 +196,5 @@ export async function consumeChallenge(session: Session, challengeId: string | u
   if (challenge.expiresAt <= at) {
     throw new ApiError("challenge_expired", { message: `The challenge expired (${CHALLENGE_TTL_SECONDS} s); request a new one` });
   }
-  return challenge.actions as LivenessAction[];
+  return { actions: challenge.actions as LivenessAction[], colours: challenge.colours };
 }

@@ -1,4 +1,4 @@
-import { livenessVerdict, type LivenessVerdict } from "@/lib/checks/liveness-verdict";
+import { livenessVerdict } from "@/lib/checks/liveness-verdict";
 import { faceTemplate, MIN_FACE_SCORE } from "@/lib/faces/single-face";
 import type { FaceTemplate } from "@/lib/faces/templates";
 import { ApiError } from "@/lib/http/api-error";
@@ -6,8 +6,8 @@ import type { Upload, UploadedFile } from "@/lib/http/read-upload";
 import { inspectImage } from "@/lib/images/inspect-image";
 import { sha256Hex } from "@/lib/sessions/artifacts";
 import { analyseFaces, VisionUnavailableError, type FaceAnalysis } from "@/lib/vision/pool";
-import type { LivenessAction } from "@/lib/workflows/settings";
-import { BURST_FRAMES } from "./challenges";
+import { BURST_FRAMES, type IssuedChallenge } from "./challenges";
+import { withColourChallenge, type ColourCheckedVerdict } from "./colour-verdict";
 
 /**
  * A liveness burst, judged: the same engine for a verification session's
@@ -32,7 +32,7 @@ export function burstFrames(upload: Upload): UploadedFile[] {
 }
 
 export type JudgedBurst = {
-  verdict: LivenessVerdict;
+  verdict: ColourCheckedVerdict;
   analyses: FaceAnalysis[];
   hashes: string[];
   model: string;
@@ -44,9 +44,10 @@ export type JudgedBurst = {
 /**
  * Each frame must be an image (422 `invalid_image`) and some frame must show
  * a face (422 `no_face`), confidently (422 `face_rescan_required`); then the
- * challenge's actions are judged over the frames.
+ * challenge's actions are judged over the frames, and the light on the face
+ * against the challenge's colours (lib/liveness/colour-verdict.ts).
  */
-export async function judgeBurst(frames: UploadedFile[], actions: LivenessAction[]): Promise<JudgedBurst> {
+export async function judgeBurst(frames: UploadedFile[], challenge: IssuedChallenge): Promise<JudgedBurst> {
   await Promise.all(frames.map((f, i) => inspectImage(f.bytes, `frames[${i}]`)));
   const started = performance.now();
   let analyses: FaceAnalysis[];
@@ -66,7 +67,7 @@ export async function judgeBurst(frames: UploadedFile[], actions: LivenessAction
   if (!allFaces.some((f) => f.score >= MIN_FACE_SCORE && f.embedding)) {
     throw new ApiError("face_rescan_required", { message: "Your face was not clear in any frame: face the camera in good light and try again" });
   }
-  const verdict = livenessVerdict(actions, analyses);
+  const verdict = withColourChallenge(livenessVerdict(challenge.actions, analyses), challenge.colours, analyses);
   const hashes = frames.map((f) => sha256Hex(f.bytes));
   const model = analyses[0]!.model;
   const bestIndex = verdict.data.best_frame;

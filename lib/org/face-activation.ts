@@ -8,7 +8,7 @@ import { UUID_PATTERN } from "@/lib/http/validation";
 import { faceProofActions, faceSignInThreshold } from "@/lib/identity/face-sign-in";
 import { readProfile } from "@/lib/identity/profile";
 import { enrollFace } from "@/lib/identity/proofs";
-import { BURST_FRAMES, CHALLENGE_TTL_SECONDS, INSTRUCTIONS, pickActions } from "@/lib/liveness/challenges";
+import { BURST_FRAMES, CHALLENGE_TTL_SECONDS, challengeColours, colourFields, INSTRUCTIONS, pickActions, type IssuedChallenge } from "@/lib/liveness/challenges";
 import { burstFrames, judgeBurst } from "@/lib/liveness/judge-burst";
 import type { LivenessAction } from "@/lib/workflows/settings";
 import { activationTokenHash } from "./activation-links";
@@ -73,6 +73,7 @@ export async function activationScansLeft(activation: Activation): Promise<numbe
 export async function issueActivationChallenge(activation: Activation) {
   const at = now();
   const actions = pickActions(faceProofActions(), 2);
+  const colours = challengeColours();
   const expiresAt = new Date(at.getTime() + CHALLENGE_TTL_SECONDS * 1000);
   const prisma = await db();
   const { challenge, used } = await prisma.$transaction(async (tx) => {
@@ -83,13 +84,14 @@ export async function issueActivationChallenge(activation: Activation) {
       throw new ApiError("too_many_attempts", { message: `All ${SCANS_PER_LINK} face scans of this link are used: ask your organization for a new invitation`, data: { attempts: used, max_attempts: SCANS_PER_LINK } });
     }
     await tx.memberActivationChallenge.updateMany({ where: { memberId: activation.member.id, usedAt: null }, data: { usedAt: at } });
-    const challenge = await tx.memberActivationChallenge.create({ data: { memberId: activation.member.id, tokenHash: activation.tokenHash, actions, expiresAt } });
+    const challenge = await tx.memberActivationChallenge.create({ data: { memberId: activation.member.id, tokenHash: activation.tokenHash, actions, colours, expiresAt } });
     return { challenge, used };
   });
   return {
     challenge_id: challenge.id,
     actions,
     instructions: actions.map((action) => ({ action, text: INSTRUCTIONS[action] })),
+    ...colourFields(colours),
     frames: { min: BURST_FRAMES.min, max: BURST_FRAMES.max, recommended: 5 },
     expires_at: expiresAt.toISOString(),
     expires_in: CHALLENGE_TTL_SECONDS,
@@ -97,7 +99,7 @@ export async function issueActivationChallenge(activation: Activation) {
   };
 }
 
-async function consumeChallenge(activation: Activation, challengeId: string | undefined): Promise<LivenessAction[]> {
+async function consumeChallenge(activation: Activation, challengeId: string | undefined): Promise<IssuedChallenge> {
   if (!challengeId || !UUID_PATTERN.test(challengeId)) throw new ApiError("invalid_challenge", { message: "Send the challenge_id of a face activation challenge" });
   const at = now();
   const prisma = await db();
@@ -105,14 +107,14 @@ async function consumeChallenge(activation: Activation, challengeId: string | un
   const challenge = await prisma.memberActivationChallenge.findUnique({ where: { id: challengeId } });
   if (claimed.count !== 1 || !challenge) throw new ApiError("invalid_challenge", { message: "This challenge is unknown, already used or replaced by a newer one; start the face scan again" });
   if (challenge.expiresAt <= at) throw new ApiError("challenge_expired", { message: `The challenge expired (${CHALLENGE_TTL_SECONDS} s); start the face scan again` });
-  return challenge.actions as LivenessAction[];
+  return { actions: challenge.actions as LivenessAction[], colours: challenge.colours };
 }
 
 /** POST /activate/{token}/face: judges the burst; on a live face (matching an enrolled one) the member is active and bound. */
 export async function activateByFace(activation: Activation, accountId: string, upload: Upload) {
   const frames = burstFrames(upload);
-  const actions = await consumeChallenge(activation, upload.fields.challenge_id);
-  const judged = await judgeBurst(frames, actions);
+  const challenge = await consumeChallenge(activation, upload.fields.challenge_id);
+  const judged = await judgeBurst(frames, challenge);
   const attemptsLeft = await activationScansLeft(activation);
   if (judged.verdict.status !== "passed" || !judged.best) {
     throw new ApiError("face_not_matched", { message: "We could not confirm a live person: follow the instructions on screen and try again", data: { reason: "not_live", attempts_left: attemptsLeft } });

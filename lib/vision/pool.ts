@@ -30,6 +30,8 @@ export type FaceAnalysis = {
      * small), and `glare`, the share of the face box blown out to white.
      */
     texture: { moire: number | null; glare: number | null } | null;
+    /** Mean linear-light [r, g, b] of the inner face (workers/skin-colour.mjs), for the colour challenge; null when too few usable pixels. */
+    skin_rgb?: [number, number, number] | null;
   }>;
   width: number;
   height: number;

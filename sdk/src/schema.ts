@@ -399,7 +399,7 @@ export interface paths {
         put?: never;
         /**
          * Get a liveness challenge
-         * @description A random sequence of actions to perform during one burst; single use, valid 60 seconds, and only the newest is valid. Each challenge issued counts as one of the workflow's liveness attempts; none once liveness passed.
+         * @description A random sequence of actions to perform during one burst, and a random sequence of screen colours to show while taking it (the colour challenge: the page lights the screen with `colours[k]` while it takes frame k, and the server checks that the light on the face follows them; README "Liveness: the colour challenge"). Single use, valid 60 seconds, and only the newest is valid. Each challenge issued counts as one of the workflow's liveness attempts; none once liveness passed. The body is optional: `{"skip_colours": true}` for a person who cannot look at flashing colours (no colours; the liveness result then goes to review).
          */
         post: operations["issueLivenessChallenge"];
         delete?: never;
@@ -419,7 +419,7 @@ export interface paths {
         put?: never;
         /**
          * Submit the liveness burst
-         * @description 3 to 8 frames taken while performing the challenge (the challenge is used up from the moment it is checked). Each frame must be an image and some frame must show a clear face (422). The best frame becomes the selfie: face match follows, and face uniqueness once live. Billed once per session.
+         * @description 3 to 8 frames taken while performing the challenge (the challenge is used up from the moment it is checked). Each frame must be an image and some frame must show a clear face (422). The liveness check passes only when the head movements are seen in order AND the light on the face follows the challenge's colours; light that clearly does not follow them fails `spoof_suspected`; too little coloured light on the face is `review` with `colour_response_unclear` (ask for a retake while attempts are left), and a challenge without colours gives `review` with `colour_challenge_skipped`. The best frame becomes the selfie: face match follows, and face uniqueness once live. Billed once per session.
          */
         post: operations["submitLivenessBurst"];
         delete?: never;
@@ -1698,6 +1698,13 @@ export interface components {
                 max: 8;
                 recommended: number;
             };
+            /** @description The colour challenge: 8 screen colours (sRGB hex), one per frame in order (a burst of n frames uses the first n). Show colour k over the whole screen, at full brightness, from at least `colour_settle_ms` before frame k until it is taken. Empty with `skip_colours`. */
+            colours: ("#ff0000" | "#00ff00" | "#0000ff" | "#ffff00" | "#ff00ff" | "#00ffff")[];
+            /**
+             * @description The least time each colour must be on screen before its frame is taken (the camera shows light late).
+             * @constant
+             */
+            colour_settle_ms: 350;
             /** Format: date-time */
             expires_at: string;
             /** @description Seconds. */
@@ -6572,7 +6579,14 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description true: the person cannot look at flashing colours. No colours are drawn; a burst that passes every other liveness rule is recorded as `review` (`colour_challenge_skipped`), never `passed`. */
+                    skip_colours?: boolean;
+                };
+            };
+        };
         responses: {
             /** @description The challenge. */
             201: {
@@ -6707,6 +6721,30 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "session_expired";
+                            /** @description For people; may change. Branch on `code`. */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `request_too_large` */
+            413: {
+                headers: {
+                    /** @description The request's id (also in the logs); quote it to support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @description `[]`, or an object with details (for `invalid_request`, a map of field → message). */
+                        data: unknown[] | {
+                            [key: string]: unknown;
+                        };
+                        error: {
+                            /** @enum {string} */
+                            code: "request_too_large";
                             /** @description For people; may change. Branch on `code`. */
                             message: string;
                         };

@@ -6,10 +6,14 @@ import { personLog } from "./camera-person";
 /** Helpers for the hosted liveness step in the browser tests (hosted-pages, liveness-actions). */
 export type IssuedChallenge = { actions: string[]; attempts_left: number; frames: { recommended: number } };
 
-/** Presses the liveness step's Start (or Try again) and returns the challenge the server issued for it. */
-export async function startLiveness(page: Page): Promise<IssuedChallenge> {
+/**
+ * Presses the liveness step's Start (or Try again), or with `withoutColours` the photosensitive alternative
+ * ("I can't look at flashing colours"), and returns the challenge the server issued for it.
+ */
+export async function startLiveness(page: Page, options: { withoutColours?: boolean } = {}): Promise<IssuedChallenge> {
   const answer = page.waitForResponse((r) => r.url().endsWith("/api/v2/antispoof/challenge") && r.request().method() === "POST");
-  await page.getByRole("button", { name: /^Start (the camera|again)$|^Try again$/ }).click();
+  const button = options.withoutColours ? en.liveness.colourLight.alternative : /^Start (the camera|again)$|^Try again$/;
+  await page.getByRole("button", { name: button }).click();
   const res = await answer;
   expect(res.status()).toBe(201);
   return (await res.json()).data as IssuedChallenge;
@@ -36,11 +40,12 @@ export async function livenessEvidence(sessionId: string) {
 }
 
 /** Waits for the liveness verdict on the page; on a surprise, prints what the person did and what the server measured. */
-export async function livenessOutcome(page: Page, sessionId: string, expected: "passed" | "failed") {
+export async function livenessOutcome(page: Page, sessionId: string, expected: "passed" | "failed" | "review") {
   const passed = page.getByText(en.liveness.passed);
   const failed = page.getByText(en.liveness.failedHeading, { exact: true });
-  await passed.or(failed).first().waitFor({ timeout: 60_000 });
-  const outcome = (await passed.isVisible()) ? "passed" : "failed";
+  const review = page.getByText(en.liveness.colourLight.review);
+  await passed.or(failed).or(review).first().waitFor({ timeout: 60_000 });
+  const outcome = (await passed.isVisible()) ? "passed" : (await review.isVisible()) ? "review" : "failed";
   if (outcome !== expected) {
     console.error("liveness verdict surprise; the person did:", JSON.stringify(await personLog(page)));
     console.error("the server measured:", JSON.stringify(await livenessEvidence(sessionId)));

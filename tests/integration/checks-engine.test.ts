@@ -122,7 +122,7 @@ describe("a full KYC session on person A's fixtures", () => {
 describe("presentation attacks over HTTP", () => {
   it("a screen replay of A's head turns, in the order asked, fails spoof_suspected and says nothing of the signals", async () => {
     const s = await createSession(t, { workflow_id: kyc });
-    const replay = await postBurst(s.session_token, "as_asked", screenReplay);
+    const replay = await postBurst(s.session_token, "as_asked", screenReplay, undefined, { screenLight: false });
     expect(replay.status).toBe(200);
     expect(check(replay, "liveness")).toMatchObject({ status: "failed", score: 0, data: { live_score: 0 }, error: { code: "spoof_suspected" } });
     expect(JSON.stringify(replay.body)).not.toMatch(/texture|glare|moire|residual|threshold|flat/);

@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { api, createSession, createTenant, createWorkflow, keyHeader, type Tenant, bearer } from "../support/api";
 import { useServerDatabase } from "../support/domain";
 import { blankImage, faceCell, fixture, imageForm } from "../support/images";
+import { underScreenLight } from "../support/screen-light";
 
 /**
  * The liveness step's server API (README "Hosted-flow API"): the challenge
@@ -19,7 +20,7 @@ beforeAll(async () => {
   livenessOnly = await createWorkflow(t, ["liveness"], { settings: { liveness: { actions: ["turn_left", "turn_right"], actions_per_challenge: 2, max_attempts: 2 } } });
 });
 
-type Challenge = { challenge_id: string; actions: string[]; expires_in: number; expires_at: string; frames: { min: number; max: number }; attempts_left: number };
+type Challenge = { challenge_id: string; actions: string[]; colours: string[]; expires_in: number; expires_at: string; frames: { min: number; max: number }; attempts_left: number };
 
 async function challenge(token: string) {
   const res = await api("POST", "/api/v2/antispoof/challenge", { headers: bearer(token) });
@@ -31,11 +32,11 @@ async function frontalFrames(n = 3) {
   return Promise.all(Array.from({ length: n }, (_, i) => faceCell(i % 3, 0)));
 }
 
-/** Person A performing the challenge's turns (the committed bursts, tests/fixtures/faces/README.md). */
-function burstPerforming(actions: string[]) {
+/** Person A performing `actions` (the committed bursts, tests/fixtures/faces/README.md) in front of the challenge's screen colours. */
+function burstPerforming(actions: string[], c: Pick<Challenge, "colours">) {
   const name = { "turn_left,turn_right": "a-left-right", "turn_right,turn_left": "a-right-left" }[actions.join()];
   if (!name) throw new Error(`no fixture burst performs ${actions.join(", ")}`);
-  return [1, 2, 3, 4, 5].map((i) => fixture("faces", name, `${i}.jpg`));
+  return underScreenLight([1, 2, 3, 4, 5].map((i) => fixture("faces", name, `${i}.jpg`)), c.colours);
 }
 
 async function sendBurst(token: string, challengeId: string, frames: Buffer[]) {
@@ -92,7 +93,7 @@ describe("liveness attempts: every challenge issued is one", () => {
     expect(refused.body.error.code).toBe("too_many_attempts");
     expect(refused.body.data).toEqual({ attempts: 2, max_attempts: 2 });
     // The last challenge issued is still judged: its attempt was counted when it was issued.
-    const res = await sendBurst(s.session_token, second.challenge_id, burstPerforming(second.actions));
+    const res = await sendBurst(s.session_token, second.challenge_id, await burstPerforming(second.actions, second));
     expect(res.status).toBe(200);
     expect(res.body.data.checks[0]).toMatchObject({ type: "liveness", status: "passed" });
   });
@@ -116,11 +117,11 @@ describe("liveness attempts: every challenge issued is one", () => {
   it("a burst uses its challenge once: the same challenge again is 403 and counts nothing more", async () => {
     const s = await createSession(t, { workflow_id: livenessOnly });
     const c = await challenge(s.session_token);
-    const wrongOrder = burstPerforming([...c.actions].reverse());
+    const wrongOrder = await burstPerforming([...c.actions].reverse(), c);
     const first = await sendBurst(s.session_token, c.challenge_id, wrongOrder);
     expect(first.status).toBe(200);
     expect(first.body.data.checks[0]).toMatchObject({ type: "liveness", status: "failed", error: { code: "action_not_detected" } });
-    const again = await sendBurst(s.session_token, c.challenge_id, burstPerforming(c.actions));
+    const again = await sendBurst(s.session_token, c.challenge_id, await burstPerforming(c.actions, c));
     expect(again.status).toBe(403);
     expect(again.body.error.code).toBe("invalid_challenge");
     expect(await livenessStep(s.session_token)).toMatchObject({ status: "failed", attempts: 1 });
@@ -133,7 +134,7 @@ describe("liveness attempts: every challenge issued is one", () => {
     const s = await createSession(t, { workflow_id: livenessOnly });
     const c = await challenge(s.session_token);
     expect(c.attempts_left).toBe(1);
-    const passed = await sendBurst(s.session_token, c.challenge_id, burstPerforming(c.actions));
+    const passed = await sendBurst(s.session_token, c.challenge_id, await burstPerforming(c.actions, c));
     expect(passed.body.data.checks[0]).toMatchObject({ type: "liveness", status: "passed" });
     const again = await api("POST", "/api/v2/antispoof/challenge", { headers: bearer(s.session_token) });
     expect(again.status).toBe(409);
@@ -151,8 +152,8 @@ describe("liveness attempts: every challenge issued is one", () => {
     const c = await challenge(s.session_token);
     // A second open challenge, as when another tab asked while the first burst was being judged
     // (written to the database: over HTTP that interleaving is a matter of luck).
-    const late = await (await db()).livenessChallenge.create({ data: { sessionId: s.session_id, actions: c.actions, expiresAt: new Date(Date.now() + 60_000) } });
-    expect((await sendBurst(s.session_token, c.challenge_id, burstPerforming(c.actions))).body.data.checks[0].status).toBe("passed");
+    const late = await (await db()).livenessChallenge.create({ data: { sessionId: s.session_id, actions: c.actions, colours: c.colours, expiresAt: new Date(Date.now() + 60_000) } });
+    expect((await sendBurst(s.session_token, c.challenge_id, await burstPerforming(c.actions, c))).body.data.checks[0].status).toBe("passed");
     const replay = await sendBurst(s.session_token, late.id, await frontalFrames(4));
     expect(replay.status).toBe(409);
     expect(replay.body.error.code).toBe("liveness_already_passed");

@@ -13,6 +13,7 @@ import { sql } from "../support/database";
 import { useServerDatabase } from "../support/domain";
 import { fixture, imageForm } from "../support/images";
 import { authorize, csrfOf, exchange, get, login, newEmail, post, provider, randomIp, readCode, text, useOidcProvider } from "../support/oidc-flow";
+import { underScreenLight } from "../support/screen-light";
 
 /**
  * The organization API's roster writes (spec 3.2, 4.6; README "Organization
@@ -230,7 +231,7 @@ describe("face activation (the hosted activation page)", { timeout: 180_000 }, (
     expect(await statusOf(email)).toBe("link_sent");
 
     const c2 = await scan.challenge();
-    const done = await scan.burst(c2.body.data.challenge_id, framesOf(PERFORMS[c2.body.data.actions.join()]!));
+    const done = await scan.burst(c2.body.data.challenge_id, await underScreenLight(framesOf(PERFORMS[c2.body.data.actions.join()]!), c2.body.data.colours));
     expect(done.status).toBe(200);
     const member = done.body.data.member;
     expect(member).toMatchObject({ member_id: created.member_id, status: "active", active: true, svc_id: expect.any(String) });
@@ -329,7 +330,7 @@ async function activatedMember() {
   const link = created.activation_link as string;
   const scan = scanner(link, await signInAt(link, email));
   const c = await scan.challenge();
-  const done = await scan.burst(c.body.data.challenge_id, framesOf(PERFORMS[c.body.data.actions.join()]!));
+  const done = await scan.burst(c.body.data.challenge_id, await underScreenLight(framesOf(PERFORMS[c.body.data.actions.join()]!), c.body.data.colours));
   expect(done.status).toBe(200);
   return { email, memberId: created.member_id as string, svcId: done.body.data.member.svc_id as string };
 }
@@ -342,8 +343,9 @@ describe("account recovery (POST /api/sdk/recovery/session)", { timeout: 180_000
   const licence = (who: "a" | "b") => ({ front: fixture("documents", `licence-${who}-front.jpg`), back: fixture("documents", `licence-${who}-back.jpg`) });
   async function liveA(token: string) {
     const c = await api("POST", "/api/v2/antispoof/challenge", { base: op.url, headers: sessionBearer(token) });
-    const { challenge_id, actions } = c.body.data as { challenge_id: string; actions: string[] };
-    return api("POST", "/api/v2/antispoof", { base: op.url, headers: sessionBearer(token), form: imageForm({ frames: framesOf(PERFORMS[actions.join()]!) }, { challenge_id }) });
+    const { challenge_id, actions, colours } = c.body.data as { challenge_id: string; actions: string[]; colours: string[] };
+    const frames = await underScreenLight(framesOf(PERFORMS[actions.join()]!), colours);
+    return api("POST", "/api/v2/antispoof", { base: op.url, headers: sessionBearer(token), form: imageForm({ frames }, { challenge_id }) });
   }
   const finish = (token: string) => api("POST", "/api/v2/flow/finish", { base: op.url, headers: sessionBearer(token) });
   const decisionOf = async (id: string) => (await api("GET", `/api/v2/session/${id}/decision`, { base: op.url, headers: keyHeader(t) })).body.data;

@@ -15,6 +15,7 @@ import { cli } from "../support/cli";
 import { sql } from "../support/database";
 import { useServerDatabase } from "../support/domain";
 import { fixture, imageForm } from "../support/images";
+import { underScreenLight } from "../support/screen-light";
 import {
   authorize,
   bearer,
@@ -71,8 +72,8 @@ describe("reusable identity (verify once, reuse), for a production app", () => {
   /** Person A performs the challenge's turns. */
   async function postBurst(token: string) {
     const res = await api("POST", "/api/v2/antispoof/challenge", { headers: sessionBearer(token) });
-    const { challenge_id, actions } = res.body.data as { challenge_id: string; actions: string[] };
-    const frames = [1, 2, 3, 4, 5].map((i) => fixture("faces", PERFORMS[actions.join()]!, `${i}.jpg`));
+    const { challenge_id, actions, colours } = res.body.data as { challenge_id: string; actions: string[]; colours: string[] };
+    const frames = await underScreenLight([1, 2, 3, 4, 5].map((i) => fixture("faces", PERFORMS[actions.join()]!, `${i}.jpg`)), colours);
     return api("POST", "/api/v2/antispoof", { headers: sessionBearer(token), form: imageForm({ frames }, { challenge_id }) });
   }
   const finish = (token: string) => api("POST", "/api/v2/flow/finish", { headers: sessionBearer(token) });
@@ -414,7 +415,7 @@ describe("reusable identity (verify once, reuse), for a production app", () => {
       const liveA = async () => {
         const c = await challenge();
         expect(c.status).toBe(201);
-        return burst(c.body.data.challenge_id, framesOf(PERFORMS[c.body.data.actions.join()]!));
+        return burst(c.body.data.challenge_id, await underScreenLight(framesOf(PERFORMS[c.body.data.actions.join()]!), c.body.data.colours));
       };
       return { b, csrf, verifier, state, challenge, burst, liveA };
     }

@@ -1,6 +1,7 @@
 import { expect } from "vitest";
 import { api, bearer } from "./api";
 import { fixture, imageForm } from "./images";
+import { underScreenLight } from "./screen-light";
 
 /**
  * A person going through the hosted-flow API with the committed fixtures
@@ -21,17 +22,21 @@ export const personA = (performed: string[]) => burst(PERFORMS[performed.join()]
 /**
  * One liveness challenge, answered by `framesOf` the turns performed: by
  * default person A performing what it asks (`order: "reverse"`: the
- * opposite order, which must fail).
+ * opposite order, which must fail), in front of the screen's colours
+ * (tests/support/screen-light.ts; `screenLight: false`: frames that ignore
+ * them, a recording).
  */
 export async function postBurst(
   token: string,
   order: "as_asked" | "reverse" = "as_asked",
   framesOf: (performed: string[]) => Buffer[] = personA,
   base?: string,
+  { screenLight = true }: { screenLight?: boolean } = {},
 ) {
   const res = await api("POST", "/api/v2/antispoof/challenge", { base, headers: bearer(token) });
   expect(res.status).toBe(201);
-  const { challenge_id, actions } = res.body.data as { challenge_id: string; actions: string[] };
+  const { challenge_id, actions, colours } = res.body.data as { challenge_id: string; actions: string[]; colours: string[] };
   const performed = order === "as_asked" ? actions : [...actions].reverse();
-  return api("POST", "/api/v2/antispoof", { base, headers: bearer(token), form: imageForm({ frames: framesOf(performed) }, { challenge_id }) });
+  const frames = screenLight ? await underScreenLight(framesOf(performed), colours) : framesOf(performed);
+  return api("POST", "/api/v2/antispoof", { base, headers: bearer(token), form: imageForm({ frames }, { challenge_id }) });
 }

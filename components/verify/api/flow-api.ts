@@ -62,7 +62,7 @@ export function createFlowApi(token: string, options: { onSessionProblem?: (err:
   return {
     getFlow: () => call<FlowState>("GET", "/api/v2/flow"),
     submitDocument: (endpoint: string, form: FormData) => call<ChecksResponse>("POST", endpoint, form),
-    requestChallenge: (endpoint: string) => call<Challenge>("POST", endpoint),
+    requestChallenge: (endpoint: string, body?: { skip_colours: boolean }) => call<Challenge>("POST", endpoint, body),
     submitBurst: (endpoint: string, form: FormData) => call<ChecksResponse>("POST", endpoint, form),
     submitSelfie: (endpoint: string, form: FormData) => call<ChecksResponse>("POST", endpoint, form),
     submitLocation: (endpoint: string, body: Record<string, unknown>) => call<ChecksResponse["checks"][number]>("POST", endpoint, body),

@@ -49,6 +49,9 @@ export type Challenge = {
   challenge_id: string;
   actions: string[];
   instructions: Array<{ action: string; text: string }>;
+  /** The colour challenge: the screen colour of each frame (empty: none, the photosensitive alternative) and how long each shows first. */
+  colours: string[];
+  colour_settle_ms: number;
   frames: FrameCounts;
   expires_at: string;
   expires_in: number;

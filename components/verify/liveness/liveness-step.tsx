@@ -15,6 +15,8 @@ import { LiveStatus, Notice, Spinner } from "../ui/notice";
 import { StepHeading } from "../ui/step-heading";
 import { planBurst, type BurstMoment } from "./burst-schedule";
 import { BurstAborted, runBurst } from "./run-burst";
+import { ColourLight, ColourLightWarning } from "./colour-light";
+import { colourTimeline } from "./colour-schedule";
 
 /**
  * The liveness step. Start opens the front camera, then asks the server for
@@ -26,6 +28,11 @@ import { BurstAborted, runBurst } from "./run-burst";
  * the workflow's `max_attempts` tries, used or not (README "The checks"): the
  * camera opens first so that a camera problem costs no try; Stop abandons
  * the current challenge, and so uses its try.
+ *
+ * The colour challenge (README "Liveness: the colour challenge"): while the
+ * frames are taken the screen shows the challenge's colours (colour-light.tsx),
+ * after a warning; "I can't look at flashing colours" asks for a challenge
+ * without colours, whose result goes to a person's review.
  */
 type Phase =
   | { kind: "intro"; note?: string }
@@ -35,6 +42,7 @@ type Phase =
   | { kind: "sending" }
   | { kind: "passed" }
   | { kind: "failed"; reason: string }
+  | { kind: "review" }
   | { kind: "retry"; reason: string }
   | { kind: "exhausted"; reason?: string };
 
@@ -44,6 +52,7 @@ export function LivenessStep({ step, api, onDone, handoff, newTabUrl }: StepProp
   /** Tries left: from the flow (challenges issued so far), then from each challenge's `attempts_left`. */
   const [attemptsLeft, setAttemptsLeft] = useState(() => Math.max(0, input.max_attempts - step.attempts));
   const [phase, setPhase] = useState<Phase>({ kind: "intro" });
+  const [light, setLight] = useState<string | null>(null);
   // Leaving the step (or the page) stops the burst and the camera.
   const camera = useCameraStream();
   const { stream, video } = camera;
@@ -53,7 +62,7 @@ export function LivenessStep({ step, api, onDone, handoff, newTabUrl }: StepProp
   const failWith = (kind: "failed" | "retry", reason: string, left: number) =>
     setPhase(left > 0 ? { kind, reason } : { kind: "exhausted", reason });
 
-  async function start() {
+  async function start(skipColours = false) {
     const controller = camera.begin();
     setPhase({ kind: "preparing" });
 
@@ -65,7 +74,7 @@ export function LivenessStep({ step, api, onDone, handoff, newTabUrl }: StepProp
 
     let challenge: Challenge;
     try {
-      challenge = await api.requestChallenge(input.challenge_endpoint);
+      challenge = await api.requestChallenge(input.challenge_endpoint, skipColours ? { skip_colours: true } : undefined);
     } catch (err) {
       if (controller.signal.aborted) return;
       releaseCamera();
@@ -89,12 +98,15 @@ export function LivenessStep({ step, api, onDone, handoff, newTabUrl }: StepProp
 
     let frames: Blob[];
     try {
+      const plan = planBurst(challenge.actions.length, challenge.frames);
       frames = await runBurst({
         video: el,
-        plan: planBurst(challenge.actions.length, challenge.frames),
+        plan,
         startedAt,
         signal: controller.signal,
         onMoment: (moment) => setPhase({ kind: "running", challenge, moment }),
+        colours: colourTimeline(plan, challenge.colours ?? [], challenge.colour_settle_ms),
+        onColour: setLight,
       });
     } catch (err) {
       releaseCamera();
@@ -111,6 +123,7 @@ export function LivenessStep({ step, api, onDone, handoff, newTabUrl }: StepProp
       const result = await api.submitBurst(input.endpoint, form);
       const liveness = result.checks.find((c) => c.type === "liveness");
       if (liveness?.status === "passed") return setPhase({ kind: "passed" });
+      if (liveness?.status === "review") return colourReview(liveness.error?.code, challenge.attempts_left);
       const code = liveness?.error?.code ?? "other";
       failWith("failed", t.liveness.failures[code] ?? t.liveness.failures.other!, challenge.attempts_left);
     } catch (err) {
@@ -119,6 +132,12 @@ export function LivenessStep({ step, api, onDone, handoff, newTabUrl }: StepProp
       const reason = err instanceof FlowApiError ? t.liveness.retryable[err.code] : undefined;
       failWith("retry", reason ?? genericErrorMessage(t, err), challenge.attempts_left);
     }
+  }
+
+  /** A liveness result for a person's review: too little coloured light on the face is worth a retake while tries are left. */
+  function colourReview(code: string | undefined, left: number) {
+    if (code === "colour_response_unclear" && left > 0) return setPhase({ kind: "retry", reason: t.liveness.colourLight.unclear });
+    setPhase({ kind: "review" });
   }
 
   function stop() {
@@ -148,14 +167,16 @@ export function LivenessStep({ step, api, onDone, handoff, newTabUrl }: StepProp
             {t.common.attemptsLeft(attemptsLeft)} {t.liveness.eachStartUsesATry}
           </p>
           {view.note && <Notice tone="info">{view.note}</Notice>}
+          <ColourLightWarning onAlternative={() => start(true)} />
           <Actions>
-            <Button onClick={start}>{view.note ? t.liveness.startAgain : t.liveness.start}</Button>
+            <Button onClick={() => start()}>{view.note ? t.liveness.startAgain : t.liveness.start}</Button>
           </Actions>
         </>
       )}
 
+      {showCamera && <ColourLight colour={light} />}
       {showCamera && (
-        <div className="mt-4">
+        <div className="relative z-50 mt-4">
           <BurstInstructions challenge={view.kind === "running" ? view.challenge : null} moment={view.kind === "running" ? view.moment : null} />
           <div className="mt-3">
             <CameraPreview ref={video} stream={stream} mirrored>
@@ -184,7 +205,7 @@ export function LivenessStep({ step, api, onDone, handoff, newTabUrl }: StepProp
         <>
           <CameraProblemNotice problem={view.problem} newTabUrl={newTabUrl} />
           <Actions>
-            <Button onClick={start}>{t.common.tryAgain}</Button>
+            <Button onClick={() => start()}>{t.common.tryAgain}</Button>
           </Actions>
           {handoff}
         </>
@@ -207,6 +228,15 @@ export function LivenessStep({ step, api, onDone, handoff, newTabUrl }: StepProp
         </>
       )}
 
+      {view.kind === "review" && (
+        <>
+          <Notice tone="info">{t.liveness.colourLight.review}</Notice>
+          <Actions>
+            <Button onClick={onDone}>{t.common.continue}</Button>
+          </Actions>
+        </>
+      )}
+
       {view.kind === "failed" && (
         <>
           <Notice tone="error" title={t.liveness.failedHeading}>
@@ -214,7 +244,7 @@ export function LivenessStep({ step, api, onDone, handoff, newTabUrl }: StepProp
             <p className="mt-1">{t.common.attemptsLeft(attemptsLeft)}</p>
           </Notice>
           <Actions>
-            <Button onClick={start}>{t.common.tryAgain}</Button>
+            <Button onClick={() => start()}>{t.common.tryAgain}</Button>
           </Actions>
         </>
       )}
@@ -226,7 +256,7 @@ export function LivenessStep({ step, api, onDone, handoff, newTabUrl }: StepProp
             <p className="mt-1">{t.common.attemptsLeft(attemptsLeft)}</p>
           </Notice>
           <Actions>
-            <Button onClick={start}>{t.common.tryAgain}</Button>
+            <Button onClick={() => start()}>{t.common.tryAgain}</Button>
           </Actions>
         </>
       )}

@@ -1,5 +1,6 @@
 import { captureFrame } from "../camera/capture-frame";
 import { momentAt, type BurstMoment, type BurstPlan } from "./burst-schedule";
+import type { ColourChange } from "./colour-schedule";
 
 /** Frames go to the server at most this size (long side): plenty for a face, small to upload. */
 const FRAME_MAX_SIDE = 960;
@@ -17,7 +18,9 @@ export class BurstAborted extends Error {
  * planned time counted from `startedAt` (a performance.now() value: when the
  * picture started), and resolves with the JPEG frames in order. Each frame's
  * time is absolute, so a late timer never shifts the ones after it. `signal`
- * stops it (BurstAborted).
+ * stops it (BurstAborted). `colours` (colour-schedule.ts) are reported to
+ * `onColour` at their times, and the light is switched off (null) however
+ * the burst ends.
  */
 export function runBurst(options: {
   video: HTMLVideoElement;
@@ -25,8 +28,10 @@ export function runBurst(options: {
   startedAt: number;
   signal: AbortSignal;
   onMoment: (moment: BurstMoment) => void;
+  colours?: ColourChange[];
+  onColour?: (colour: string | null) => void;
 }): Promise<Blob[]> {
-  const { video, plan, startedAt, signal, onMoment } = options;
+  const { video, plan, startedAt, signal, onMoment, colours = [], onColour } = options;
   return new Promise<Blob[]>((resolve, reject) => {
     if (signal.aborted) return reject(new BurstAborted());
     const timers: number[] = [];
@@ -39,6 +44,7 @@ export function runBurst(options: {
       timers.forEach((id) => window.clearTimeout(id));
       window.clearInterval(ticker);
       signal.removeEventListener("abort", onAbort);
+      if (colours.length) onColour?.(null);
     };
     const onAbort = () => {
       if (finished) return;
@@ -57,6 +63,10 @@ export function runBurst(options: {
     };
     const ticker = window.setInterval(tick, 100);
     tick();
+
+    for (const change of colours) {
+      timers.push(window.setTimeout(() => !finished && onColour?.(change.colour), Math.max(0, startedAt + change.atMs - performance.now())));
+    }
 
     plan.frames.forEach((frame, index) => {
       const delay = Math.max(0, startedAt + frame.atMs - performance.now());

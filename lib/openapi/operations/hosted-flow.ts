@@ -3,7 +3,8 @@ import { DocumentFields } from "@/lib/checks/run-document-check";
 import { CredentialBody } from "@/lib/credentials/run-credential-check";
 import { LICENCE_INPUT_FIELDS, LICENCE_STATUSES } from "@/lib/credentials/types";
 import { LocationBody } from "@/lib/flow/submit-location";
-import { BURST_FRAMES, BurstFields, CHALLENGE_TTL_SECONDS } from "@/lib/liveness/challenges";
+import { BURST_FRAMES, BurstFields, ChallengeBody, CHALLENGE_TTL_SECONDS, COLOUR_SETTLE_MS } from "@/lib/liveness/challenges";
+import { SCREEN_COLOURS } from "@/lib/liveness/colour-challenge";
 import { CHECK_STATUSES, SESSION_STATUSES } from "@/lib/sessions/statuses";
 import { FEATURES } from "@/lib/workflows/schemas";
 import { DOCUMENT_TYPES, LIVENESS_ACTIONS } from "@/lib/workflows/settings";
@@ -252,9 +253,10 @@ export const HOSTED_FLOW_OPERATIONS = operations([
     path: "/api/v2/antispoof/challenge",
     operationId: "issueLivenessChallenge",
     summary: "Get a liveness challenge",
-    description: `A random sequence of actions to perform during one burst; single use, valid ${CHALLENGE_TTL_SECONDS} seconds, and only the newest is valid. Each challenge issued counts as one of the workflow's liveness attempts; none once liveness passed.`,
+    description: `A random sequence of actions to perform during one burst, and a random sequence of screen colours to show while taking it (the colour challenge: the page lights the screen with \`colours[k]\` while it takes frame k, and the server checks that the light on the face follows them; README "Liveness: the colour challenge"). Single use, valid ${CHALLENGE_TTL_SECONDS} seconds, and only the newest is valid. Each challenge issued counts as one of the workflow's liveness attempts; none once liveness passed. The body is optional: \`{"skip_colours": true}\` for a person who cannot look at flashing colours (no colours; the liveness result then goes to review).`,
     tag: "Hosted flow",
     auth: "sessionToken",
+    body: ChallengeBody,
     success: {
       status: 201,
       description: "The challenge.",
@@ -264,6 +266,10 @@ export const HOSTED_FLOW_OPERATIONS = operations([
           actions: z.array(LivenessAction),
           instructions: z.array(z.object({ action: LivenessAction, text: z.string() })).meta({ description: "What to show the person, in order." }),
           frames: z.object({ min: z.literal(BURST_FRAMES.min), max: z.literal(BURST_FRAMES.max), recommended: z.number().int() }),
+          colours: z.array(z.enum(SCREEN_COLOURS)).meta({
+            description: `The colour challenge: ${BURST_FRAMES.max} screen colours (sRGB hex), one per frame in order (a burst of n frames uses the first n). Show colour k over the whole screen, at full brightness, from at least \`colour_settle_ms\` before frame k until it is taken. Empty with \`skip_colours\`.`,
+          }),
+          colour_settle_ms: z.literal(COLOUR_SETTLE_MS).meta({ description: "The least time each colour must be on screen before its frame is taken (the camera shows light late)." }),
           expires_at: timestamp(),
           expires_in: z.number().int().meta({ description: "Seconds." }),
           attempts_left: z.number().int().meta({ description: "Attempts left after this one." }),
@@ -277,7 +283,7 @@ export const HOSTED_FLOW_OPERATIONS = operations([
     path: "/api/v2/antispoof",
     operationId: "submitLivenessBurst",
     summary: "Submit the liveness burst",
-    description: `${BURST_FRAMES.min} to ${BURST_FRAMES.max} frames taken while performing the challenge (the challenge is used up from the moment it is checked). Each frame must be an image and some frame must show a clear face (422). The best frame becomes the selfie: face match follows, and face uniqueness once live. Billed once per session.`,
+    description: `${BURST_FRAMES.min} to ${BURST_FRAMES.max} frames taken while performing the challenge (the challenge is used up from the moment it is checked). Each frame must be an image and some frame must show a clear face (422). The liveness check passes only when the head movements are seen in order AND the light on the face follows the challenge's colours; light that clearly does not follow them fails \`spoof_suspected\`; too little coloured light on the face is \`review\` with \`colour_response_unclear\` (ask for a retake while attempts are left), and a challenge without colours gives \`review\` with \`colour_challenge_skipped\`. The best frame becomes the selfie: face match follows, and face uniqueness once live. Billed once per session.`,
     tag: "Hosted flow",
     auth: "sessionToken",
     upload: {

@@ -1,6 +1,6 @@
 import { apiRoute, reply, routeMethods } from "@/lib/http/api-route";
-import { issueChallenge } from "@/lib/liveness/challenges";
+import { ChallengeBody, issueChallenge } from "@/lib/liveness/challenges";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routeMethods({
-  POST: apiRoute({ auth: "sessionToken" }, async ({ session }) => reply(await issueChallenge(session), 201)),
+  POST: apiRoute({ auth: "sessionToken", body: ChallengeBody }, async ({ session, body }) => reply(await issueChallenge(session, body), 201)),
 });
