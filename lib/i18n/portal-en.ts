@@ -407,7 +407,8 @@ export const portalText = {
       "credential.max_attempts": { label: "Lookups", hint: "Registry lookups a session may make (each try of a licence number counts)." },
       "age.minimum_age": { label: "Minimum age", hint: "People younger than this fail the age check." },
       "location.default_radius_m": { label: "Default radius (metres)", hint: "Used when a session gives an expected point without radius_m. Empty: report the distance only." },
-      "face_uniqueness.threshold": { label: "Uniqueness threshold", hint: "Similarity at which a face counts as already enrolled." },
+      "face_uniqueness.threshold": { label: "Uniqueness threshold", hint: "Similarity at which a face may already be enrolled: the check goes to review." },
+      "face_uniqueness.decline_threshold": { label: "Duplicate decline threshold", hint: "Similarity from which a match is certain enough to fail the check (at least the uniqueness threshold)." },
     } as Record<string, { label: string; hint: string } | undefined>,
     options: {
       passport: "Passport",
