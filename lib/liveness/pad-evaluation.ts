@@ -3,6 +3,9 @@ import path from "node:path";
 import { livenessVerdict, type LivenessVerdict } from "@/lib/checks/liveness-verdict";
 import { analyseFaces, type FaceAnalysis } from "@/lib/vision/pool";
 import type { LivenessAction } from "@/lib/workflows/settings";
+import { drawColours } from "./colour-challenge";
+import { replayAgainstRandomColours } from "./colour-evaluation";
+import { withColourChallenge } from "./colour-verdict";
 
 /**
  * The presentation-attack evaluation (`npm run eval:liveness`, and the test
@@ -23,7 +26,7 @@ import type { LivenessAction } from "@/lib/workflows/settings";
 export type BurstKind = "live" | "print" | "screen" | "still";
 export type Renderer = "A" | "B";
 export type Burst = { name: string; renderer: Renderer; kind: BurstKind; performs: LivenessAction[]; files: string[] };
-export type BurstResult = { burst: Burst; verdict: LivenessVerdict };
+export type BurstResult = { burst: Burst; verdict: LivenessVerdict; frames: FaceAnalysis[] };
 
 /**
  * One presentation-attack signal, as a column of the report: does it flag
@@ -90,7 +93,39 @@ export function evaluationBursts(renderers: readonly Renderer[] = ["A", "B"]): B
 
 export async function judgeEvaluationBurst(burst: Burst): Promise<BurstResult> {
   const frames: FaceAnalysis[] = await Promise.all(burst.files.map((f) => analyseFaces(fs.readFileSync(f))));
-  return { burst, verdict: livenessVerdict(burst.performs.length ? burst.performs : DEFAULT_CHALLENGE, frames) };
+  return { burst, verdict: livenessVerdict(challengeOf(burst), frames), frames };
+}
+
+const challengeOf = (burst: Burst) => (burst.performs.length ? burst.performs : DEFAULT_CHALLENGE);
+
+/**
+ * The burst answering colour challenges, with the whole liveness verdict
+ * (presentation-attack cues, then the colour response: lib/liveness/
+ * colour-verdict.ts). An attack is a recording made before the challenge:
+ * its frames as they are, judged against `trials` random colour sequences;
+ * it passes a trial only when the cues pass it and its light follows that
+ * trial's colours. A live burst is the person in front of the lit screen:
+ * `light` renders its frames under one random sequence (the test light of
+ * tests/support/screen-light.ts: the screen adds 30 % of the room's light)
+ * and the engine judges the lit frames. `passed` counts the trials passed.
+ */
+export type ColourJudgement = { trials: number; passed: number };
+
+export async function judgeWithColourChallenge(
+  result: BurstResult,
+  light: (frames: Buffer[], colours: string[]) => Promise<Buffer[]>,
+  random: (max: number) => number,
+  trials = 200,
+): Promise<ColourJudgement> {
+  if (result.burst.kind !== "live") {
+    if (result.verdict.status !== "passed") return { trials, passed: 0 };
+    return { trials, passed: replayAgainstRandomColours(result.frames, trials, random).follows };
+  }
+  const colours = drawColours(result.burst.files.length, random);
+  const lit = await light(result.burst.files.map((f) => fs.readFileSync(f)), colours);
+  const frames = await Promise.all(lit.map((image) => analyseFaces(image)));
+  const verdict = withColourChallenge(livenessVerdict(challengeOf(result.burst), frames), colours, frames);
+  return { trials: 1, passed: verdict.status === "passed" ? 1 : 0 };
 }
 
 /** Is this burst on the wrong side: an attack accepted, or a live burst refused? */

@@ -1267,6 +1267,7 @@ export interface components {
                 enrolled?: boolean;
                 similarity?: number | null;
                 threshold?: number;
+                decline_threshold?: number;
             };
             error: components["schemas"]["CheckError"];
         };
@@ -1646,7 +1647,10 @@ export interface components {
                 /** @constant */
                 enrolled?: true;
                 similarity?: number | null;
+                /** @description From this similarity a face may already be enrolled: review (`possible_duplicate_face`). */
                 threshold: number;
+                /** @description From this similarity the match is certain: failed (`duplicate_face`). */
+                decline_threshold: number;
             };
             error: {
                 /** @description Why the check failed or needs review, e.g. `face_mismatch`, `document_expired`, `license_not_found`. */

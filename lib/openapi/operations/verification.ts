@@ -157,6 +157,7 @@ const FaceUniquenessData = z.object({
   enrolled: z.boolean().optional(),
   similarity: z.number().nullable().optional(),
   threshold: z.number().optional(),
+  decline_threshold: z.number().optional(),
 });
 
 const CHECK_DATA = {
