@@ -22,6 +22,7 @@ import { documentVerdict } from "@/lib/checks/document-verdict";
 import { readDocument, type DocumentReading, type DocumentType } from "@/lib/documents/read-document";
 import { ApiError } from "@/lib/http/api-error";
 import { closeVisionPool } from "@/lib/vision/pool";
+import { resolveSettings } from "@/lib/workflows/settings";
 
 const { values } = parseArgs({
   options: {
@@ -46,6 +47,9 @@ type Case = {
   /** The day the case's verdict holds on (a corpus fixes its own window). */
   today: Date;
 };
+
+/** The document step's default `min_read_confidence` (a workflow with no id_verification settings). */
+const DEFAULT_MIN_READ_CONFIDENCE = resolveSettings(["id_verification"], {}).id_verification!.min_read_confidence;
 
 type Outcome = "passed" | "review" | "failed" | "refused" | "error";
 type Result = { case: Case; outcome: Outcome; code: string | null; reading: DocumentReading | null; ms: number };
@@ -83,31 +87,30 @@ function fixtureCases(): Case[] {
   }));
 }
 
-const CorpusManifest = {
-  parse(raw: unknown, dir: string): Case[] {
-    const manifest = raw as {
-      verdicts_hold_from_to?: [string, string];
-      cases: Array<{ id: string; family: string; layout: string; variant?: string; document_type: DocumentType; files: { front: string; back: string }; expected: { verdict: Expected } }>;
-    };
-    if (!Array.isArray(manifest.cases)) throw new Error(`${dir}/manifest.json has no cases[]`);
-    // Judge on today when the corpus's verdicts hold today, else on the last day they hold (expired cards are refused, rightly).
-    const [from, to] = manifest.verdicts_hold_from_to ?? [null, null];
-    const todayIso = new Date().toISOString().slice(0, 10);
-    const day = from && to && (todayIso < from || todayIso > to) ? to : todayIso;
-    const today = new Date(`${day}T12:00:00Z`);
-    return manifest.cases.map((c) => ({
-      id: c.id,
-      family: c.family,
-      layout: c.layout,
-      variant: c.variant === "phone" ? "phone" : "clean",
-      documentType: c.document_type,
-      front: path.join(dir, c.files.front),
-      back: path.join(dir, c.files.back),
-      expected: c.expected.verdict,
-      today,
-    }));
-  },
-};
+/** The cases of a corpus manifest (the format of ../shared/validation/documents/README.md). */
+function corpusManifestCases(raw: unknown, dir: string): Case[] {
+  const manifest = raw as {
+    verdicts_hold_from_to?: [string, string];
+    cases: Array<{ id: string; family: string; layout: string; variant?: string; document_type: DocumentType; files: { front: string; back: string }; expected: { verdict: Expected } }>;
+  };
+  if (!Array.isArray(manifest.cases)) throw new Error(`${dir}/manifest.json has no cases[]`);
+  // Judge on today when the corpus's verdicts hold today, else on the last day they hold (expired cards are refused, rightly).
+  const [from, to] = manifest.verdicts_hold_from_to ?? [null, null];
+  const todayIso = new Date().toISOString().slice(0, 10);
+  const day = from && to && (todayIso < from || todayIso > to) ? to : todayIso;
+  const today = new Date(`${day}T12:00:00Z`);
+  return manifest.cases.map((c) => ({
+    id: c.id,
+    family: c.family,
+    layout: c.layout,
+    variant: c.variant === "phone" ? "phone" : "clean",
+    documentType: c.document_type,
+    front: path.join(dir, c.files.front),
+    back: path.join(dir, c.files.back),
+    expected: c.expected.verdict,
+    today,
+  }));
+}
 
 function corpusCases(): { dir: string | null; cases: Case[] } {
   const dir = values.corpus ?? process.env.DOCUMENT_EVAL_CORPUS ?? path.join("..", "shared", "validation", "documents");
@@ -116,7 +119,7 @@ function corpusCases(): { dir: string | null; cases: Case[] } {
     if (values.corpus) throw new Error(`no manifest.json in ${dir}`);
     return { dir: null, cases: [] };
   }
-  return { dir, cases: CorpusManifest.parse(JSON.parse(fs.readFileSync(manifest, "utf8")), dir) };
+  return { dir, cases: corpusManifestCases(JSON.parse(fs.readFileSync(manifest, "utf8")), dir) };
 }
 
 // --------------------------------------------------------------- running
@@ -128,7 +131,7 @@ async function run(c: Case): Promise<Result> {
     const ms = Math.round(performance.now() - started);
     // As the document step: no barcode/MRZ or no portrait is a 422 asking for a retake.
     if (!reading.checks.read || !reading.portrait) return { case: c, outcome: "refused", code: reading.checks.read ? "no_face" : "invalid_image", reading, ms };
-    const verdict = documentVerdict(reading, 0.8);
+    const verdict = documentVerdict(reading, DEFAULT_MIN_READ_CONFIDENCE);
     return { case: c, outcome: verdict.status, code: verdict.error?.code ?? null, reading, ms };
   } catch (err) {
     const ms = Math.round(performance.now() - started);

@@ -17,6 +17,7 @@ import { parseArgs } from "node:util";
 import { closeVisionPool } from "@/lib/vision/pool";
 import { evaluationBursts, judgeEvaluationBurst, judgeWithColourChallenge, meetsTarget, PAD_SIGNALS, summarise, type BurstResult, type ColourJudgement, type Renderer } from "@/lib/liveness/pad-evaluation";
 import { underScreenLight } from "../tests/support/screen-light";
+import { seededRandom } from "../tests/support/synthetic-faces";
 
 const { values } = parseArgs({ options: { details: { type: "boolean", default: false }, renderer: { type: "string", multiple: true }, "no-colour": { type: "boolean", default: false } } });
 const renderers = (values.renderer?.length ? values.renderer : ["A", "B"]) as Renderer[];
@@ -33,21 +34,10 @@ function printDetails(results: BurstResult[]) {
   console.log();
 }
 
-/** A seeded generator (mulberry32) so the colour trials are the same every run. */
-function seeded(seed: number): (max: number) => number {
-  let a = seed >>> 0;
-  return (max) => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return Math.floor((((t ^ (t >>> 14)) >>> 0) / 4294967296) * max);
-  };
-}
-
 /** The bursts answering colour challenges; true when a target is missed. */
 async function reportColourChallenge(results: BurstResult[]): Promise<boolean> {
-  const random = seeded(32);
+  const uniform = seededRandom(32);
+  const random = (max: number) => Math.floor(uniform() * max);
   const judged: Array<{ result: BurstResult; colour: ColourJudgement }> = [];
   for (const result of results) judged.push({ result, colour: await judgeWithColourChallenge(result, (frames, colours) => underScreenLight(frames, colours), random) });
   console.log("\nwith the colour challenge (attacks: recordings made before it, 200 random challenges each; live: lit by one):");
