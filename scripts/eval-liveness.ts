@@ -8,7 +8,7 @@
  *
  * Then the same bursts answering COLOUR CHALLENGES (the whole liveness
  * verdict; --no-colour skips it): every attack, a recording made before the
- * challenge, against 200 random colour sequences; every live burst lit by one
+ * challenge, against 200 random colour sequences; every live burst lit by 5
  * (tests/support/screen-light.ts). APCER there is the share of attack trials
  * passed; the targets are the same, and decide the exit status (the
  * production verdict); with --no-colour the cues' own targets decide it.
@@ -40,7 +40,7 @@ async function reportColourChallenge(results: BurstResult[]): Promise<boolean> {
   const random = (max: number) => Math.floor(uniform() * max);
   const judged: Array<{ result: BurstResult; colour: ColourJudgement }> = [];
   for (const result of results) judged.push({ result, colour: await judgeWithColourChallenge(result, (frames, colours) => underScreenLight(frames, colours), random) });
-  console.log("\nwith the colour challenge (attacks: recordings made before it, 200 random challenges each; live: lit by one):");
+  console.log("\nwith the colour challenge (attacks: recordings made before it, 200 random challenges each; live: lit by 5 sequences each):");
   console.log("renderer", "kind".padEnd(7), "bursts".padStart(6), "trials".padStart(7), "passed".padStart(7), "metric".padStart(7), "rate".padStart(7));
   let missed = false;
   const groups = [...new Set(judged.map((j) => `${j.result.burst.renderer}/${j.result.burst.kind}`))];

@@ -105,7 +105,7 @@ const challengeOf = (burst: Burst) => (burst.performs.length ? burst.performs : 
  * its frames as they are, judged against `trials` random colour sequences;
  * it passes a trial only when the cues pass it and its light follows that
  * trial's colours. A live burst is the person in front of the lit screen:
- * `light` renders its frames under one random sequence (the test light of
+ * `light` renders its frames under LIVE_LIT_SEQUENCES random sequences (the test light of
  * tests/support/screen-light.ts: the screen adds 30 % of the room's light)
  * and the engine judges the lit frames. `passed` counts the trials passed.
  */
@@ -121,12 +121,18 @@ export async function judgeWithColourChallenge(
     if (result.verdict.status !== "passed") return { trials, passed: 0 };
     return { trials, passed: replayAgainstRandomColours(result.frames, trials, random).follows };
   }
-  const colours = drawColours(result.burst.files.length, random);
-  const lit = await light(result.burst.files.map((f) => fs.readFileSync(f)), colours);
-  const frames = await Promise.all(lit.map((image) => analyseFaces(image)));
-  const verdict = withColourChallenge(livenessVerdict(challengeOf(result.burst), frames), colours, frames);
-  return { trials: 1, passed: verdict.status === "passed" ? 1 : 0 };
+  const images = result.burst.files.map((f) => fs.readFileSync(f));
+  let passed = 0;
+  for (let i = 0; i < LIVE_LIT_SEQUENCES; i++) {
+    const colours = drawColours(result.burst.files.length, random);
+    const frames = await Promise.all((await light(images, colours)).map((image) => analyseFaces(image)));
+    if (withColourChallenge(livenessVerdict(challengeOf(result.burst), frames), colours, frames).status === "passed") passed++;
+  }
+  return { trials: LIVE_LIT_SEQUENCES, passed };
 }
+
+/** Colour sequences each live burst is lit by: one is luck; the light's effect on identity and pose differs per colour. */
+const LIVE_LIT_SEQUENCES = 5;
 
 /** Is this burst on the wrong side: an attack accepted, or a live burst refused? */
 export const misjudged = (r: BurstResult) => (r.verdict.status === "passed") !== (r.burst.kind === "live");
