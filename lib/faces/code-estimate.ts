@@ -4,39 +4,53 @@ import { SEARCH_CODE_BITS, SEARCH_CODE_BYTES, rotatedTemplate } from "./search-c
  * The second look of the 1:N search: an estimate of a gallery face's cosine
  * similarity to the probe from the face's 128-byte search code and the
  * probe's *unquantised* rotated template (an asymmetric estimator: only the
- * gallery side is reduced to signs). For a unit probe q and a gallery face
- * x, both rotated, Σ q_i·sign(x_i) has mean ρ·Σ|x_i| ≈ ρ·sqrt(2d/π) and a
- * spread that does not depend on ρ, so
+ * gallery side is reduced to signs). For a unit probe q and a unit gallery
+ * face x, both rotated, write q = ρ·x + sqrt(1 - ρ²)·e with e ⟂ x; then
  *
- *   estimate = Σ q_i·sign(x_i) / sqrt(2d/π),   sd ≈ sqrt((π/2 - 1) / d) = 0.0236 at d = 1024
+ *   Σ q_i·sign(x_i) = ρ·Σ|x_i| + sqrt(1 - ρ²)·Σ e_i·sign(x_i)
  *
- * against 0.032 for the Hamming distance of two codes at the threshold
- * (both codes signs). tests/unit/face-search.test.ts measures the spread
- * on uniform and on clustered (look-alike) templates.
+ * and estimate = Σ q_i·sign(x_i) / sqrt(2d/π), sqrt(2d/π) being the mean
+ * of Σ|x_i|. Its error has two parts: Σ e_i·sign(x_i), mean 0 and variance
+ * 1 - 2/π, and the spread of Σ|x_i| around its mean, variance 1 - 3/π for
+ * a unit vector (the norm is fixed, which takes 1/π off the 1 - 2/π of
+ * free Gaussian coordinates). So
+ *
+ *   sd(ρ) = sqrt(((1 - ρ²)·(π/2 - 1) + ρ²·(π - 3)/2) / d)
+ *
+ * 0.0182 at ρ = 0.68 for d = 1024, 0.0108 at 0.95 (0.032 for the Hamming
+ * distance of two codes at 0.68: both sides signs).
+ * tests/unit/face-search.test.ts measures the spread, within 15% either
+ * way, on uniform and on look-alike templates. (Dividing by each face's
+ * own Σ|x_i| instead, RaBitQ's correction, would take the second part out:
+ * 0.0173 at 0.68, for a format change of every stored code.)
  *
  * The sum runs a byte at a time through a table built once per search:
  * entry (j, b) is Σ over the 8 bits of byte value b of ±q_(8j+k), so a
- * code costs 128 look-ups (about 0.15 µs), cheap enough for every face the
- * Hamming radius lets through.
+ * code costs 128 look-ups, cheap enough for every face the Hamming radius
+ * lets through.
  */
-export const ESTIMATE_SD = Math.sqrt((Math.PI / 2 - 1) / SEARCH_CODE_BITS);
+export function estimateSd(similarity: number): number {
+  const rho2 = Math.min(1, similarity * similarity);
+  return Math.sqrt(((1 - rho2) * (Math.PI / 2 - 1) + (rho2 * (Math.PI - 3)) / 2) / SEARCH_CODE_BITS);
+}
 
 /**
  * Standard deviations of the estimate's error below the threshold that a
  * face must reach to be re-scored exactly: a face exactly at the threshold
  * is passed over with probability about 2.3e-4 (one-sided normal tail at
- * 3.5 sd); one 0.02 above it, 3e-6. There is no cap on how many faces
- * qualify: a crowd of look-alikes costs time, never a true match.
+ * 3.5 sd); one 0.02 above it, about 1e-6. There is no cap on how many
+ * faces qualify: a crowd of look-alikes costs time, never a true match.
  */
 const RESCORE_MARGIN_SD = 3.5;
 
-/** The estimate at or above which a face is re-scored exactly, for a threshold. */
+/** The estimate at or above which a face is re-scored exactly, for a threshold (0.616 at 0.68). */
 export function rescoreFloor(threshold: number): number {
-  return threshold - RESCORE_MARGIN_SD * ESTIMATE_SD;
+  return threshold - RESCORE_MARGIN_SD * estimateSd(threshold);
 }
 
 export class SimilarityEstimator {
-  private readonly table = new Float32Array(SEARCH_CODE_BYTES * 256);
+  /** Entry (j, b), at 256·j + b: the estimate's share of code byte j when it is b (the WebAssembly kernel reads it too: lib/faces/hamming-scan.ts). */
+  readonly table = new Float32Array(SEARCH_CODE_BYTES * 256);
 
   constructor(probe: ArrayLike<number>) {
     const rotated = rotatedTemplate(probe);

@@ -101,20 +101,30 @@ export class CodeGalleries {
     const found: EstimatedCandidate[] = [];
     const nearest = atLeast > 0 ? new BoundedMaxHeap(atLeast) : null;
     this.arena.setProbe(probe);
-    const bytes = this.arena.bytes();
+    this.arena.setEstimateTable(estimator.table);
+    const slots = this.arena.slotsToEstimate();
+    const inside = new Uint16Array(BLOCK_CODES);
     for (let b = 0; b < project.blocks.length; b++) {
       const block = project.blocks[b]!;
       const count = Math.min(BLOCK_CODES, project.size - b * BLOCK_CODES);
       const distances = this.arena.scanBlock(block, count);
-      const seqs = project.seqs[b]!;
+      let within = 0;
       for (let i = 0; i < count; i++) {
         const distance = distances[i]!;
         if (nearest?.accepts(distance)) nearest.push(b * BLOCK_CODES + i, distance);
-        if (distance > radius) continue;
-        const estimate = estimator.estimate(bytes, this.arena.codeOffset(block, i));
-        if (estimate >= floor) found.push({ seq: seqs[i]!, distance, estimate });
+        if (distance <= radius) {
+          slots[within] = i;
+          inside[within++] = distance;
+        }
+      }
+      // The estimates of the faces within the radius, in the kernel.
+      const estimates = this.arena.estimateSlots(block, within);
+      const seqs = project.seqs[b]!;
+      for (let k = 0; k < within; k++) {
+        if (estimates[k]! >= floor) found.push({ seq: seqs[slots[k]!]!, distance: inside[k]!, estimate: estimates[k]! });
       }
     }
+    const bytes = this.arena.bytes();
     const taken = new Set(found.map((c) => c.seq));
     for (const { seq: slot, distance } of nearest?.sorted() ?? []) {
       const block = Math.floor(slot / BLOCK_CODES);

@@ -26,6 +26,14 @@ export type GalleryMatch = { svc_uuid: string; similarity: number };
 const MIN_RESCORED = 3;
 /** Candidates read back from the database per query. */
 const RESCORE_BATCH = 500;
+/**
+ * Queries of one re-score in flight at once: reading a template back
+ * (detoasting it) is most of a re-score's time, and PostgreSQL does it
+ * on as many cores as it has connections.
+ */
+const RESCORE_PARALLEL = 2;
+/** Candidates below which one query does it all. */
+const RESCORE_SPLIT_FROM = 100;
 
 /**
  * The templates of the candidates still actively enrolled in the app. The
@@ -95,12 +103,17 @@ export async function searchGallery(
  */
 export async function rescoreCandidates(appId: string, probe: readonly number[], seqs: number[], exceptSessionId: string): Promise<GalleryMatch[]> {
   const matches: GalleryMatch[] = [];
-  for (let at = 0; at < seqs.length; at += RESCORE_BATCH) {
-    const rows = await runPrepared(rescore, { seqs: seqs.slice(at, at + RESCORE_BATCH).map(String), appId, exceptSessionId });
-    // A face stored before templates were sealed has none until the migration runner seals it (lib/faces/sealed-faces.ts).
-    for (const row of rows) if (row.template_sealed) matches.push({ svc_uuid: row.id, similarity: dot(probe, openTemplate(row.template_sealed)) });
-  }
-  return matches.sort((a, b) => b.similarity - a.similarity);
+  const rescorePart = async (part: number[]) => {
+    for (let at = 0; at < part.length; at += RESCORE_BATCH) {
+      const rows = await runPrepared(rescore, { seqs: part.slice(at, at + RESCORE_BATCH).map(String), appId, exceptSessionId });
+      // A face stored before templates were sealed has none until the migration runner seals it (lib/faces/sealed-faces.ts).
+      for (const row of rows) if (row.template_sealed) matches.push({ svc_uuid: row.id, similarity: dot(probe, openTemplate(row.template_sealed)) });
+    }
+  };
+  const parts = Math.max(1, Math.min(RESCORE_PARALLEL, Math.floor(seqs.length / RESCORE_SPLIT_FROM)));
+  const size = Math.ceil(seqs.length / parts);
+  await Promise.all(Array.from({ length: parts }, (_, k) => rescorePart(seqs.slice(k * size, (k + 1) * size))));
+  return matches.sort((a, b) => b.similarity - a.similarity || (a.svc_uuid < b.svc_uuid ? -1 : 1));
 }
 
 /** The closest active face of this app, excluding the enrollment of `exceptSessionId`. */
