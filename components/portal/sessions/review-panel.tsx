@@ -1,6 +1,6 @@
 "use client";
 
-import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQueryClient, type UseMutationResult } from "@tanstack/react-query";
 import { useState } from "react";
 import { Button } from "@/components/ui/button";
 import { INPUT_CLASS } from "@/components/ui/field";
@@ -54,6 +54,31 @@ function LicenceLookup({ licence, H }: { licence: NonNullable<ReviewItem["licenc
           ))}
       </dl>
     </>
+  );
+}
+
+/** One of a reviewer's choices: runs `mutation` with `value`, "Saving…" while that choice is pending, disabled while any is. */
+function ChoiceButton<D, V>({
+  mutation,
+  value,
+  label,
+  ariaLabel,
+  variant,
+  disabled = false,
+  describedBy,
+}: {
+  mutation: UseMutationResult<D, Error, V>;
+  value: NoInfer<V>;
+  label: string;
+  ariaLabel: string;
+  variant?: "secondary";
+  disabled?: boolean;
+  describedBy?: string;
+}) {
+  return (
+    <Button variant={variant} aria-label={ariaLabel} aria-describedby={describedBy} disabled={disabled || mutation.isPending} onClick={() => mutation.mutate(value)}>
+      {mutation.isPending && mutation.variables === value ? t.deciding : label}
+    </Button>
   );
 }
 
@@ -130,12 +155,8 @@ function LivenessReview({
         settle.isError && <Notice tone="error">{errorMessage(settle.error)}</Notice>
       )}
       <div className="mt-3 flex flex-col gap-3 sm:flex-row">
-        <Button aria-label={l.confirmSession(sessionId)} disabled={settle.isPending} onClick={() => settle.mutate("passed")}>
-          {settle.isPending && settle.variables === "passed" ? t.deciding : l.confirm}
-        </Button>
-        <Button variant="secondary" aria-label={l.rejectSession(sessionId)} disabled={settle.isPending} onClick={() => settle.mutate("failed")}>
-          {settle.isPending && settle.variables === "failed" ? t.deciding : l.reject}
-        </Button>
+        <ChoiceButton mutation={settle} value="passed" label={l.confirm} ariaLabel={l.confirmSession(sessionId)} />
+        <ChoiceButton mutation={settle} value="failed" variant="secondary" label={l.reject} ariaLabel={l.rejectSession(sessionId)} />
       </div>
     </section>
   );
@@ -213,17 +234,15 @@ export function ReviewPanel({
         </ul>
         {decide.isError && <Notice tone="error">{errorMessage(decide.error)}</Notice>}
         <div className="mt-4 flex flex-col gap-3 sm:flex-row">
-          <Button
-            aria-label={t.approveSession(id)}
-            aria-describedby={item.can_approve ? undefined : approveNoteId}
-            disabled={!item.can_approve || decide.isPending}
-            onClick={() => decide.mutate("APPROVED")}
-          >
-            {decide.isPending && decide.variables === "APPROVED" ? t.deciding : t.approve}
-          </Button>
-          <Button variant="secondary" aria-label={t.declineSession(id)} disabled={decide.isPending} onClick={() => decide.mutate("DECLINED")}>
-            {decide.isPending && decide.variables === "DECLINED" ? t.deciding : t.decline}
-          </Button>
+          <ChoiceButton
+            mutation={decide}
+            value="APPROVED"
+            label={t.approve}
+            ariaLabel={t.approveSession(id)}
+            describedBy={item.can_approve ? undefined : approveNoteId}
+            disabled={!item.can_approve}
+          />
+          <ChoiceButton mutation={decide} value="DECLINED" variant="secondary" label={t.decline} ariaLabel={t.declineSession(id)} />
         </div>
         {!item.can_approve && (
           <p id={approveNoteId} className="mt-2 text-sm text-slate-700">
