@@ -2,7 +2,7 @@ import type { Session } from "@/generated/prisma/client";
 import type { Upload } from "@/lib/http/read-upload";
 import { assertBurstAllowed, consumeChallenge } from "@/lib/liveness/challenges";
 import { burstFrames, judgeBurst } from "@/lib/liveness/judge-burst";
-import { saveArtifact, saveJsonArtifact } from "@/lib/sessions/artifacts";
+import { keepLivenessFrames, saveArtifact, saveJsonArtifact } from "@/lib/sessions/artifacts";
 import { recordCheckResult } from "@/lib/sessions/record-check";
 import { runFaceMatchIfReady } from "./run-face-match";
 import { runFaceUniqueness } from "./run-face-uniqueness";
@@ -17,7 +17,9 @@ import { runFaceUniqueness } from "./run-face-uniqueness";
  * `invalid_image`); a face somewhere (422 `no_face`, or
  * `face_rescan_required` when no frame has a confident face). Then the
  * verdict is recorded (billed once per session) and the best frame becomes
- * the selfie for face match and (once live) face uniqueness.
+ * the selfie for face match and (once live) face uniqueness. A burst that
+ * went to review keeps all its frames for the reviewer who settles it
+ * (lib/sessions/review-check.ts); any other burst clears an earlier one's.
  */
 export async function submitLivenessBurst(session: Session, upload: Upload) {
   await assertBurstAllowed(session);
@@ -39,6 +41,7 @@ export async function submitLivenessBurst(session: Session, upload: Upload) {
       measurements: verdict.data,
     },
   });
+  await keepLivenessFrames(session.id, verdict.status === "review" ? frames : []);
 
   const checks: unknown[] = [{ type: "liveness", status: verdict.status, score: verdict.live_score, data: { live_score: verdict.live_score }, error: verdict.error }];
   if (best) {

@@ -552,6 +552,7 @@ export const portalText = {
       other: (actor: string) => actor,
     },
     manualDecision: (from: string, to: string) => `Manual decision: ${from} → ${to}`,
+    manualCheckReview: (check: string, to: string, reason: string) => `${check} reviewed by hand: ${to} (${reason})`,
   },
   review: {
     title: "Review queue",
@@ -576,8 +577,23 @@ export const portalText = {
     approveSession: (id: string) => `Approve session ${id}`,
     declineSession: (id: string) => `Decline session ${id}`,
     deciding: "Saving…",
+    approveAfterLiveness: "Approval needs passed ID verification, liveness and face match checks: settle the liveness check below first.",
     approveUnavailable: "Approval needs passed ID verification, liveness and face match checks, so this session can only be declined.",
     decided: (id: string, status: string) => `Session ${id}: ${status}.`,
+    liveness: {
+      heading: "Liveness: is this a live person?",
+      intro:
+        "The automatic liveness check could not settle this one (the person used the photosensitive alternative to the colour challenge, or the screen's light was not clear on the face). Look at the captured frames: a live person turns their head as asked, with a face that stays the same person and looks like a real face, not a photo or a screen. Then settle the liveness check; the session itself is still decided with Approve or Decline.",
+      frame: (n: number, total: number) => `Liveness frame ${n} of ${total}`,
+      noFrames: "No frames were kept for this burst: judge by the best liveness frame above.",
+      reason: "Reason",
+      reasonHint: "A short note for the audit trail, e.g. what you saw in the frames.",
+      confirm: "Confirm live person",
+      reject: "Not a live person",
+      confirmSession: (id: string) => `Confirm live person for session ${id}`,
+      rejectSession: (id: string) => `Not a live person for session ${id}`,
+      settled: (id: string, status: string) => `Session ${id}: liveness ${status}. Now approve or decline the session.`,
+    },
     licence: {
       heading: "Licence lookup",
       credential: "Credential",

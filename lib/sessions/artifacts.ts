@@ -21,7 +21,15 @@ export type ArtifactKind =
   | "enrolled_template"
   | "document_fields"
   /** The licence a passed credential check found, with how it was looked up (lib/credentials/run-credential-check.ts). */
-  | "licence_record";
+  | "licence_record"
+  /** Every frame of a liveness burst that went to review, in order (1-based), for the reviewer who settles it. */
+  | LivenessFrameKind;
+
+/** At most 8 frames in a burst (lib/liveness/judge-burst.ts). */
+export type LivenessFrameKind = `liveness_frame_${number}`;
+export const LIVENESS_FRAME_PREFIX = "liveness_frame_";
+export const livenessFrameKind = (n: number): LivenessFrameKind => `${LIVENESS_FRAME_PREFIX}${n}`;
+export const isLivenessFrameKind = (kind: string): kind is LivenessFrameKind => /^liveness_frame_[1-9]$/.test(kind);
 
 export function sha256Hex(bytes: Uint8Array): string {
   return createHash("sha256").update(bytes).digest("hex");
@@ -56,6 +64,19 @@ export async function loadArtifact(sessionId: string, kind: ArtifactKind): Promi
 export async function loadJsonArtifact<T>(sessionId: string, kind: ArtifactKind, tx?: Tx): Promise<T | null> {
   const row = await findArtifact(sessionId, kind, tx);
   return row ? openJson<T>(row.sealed) : null;
+}
+
+/**
+ * The frames of the session's last liveness burst, kept only when it went to
+ * review (a person must look at them to settle it); any earlier burst's
+ * frames go, so a retake that passes keeps none. One transaction.
+ */
+export async function keepLivenessFrames(sessionId: string, frames: ReadonlyArray<{ bytes: Uint8Array; type?: string }>) {
+  const prisma = await db();
+  await prisma.$transaction(async (tx) => {
+    await tx.sessionArtifact.deleteMany({ where: { sessionId, kind: { startsWith: LIVENESS_FRAME_PREFIX } } });
+    for (const [i, frame] of frames.entries()) await saveArtifact(sessionId, livenessFrameKind(i + 1), frame.bytes, frame.type || "image/jpeg", tx);
+  });
 }
 
 /**

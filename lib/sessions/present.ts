@@ -34,7 +34,7 @@ export function presentSession(s: Session) {
 }
 
 /** A check object (spec 2.2): `type`, `status`, `score?`, `data?`, `error`. */
-function presentCheck(type: string, result: CheckView | undefined, sessionOpen: boolean) {
+export function presentCheck(type: string, result: CheckView | undefined, sessionOpen: boolean) {
   if (!result) {
     return { type, status: sessionOpen ? "pending" : "not_performed", data: {}, error: null };
   }

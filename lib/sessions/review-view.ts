@@ -4,8 +4,10 @@ import type { HolderName } from "@/lib/credentials/types";
 import { openJson } from "@/lib/crypto/encryption";
 import { db } from "@/lib/db/client";
 import { canApproveManually, type CheckOutcome } from "@/lib/decisions/decide";
+import { isLivenessFrameKind, LIVENESS_FRAME_PREFIX, type LivenessFrameKind } from "./artifacts";
 import type { CheckView } from "./load-session";
 import { presentDecision, presentSession } from "./present";
+import { canReviewerSettleCheck } from "./review-check";
 
 /**
  * What a reviewer (and the portal's session page) sees of a session: its
@@ -13,16 +15,21 @@ import { presentDecision, presentSession } from "./present";
  * was recorded, why the decision engine sent it to review, which kept
  * images can be opened, and whether a manual approval is possible (the
  * spec 3.1 rule itself, canApproveManually; the decision still goes through
- * reviewSession, which applies it again).
+ * reviewSession, which applies it again). A liveness check in review comes
+ * with its kept burst frames and `settle_liveness` (canReviewerSettleCheck;
+ * settleCheckInReview applies it again).
  */
 
 /** The kept images a reviewer may open (README "Image retention"): the document's sides and the best liveness frame. */
 export const REVIEW_IMAGE_KINDS = ["document_front", "document_back", "selfie"] as const;
 export type ReviewImageKind = (typeof REVIEW_IMAGE_KINDS)[number];
 
-export function isReviewImageKind(kind: string): kind is ReviewImageKind {
-  return (REVIEW_IMAGE_KINDS as readonly string[]).includes(kind);
+/** An image the portal's image route serves while IN_REVIEW: a kept image or a frame of a liveness burst in review. */
+export function isReviewImageKind(kind: string): kind is ReviewImageKind | LivenessFrameKind {
+  return (REVIEW_IMAGE_KINDS as readonly string[]).includes(kind) || isLivenessFrameKind(kind);
 }
+
+const frameNumber = (kind: string) => Number(kind.slice(LIVENESS_FRAME_PREFIX.length));
 
 /** A borderline check: the engine's reason is its error when it gave one, else its score against its threshold (face match). */
 export type ReviewReason = {
@@ -104,7 +111,7 @@ export async function reviewItems(sessions: readonly Session[]) {
     // Images and the licence lookup are offered only while a decision may need them: IN_REVIEW.
     reviewIds.length
       ? prisma.sessionArtifact.findMany({
-          where: { sessionId: { in: reviewIds }, kind: { in: [...REVIEW_IMAGE_KINDS] } },
+          where: { sessionId: { in: reviewIds }, OR: [{ kind: { in: [...REVIEW_IMAGE_KINDS] } }, { kind: { startsWith: LIVENESS_FRAME_PREFIX } }] },
           select: { sessionId: true, kind: true },
         })
       : [],
@@ -117,6 +124,8 @@ export async function reviewItems(sessions: readonly Session[]) {
     const decision = presentDecision(session, rows);
     const byType = new Map(rows.map((r) => [r.type, r]));
     const kept = new Set(imageRows.filter((r) => r.sessionId === session.id).map((r) => r.kind));
+    const liveness = byType.get("liveness");
+    const settleLiveness = session.status === "IN_REVIEW" && canReviewerSettleCheck(liveness);
     return {
       session: presentSession(session),
       decision: decision.decision,
@@ -127,6 +136,10 @@ export async function reviewItems(sessions: readonly Session[]) {
       })),
       reasons: reviewReasons(decision.checks),
       images: REVIEW_IMAGE_KINDS.filter((kind) => kept.has(kind)),
+      /** The burst's frames in order, while its liveness check waits for a reviewer. */
+      liveness_frames: settleLiveness ? [...kept].filter(isLivenessFrameKind).sort((a, b) => frameNumber(a) - frameNumber(b)) : [],
+      /** The liveness check is in review and a reviewer may settle it (Confirm live person / Not a live person). */
+      settle_liveness: settleLiveness,
       licence: licenceInReview(byType.get("credential")?.status, licenceRows.find((r) => r.sessionId === session.id)),
       can_approve: session.status === "IN_REVIEW" && canApproveManually(rows as CheckOutcome[]),
     };

@@ -70,6 +70,20 @@ export const ReviewBody = z.strictObject({
   status: z.enum(["APPROVED", "DECLINED"], { message: "status must be APPROVED or DECLINED" }),
 });
 
+/**
+ * POST /api/v2/session/{id}/checks/liveness/review (and the portal's twin):
+ * a reviewer settles a liveness check in `review`, with a short reason.
+ */
+export const CheckReviewBody = z.strictObject({
+  status: z.enum(["passed", "failed"], { message: "status must be passed or failed" }),
+  reason: z
+    .string({ message: "reason is required" })
+    .trim()
+    .min(3, "reason must be at least 3 characters")
+    .max(500, "reason must be at most 500 characters"),
+});
+export type CheckReviewInput = z.infer<typeof CheckReviewBody>;
+
 const blankIsAny = (value: unknown) => (value === "" ? undefined : value);
 const CursorParam = z.string().max(500, "Invalid cursor").optional();
 

@@ -85,6 +85,26 @@ export interface paths {
         patch: operations["reviewSession"];
         trace?: never;
     };
+    "/api/v2/session/{id}/checks/liveness/review": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Settle a liveness check in review by hand
+         * @description A liveness check goes to `review` when the person used the photosensitive alternative to the colour challenge (`colour_challenge_skipped`) or the colour response was unclear (`colour_response_unclear`). After looking at the captured frames (kept until the decision, shown in the portal's review queue), a reviewer records `passed` (a live person) or `failed`, with a short reason. Only while the session is IN_REVIEW and the check is in `review`. This settles the check, not the session: decide the session afterwards with PATCH /api/v2/session/{id}/status (APPROVED needs id_verification, liveness and face_match passed). Audited as `check.manual_review`.
+         */
+        post: operations["reviewLivenessCheck"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/workflows": {
         parameters: {
             query?: never;
@@ -1162,8 +1182,18 @@ export interface components {
                 /** @description The actions the challenge asked for. */
                 actions?: ("turn_left" | "turn_right" | "blink" | "look_up" | "look_down" | "smile")[];
                 frames?: number;
+                manual_review?: components["schemas"]["ManualReview"];
             };
             error: components["schemas"]["CheckError"];
+        };
+        /** @description Present once a reviewer settled the check (POST /api/v2/session/{id}/checks/liveness/review). */
+        ManualReview: {
+            /** @enum {string} */
+            status: "passed" | "failed";
+            /** @description The reviewer's reason, as sent. */
+            reason: string;
+            /** Format: date-time */
+            reviewed_at: string;
         };
         Check_face_match: {
             /**
@@ -2891,6 +2921,269 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "request_too_large";
+                            /** @description For people; may change. Branch on `code`. */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `rate_limited` */
+            429: {
+                headers: {
+                    /** @description The request's id (also in the logs); quote it to support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @description `[]`, or an object with details (for `invalid_request`, a map of field → message). */
+                        data: unknown[] | {
+                            [key: string]: unknown;
+                        };
+                        error: {
+                            /** @enum {string} */
+                            code: "rate_limited";
+                            /** @description For people; may change. Branch on `code`. */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `server_error` */
+            500: {
+                headers: {
+                    /** @description The request's id (also in the logs); quote it to support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @description `[]`, or an object with details (for `invalid_request`, a map of field → message). */
+                        data: unknown[] | {
+                            [key: string]: unknown;
+                        };
+                        error: {
+                            /** @enum {string} */
+                            code: "server_error";
+                            /** @description For people; may change. Branch on `code`. */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `service_unavailable` */
+            503: {
+                headers: {
+                    /** @description The request's id (also in the logs); quote it to support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @description `[]`, or an object with details (for `invalid_request`, a map of field → message). */
+                        data: unknown[] | {
+                            [key: string]: unknown;
+                        };
+                        error: {
+                            /** @enum {string} */
+                            code: "service_unavailable";
+                            /** @description For people; may change. Branch on `code`. */
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    reviewLivenessCheck: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a POST safe to retry: the first response (success or error other than 5xx) is stored for 24 h and replayed, with `Idempotent-Replayed: true`, to a retry with the same key and body. The same key with another body answers 422 `idempotency_key_reused`; while the first is still running, 409 `idempotency_in_progress`. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The session id (`session_id`, a UUID). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    status: "passed" | "failed";
+                    reason: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The settled check (its `data.manual_review` records the review) and the session, still IN_REVIEW. */
+            200: {
+                headers: {
+                    /** @description The request's id (also in the logs); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in this bucket. */
+                    "X-RateLimit-Limit"?: string;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            check: components["schemas"]["Check_liveness"];
+                            session: components["schemas"]["SessionSummary"];
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_request` */
+            400: {
+                headers: {
+                    /** @description The request's id (also in the logs); quote it to support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @description `[]`, or an object with details (for `invalid_request`, a map of field → message). */
+                        data: unknown[] | {
+                            [key: string]: unknown;
+                        };
+                        error: {
+                            /** @enum {string} */
+                            code: "invalid_request";
+                            /** @description For people; may change. Branch on `code`. */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_api_key` */
+            401: {
+                headers: {
+                    /** @description The request's id (also in the logs); quote it to support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @description `[]`, or an object with details (for `invalid_request`, a map of field → message). */
+                        data: unknown[] | {
+                            [key: string]: unknown;
+                        };
+                        error: {
+                            /** @enum {string} */
+                            code: "invalid_api_key";
+                            /** @description For people; may change. Branch on `code`. */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `session_not_found` */
+            404: {
+                headers: {
+                    /** @description The request's id (also in the logs); quote it to support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @description `[]`, or an object with details (for `invalid_request`, a map of field → message). */
+                        data: unknown[] | {
+                            [key: string]: unknown;
+                        };
+                        error: {
+                            /** @enum {string} */
+                            code: "session_not_found";
+                            /** @description For people; may change. Branch on `code`. */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `review_not_pending`, `check_not_in_review`, `idempotency_in_progress` */
+            409: {
+                headers: {
+                    /** @description The request's id (also in the logs); quote it to support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @description `[]`, or an object with details (for `invalid_request`, a map of field → message). */
+                        data: unknown[] | {
+                            [key: string]: unknown;
+                        };
+                        error: {
+                            /** @enum {string} */
+                            code: "review_not_pending" | "check_not_in_review" | "idempotency_in_progress";
+                            /** @description For people; may change. Branch on `code`. */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `request_too_large` */
+            413: {
+                headers: {
+                    /** @description The request's id (also in the logs); quote it to support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @description `[]`, or an object with details (for `invalid_request`, a map of field → message). */
+                        data: unknown[] | {
+                            [key: string]: unknown;
+                        };
+                        error: {
+                            /** @enum {string} */
+                            code: "request_too_large";
+                            /** @description For people; may change. Branch on `code`. */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `idempotency_key_reused` */
+            422: {
+                headers: {
+                    /** @description The request's id (also in the logs); quote it to support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @description `[]`, or an object with details (for `invalid_request`, a map of field → message). */
+                        data: unknown[] | {
+                            [key: string]: unknown;
+                        };
+                        error: {
+                            /** @enum {string} */
+                            code: "idempotency_key_reused";
                             /** @description For people; may change. Branch on `code`. */
                             message: string;
                         };

@@ -6,6 +6,7 @@ import { en } from "@/lib/i18n/en";
 import { createSession, createWorkflow, shared } from "../support/api";
 import { useServerDatabase } from "../support/domain";
 import { signUpDeveloper, type PortalDeveloper } from "../support/portal";
+import { burst } from "../support/kyc";
 import { keptImages, reviewResults, seedSession } from "../support/review-sessions";
 import { ARTIFACTS, chromiumMissing, launchChromium, expectPortalAccessible, signedInContext } from "./browser";
 
@@ -26,6 +27,8 @@ let browser: Browser;
 let page: Page;
 let dev: PortalDeveloper;
 let appId = "";
+let tenant: { apiKey: string };
+let workflow = "";
 const ids: Record<"open" | "approved" | "approvable" | "faceReview", string> = { open: "", approved: "", approvable: "", faceReview: "" };
 
 // Each view is axe-checked at two sizes: several seconds apiece on a busy machine.
@@ -40,8 +43,9 @@ describe.skipIf(chromiumMissing !== null)(suiteName, () => {
     [dev, browser] = await Promise.all([signUpDeveloper(), launchChromium("none")]);
     const app = await dev.call("POST", "/api/portal/apps", { json: { name: "Review shop", environment: "test" } });
     appId = app.body.data.app_id;
-    const tenant = { apiKey: app.body.data.api_key as string };
-    const [workflow, images] = await Promise.all([createWorkflow(tenant, ["id_verification", "liveness", "face_match", "age"]), keptImages()]);
+    tenant = { apiKey: app.body.data.api_key as string };
+    let images: Awaited<ReturnType<typeof keptImages>>;
+    [workflow, images] = await Promise.all([createWorkflow(tenant, ["id_verification", "liveness", "face_match", "age"]), keptImages()]);
     ids.open = (await createSession(tenant, { workflow_id: workflow, vendor_data: "order-1" })).session_id;
     ids.approved = await seedSession(tenant, workflow, {
       vendorData: "order-2",
@@ -173,4 +177,43 @@ describe.skipIf(chromiumMissing !== null)(suiteName, () => {
     }
     await expectPortalAccessible(page, "review-queue-licence");
   }, 60_000);
+
+  it("a liveness check in review: the reviewer sees the burst's frames, confirms the live person, then approves", async () => {
+    const frames = burst("a-left-right");
+    const id = await seedSession(tenant, workflow, {
+      vendorData: "liveness-review",
+      results: { id_verification: "passed", liveness: "review", face_match: "passed", age: "passed" },
+      images: await keptImages(),
+      livenessFrames: frames,
+    });
+    await page.goto(`/dashboard/apps/${appId}/review`);
+    const card = page.locator("article").filter({ has: page.getByRole("heading", { name: t.sessions.open(id) }) });
+    await card.getByRole("heading", { name: t.review.liveness.heading }).waitFor();
+    for (let n = 1; n <= frames.length; n++) {
+      const img = card.getByRole("img", { name: t.review.imageAlt(t.review.liveness.frame(n, frames.length), id) });
+      await expect.poll(() => img.evaluate((el: HTMLImageElement) => el.complete && el.naturalWidth > 0)).toBe(true);
+    }
+    expect(await card.getByRole("button", { name: t.review.approveSession(id) }).isDisabled()).toBe(true);
+    await card.getByText(t.review.approveAfterLiveness).waitFor();
+    await expectPortalAccessible(page, "review-queue-liveness");
+
+    // Without a reason: the field says why.
+    await card.getByRole("button", { name: t.review.liveness.confirmSession(id) }).click();
+    await card.getByText("reason must be at least 3 characters").waitFor();
+    await card.getByLabel(t.review.liveness.reason).fill("Turns left then right, same real face throughout");
+    await card.getByRole("button", { name: t.review.liveness.confirmSession(id) }).click();
+    await page.getByText(t.review.liveness.settled(id, t.sessions.checkStatuses.passed!)).waitFor();
+    // Settled: the frames and buttons go, and approval is open.
+    await expect.poll(() => card.getByRole("heading", { name: t.review.liveness.heading }).count()).toBe(0);
+    await expect.poll(() => card.getByRole("button", { name: t.review.approveSession(id) }).isEnabled()).toBe(true);
+    await card.getByRole("button", { name: t.review.approveSession(id) }).click();
+    await page.getByText(t.review.decided(id, t.sessions.statuses.APPROVED!)).waitFor();
+
+    await page.goto(`/dashboard/apps/${appId}/sessions/${id}`);
+    const audit = page.getByRole("region", { name: t.common.table(t.sessions.auditHeading) });
+    await audit
+      .getByRole("cell", { name: t.sessions.manualCheckReview(t.sessions.checkNames.liveness!, t.sessions.checkStatuses.passed!, "Turns left then right, same real face throughout") })
+      .waitFor();
+    await audit.getByRole("cell", { name: t.sessions.manualDecision(t.sessions.statuses.IN_REVIEW!, t.sessions.statuses.APPROVED!) }).waitFor();
+  }, 90_000);
 });

@@ -235,6 +235,12 @@ const SWEEP: Record<string, Entry> = {
     params: { sessionId: "session", kind: "image" },
     owner: { status: 200, check: (res) => expect(res.headers.get("content-type")).toBe("image/jpeg") },
   },
+  "POST /api/portal/apps/{appId}/sessions/{sessionId}/checks/liveness/review": {
+    kind: "app",
+    params: { sessionId: "session" },
+    json: () => ({ status: "passed", reason: "Live person in every frame" }),
+    owner: { status: 200, check: (res, r) => expect(res.body.data).toMatchObject({ check: { type: "liveness", status: "passed" }, session: { session_id: r.reviewSession.id, status: "IN_REVIEW" } }) },
+  },
   "PATCH /api/portal/apps/{appId}/sessions/{sessionId}/status": {
     kind: "app",
     params: { sessionId: "session" },

@@ -39,7 +39,15 @@ export async function keptImages(): Promise<KeptImages> {
 export async function seedSession(
   tenant: Pick<Tenant, "apiKey">,
   workflowId: string,
-  options: { vendorData?: string; results: Record<string, CheckStatus>; images?: KeptImages | null; finish?: boolean; licenceRecord?: object },
+  options: {
+    vendorData?: string;
+    results: Record<string, CheckStatus>;
+    images?: KeptImages | null;
+    finish?: boolean;
+    licenceRecord?: object;
+    /** The frames of a liveness burst in review, kept as the liveness step keeps them. */
+    livenessFrames?: Buffer[];
+  },
 ): Promise<string> {
   const { recordCheckResult } = await import("@/lib/sessions/record-check");
   const { completeSession } = await import("@/lib/sessions/complete-session");
@@ -60,6 +68,7 @@ export async function seedSession(
     await saveArtifact(s.session_id, "document_back", options.images.document_back, "image/png");
     await saveArtifact(s.session_id, "selfie", options.images.selfie, "image/jpeg");
   }
+  if (options.livenessFrames) await (await import("@/lib/sessions/artifacts")).keepLivenessFrames(s.session_id, options.livenessFrames.map((bytes) => ({ bytes })));
   // A licence lookup the credential step kept (lib/credentials/run-credential-check.ts LicenceRecord).
   if (options.licenceRecord) await (await import("@/lib/sessions/artifacts")).saveJsonArtifact(s.session_id, "licence_record", options.licenceRecord);
   if (options.finish ?? true) await completeSession(s.session_id);

@@ -61,3 +61,16 @@ describe("sessionTtlSeconds", () => {
     expect(sessionTtlSeconds(undefined, null)).toBe(86400);
   });
 });
+
+describe("assertReviewerCanSettleCheck (a reviewer settles a check the engine left in review)", () => {
+  it.each([
+    [{ type: "liveness", status: "review" }, null],
+    [{ type: "liveness", status: "passed" }, "check_not_in_review"], // settled: by the engine or by an earlier review
+    [{ type: "liveness", status: "failed" }, "check_not_in_review"],
+    [null, "check_not_in_review"], // never ran
+    [{ type: "face_match", status: "review" }, "check_not_in_review"], // only the checks of CHECKS_A_REVIEWER_SETTLES
+  ] as const)("%j: %s", async (check, code) => {
+    const { assertReviewerCanSettleCheck } = await import("@/lib/sessions/review-check");
+    expect(await codeOf(() => assertReviewerCanSettleCheck(check?.type ?? "liveness", check))).toBe(code);
+  });
+});

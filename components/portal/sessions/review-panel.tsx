@@ -1,10 +1,12 @@
 "use client";
 
-import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQueryClient, type UseMutationResult } from "@tanstack/react-query";
+import { useState } from "react";
 import { Button } from "@/components/ui/button";
+import { INPUT_CLASS } from "@/components/ui/field";
 import { Notice } from "@/components/ui/notice";
 import type { ReviewItem } from "@/lib/sessions/review-view";
-import { errorMessage, portalFetch, queryKeys, text } from "../api";
+import { errorMessage, fieldErrors, portalFetch, queryKeys, text } from "../api";
 import { checkName, formatScore, reasonText } from "./labels";
 import type { PresentedSession } from "./sessions-list";
 import { StatusBadge } from "./status-badge";
@@ -12,8 +14,8 @@ import { StatusBadge } from "./status-badge";
 const t = text.review;
 
 /** A kept image, fetched from the portal's no-store route (never next/image: nothing may be cached). */
-function KeptImage({ appId, sessionId, kind }: { appId: string; sessionId: string; kind: string }) {
-  const what = t.images[kind] ?? kind;
+function KeptImage({ appId, sessionId, kind, label }: { appId: string; sessionId: string; kind: string; label?: string }) {
+  const what = label ?? t.images[kind] ?? kind;
   return (
     <figure className="rounded-lg border border-slate-200 bg-slate-50 p-2">
       {/* eslint-disable-next-line @next/next/no-img-element */}
@@ -55,6 +57,111 @@ function LicenceLookup({ licence, H }: { licence: NonNullable<ReviewItem["licenc
   );
 }
 
+/** One of a reviewer's choices: runs `mutation` with `value`, "Saving…" while that choice is pending, disabled while any is. */
+function ChoiceButton<D, V>({
+  mutation,
+  value,
+  label,
+  ariaLabel,
+  variant,
+  disabled = false,
+  describedBy,
+}: {
+  mutation: UseMutationResult<D, Error, V>;
+  value: NoInfer<V>;
+  label: string;
+  ariaLabel: string;
+  variant?: "secondary";
+  disabled?: boolean;
+  describedBy?: string;
+}) {
+  return (
+    <Button variant={variant} aria-label={ariaLabel} aria-describedby={describedBy} disabled={disabled || mutation.isPending} onClick={() => mutation.mutate(value)}>
+      {mutation.isPending && mutation.variables === value ? t.deciding : label}
+    </Button>
+  );
+}
+
+type SettledCheck = { check: { type: string; status: string } };
+
+/**
+ * A liveness check in review (the photosensitive alternative, an unclear
+ * colour response): the burst's frames in order, a reason, and "Confirm
+ * live person" / "Not a live person" (POST .../checks/liveness/review: the
+ * API's rule and 409s, audited with the developer's email). Settles the
+ * check only; the app's session queries are refetched, so Approve becomes
+ * possible once the three face checks have passed.
+ */
+function LivenessReview({
+  appId,
+  sessionId,
+  frames,
+  H,
+  onSettled,
+}: {
+  appId: string;
+  sessionId: string;
+  frames: readonly string[];
+  H: "h3" | "h4";
+  onSettled?: (status: string) => void;
+}) {
+  const l = t.liveness;
+  const [reason, setReason] = useState("");
+  const queryClient = useQueryClient();
+  const settle = useMutation({
+    mutationFn: (status: "passed" | "failed") =>
+      portalFetch<SettledCheck>("POST", `/api/portal/apps/${appId}/sessions/${sessionId}/checks/liveness/review`, { status, reason }),
+    onSuccess: (result) => onSettled?.(result.check.status),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: queryKeys.sessions(appId) }),
+  });
+  const reasonId = `liveness-reason-${sessionId}`;
+  const reasonErrors = fieldErrors(settle.error, "reason");
+  return (
+    <section aria-labelledby={`liveness-review-${sessionId}`} className="rounded-lg border border-amber-300 bg-amber-50 p-3 lg:col-span-2">
+      <H id={`liveness-review-${sessionId}`} className="font-semibold text-slate-900">
+        {l.heading}
+      </H>
+      <p className="mt-1 text-slate-800">{l.intro}</p>
+      {frames.length ? (
+        <div className="mt-2 grid grid-cols-2 gap-2 sm:grid-cols-3 lg:grid-cols-5">
+          {frames.map((kind, i) => (
+            <KeptImage key={kind} appId={appId} sessionId={sessionId} kind={kind} label={l.frame(i + 1, frames.length)} />
+          ))}
+        </div>
+      ) : (
+        <p className="mt-2 text-slate-700">{l.noFrames}</p>
+      )}
+      <label htmlFor={reasonId} className="mt-3 block font-medium text-slate-900">
+        {l.reason}
+      </label>
+      <p id={`${reasonId}-hint`} className="mt-1 text-sm text-slate-700">
+        {l.reasonHint}
+      </p>
+      <textarea
+        id={reasonId}
+        rows={2}
+        maxLength={500}
+        className={INPUT_CLASS}
+        value={reason}
+        aria-invalid={reasonErrors?.length ? true : undefined}
+        aria-describedby={[`${reasonId}-hint`, reasonErrors?.length ? `${reasonId}-error` : ""].filter(Boolean).join(" ")}
+        onChange={(event) => setReason(event.currentTarget.value)}
+      />
+      {reasonErrors?.length ? (
+        <p id={`${reasonId}-error`} className="mt-1 text-sm font-medium text-red-800">
+          {reasonErrors.join(" ")}
+        </p>
+      ) : (
+        settle.isError && <Notice tone="error">{errorMessage(settle.error)}</Notice>
+      )}
+      <div className="mt-3 flex flex-col gap-3 sm:flex-row">
+        <ChoiceButton mutation={settle} value="passed" label={l.confirm} ariaLabel={l.confirmSession(sessionId)} />
+        <ChoiceButton mutation={settle} value="failed" variant="secondary" label={l.reject} ariaLabel={l.rejectSession(sessionId)} />
+      </div>
+    </section>
+  );
+}
+
 /**
  * What a reviewer needs to decide one IN_REVIEW session, side by side: the
  * kept images, the engine's reasons and every check's score; then Approve
@@ -69,11 +176,14 @@ export function ReviewPanel({
   item,
   headingLevel,
   onDecided,
+  onLivenessSettled,
 }: {
   appId: string;
-  item: Pick<ReviewItem, "reasons" | "images" | "checks" | "can_approve" | "licence"> & { session: { session_id: string } };
+  item: Pick<ReviewItem, "reasons" | "images" | "checks" | "can_approve" | "licence" | "liveness_frames" | "settle_liveness"> & { session: { session_id: string } };
   headingLevel: "h3" | "h4";
   onDecided?: (session: PresentedSession) => void;
+  /** After "Confirm live person" / "Not a live person", with the check's new status. */
+  onLivenessSettled?: (status: string) => void;
 }) {
   const id = item.session.session_id;
   const H = headingLevel;
@@ -124,24 +234,23 @@ export function ReviewPanel({
         </ul>
         {decide.isError && <Notice tone="error">{errorMessage(decide.error)}</Notice>}
         <div className="mt-4 flex flex-col gap-3 sm:flex-row">
-          <Button
-            aria-label={t.approveSession(id)}
-            aria-describedby={item.can_approve ? undefined : approveNoteId}
-            disabled={!item.can_approve || decide.isPending}
-            onClick={() => decide.mutate("APPROVED")}
-          >
-            {decide.isPending && decide.variables === "APPROVED" ? t.deciding : t.approve}
-          </Button>
-          <Button variant="secondary" aria-label={t.declineSession(id)} disabled={decide.isPending} onClick={() => decide.mutate("DECLINED")}>
-            {decide.isPending && decide.variables === "DECLINED" ? t.deciding : t.decline}
-          </Button>
+          <ChoiceButton
+            mutation={decide}
+            value="APPROVED"
+            label={t.approve}
+            ariaLabel={t.approveSession(id)}
+            describedBy={item.can_approve ? undefined : approveNoteId}
+            disabled={!item.can_approve}
+          />
+          <ChoiceButton mutation={decide} value="DECLINED" variant="secondary" label={t.decline} ariaLabel={t.declineSession(id)} />
         </div>
         {!item.can_approve && (
           <p id={approveNoteId} className="mt-2 text-sm text-slate-700">
-            {t.approveUnavailable}
+            {item.settle_liveness ? t.approveAfterLiveness : t.approveUnavailable}
           </p>
         )}
       </div>
+      {item.settle_liveness && <LivenessReview appId={appId} sessionId={id} frames={item.liveness_frames} H={H} onSettled={onLivenessSettled} />}
     </div>
   );
 }

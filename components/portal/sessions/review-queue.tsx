@@ -8,7 +8,7 @@ import type { ReviewItem } from "@/lib/sessions/review-view";
 import { formatDate, portalFetch, queryKeys, text } from "../api";
 import { useServerSnapshot } from "../server-snapshot";
 import { LoadMore } from "../load-more";
-import { statusLabel } from "./labels";
+import { checkStatusLabel, statusLabel } from "./labels";
 import { ReviewPanel } from "./review-panel";
 
 const t = text.review;
@@ -58,6 +58,7 @@ export function ReviewQueue({ appId, firstPage }: { appId: string; firstPage: Re
                 item={item}
                 headingLevel="h3"
                 onDecided={(session) => setAnnouncement(t.decided(session.session_id, statusLabel(session.status)))}
+                onLivenessSettled={(status) => setAnnouncement(t.liveness.settled(id, checkStatusLabel(status)))}
               />
             </div>
           </article>

@@ -8,7 +8,7 @@ import type { SessionDetail } from "@/lib/sessions/session-detail";
 import { DataTable } from "../data-table";
 import { formatDate, portalFetch, queryKeys, text } from "../api";
 import { useServerSnapshot } from "../server-snapshot";
-import { actorText, checkDetails, checkName, formatScore, statusLabel } from "./labels";
+import { actorText, checkDetails, checkName, checkStatusLabel, formatScore, statusLabel } from "./labels";
 import { ReviewPanel } from "./review-panel";
 import { StatusBadge } from "./status-badge";
 
@@ -69,6 +69,7 @@ export function SessionDetailView({ appId, initial }: { appId: string; initial: 
               item={d}
               headingLevel="h3"
               onDecided={(session) => setAnnouncement(text.review.decided(session.session_id, statusLabel(session.status)))}
+              onLivenessSettled={(status) => setAnnouncement(text.review.liveness.settled(id, checkStatusLabel(status)))}
             />
           </div>
         </Section>
@@ -120,7 +121,9 @@ export function SessionDetailView({ appId, initial }: { appId: string; initial: 
               cell: (a) =>
                 a.action === "session.manual_decision"
                   ? t.manualDecision(statusLabel(String(a.data.from)), statusLabel(String(a.data.to)))
-                  : a.action,
+                  : a.action === "check.manual_review"
+                    ? t.manualCheckReview(checkName(String(a.data.check)), checkStatusLabel(String(a.data.to)), String(a.data.reason))
+                    : a.action,
             },
             { header: t.auditColumns.request, cell: (a) => <code className="font-mono text-xs">{a.request_id ?? t.none}</code> },
           ]}

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { LICENCE_INPUT_FIELDS, LICENCE_STATUSES } from "@/lib/credentials/types";
 import { IdentityQuery } from "@/lib/identity/read-identity";
-import { CreateSessionBody, ListSessionsQuery, ReviewBody } from "@/lib/sessions/schemas";
+import { CheckReviewBody, CreateSessionBody, ListSessionsQuery, ReviewBody } from "@/lib/sessions/schemas";
 import { CHECK_STATUSES, SESSION_STATUSES } from "@/lib/sessions/statuses";
 import { SESSION_EVENT_STATUSES } from "@/lib/webhooks/event-types";
 import { DELIVERY_STATES, TEST_EVENT_KINDS } from "@/lib/webhooks/kinds";
@@ -116,10 +116,19 @@ const AgeData = z.object({
   reused: reused.optional(),
 });
 
+const ManualReview = z
+  .object({
+    status: z.enum(["passed", "failed"]),
+    reason: z.string().meta({ description: "The reviewer's reason, as sent." }),
+    reviewed_at: timestamp(),
+  })
+  .meta({ id: "ManualReview", description: "Present once a reviewer settled the check (POST /api/v2/session/{id}/checks/liveness/review)." });
+
 const LivenessData = z.object({
   live_score: z.number().optional(),
   actions: z.array(z.enum(LIVENESS_ACTIONS)).optional().meta({ description: "The actions the challenge asked for." }),
   frames: z.number().int().optional(),
+  manual_review: ManualReview.optional(),
 });
 
 const FaceMatchData = z.object({
@@ -182,10 +191,12 @@ function checkOf<T extends keyof typeof CHECK_DATA>(type: T) {
     .meta({ id: `Check_${type}` });
 }
 
+const LivenessCheck = checkOf("liveness");
+
 const Check = z
   .discriminatedUnion("type", [
     checkOf("id_verification"),
-    checkOf("liveness"),
+    LivenessCheck,
     checkOf("face_match"),
     checkOf("credential"),
     checkOf("age"),
@@ -406,6 +417,24 @@ export const VERIFICATION_OPERATIONS = operations([
     body: ReviewBody,
     success: { status: 200, description: "The session after the decision.", schema: SessionSummary },
     errors: ["session_not_found", "review_not_pending", "required_face_checks_incomplete"],
+  },
+  {
+    method: "post",
+    path: "/api/v2/session/{id}/checks/liveness/review",
+    operationId: "reviewLivenessCheck",
+    summary: "Settle a liveness check in review by hand",
+    description:
+      "A liveness check goes to `review` when the person used the photosensitive alternative to the colour challenge (`colour_challenge_skipped`) or the colour response was unclear (`colour_response_unclear`). After looking at the captured frames (kept until the decision, shown in the portal's review queue), a reviewer records `passed` (a live person) or `failed`, with a short reason. Only while the session is IN_REVIEW and the check is in `review`. This settles the check, not the session: decide the session afterwards with PATCH /api/v2/session/{id}/status (APPROVED needs id_verification, liveness and face_match passed). Audited as `check.manual_review`.",
+    tag: "Sessions",
+    auth: "apiKey",
+    params: SessionIdParams,
+    body: CheckReviewBody,
+    success: {
+      status: 200,
+      description: "The settled check (its `data.manual_review` records the review) and the session, still IN_REVIEW.",
+      schema: z.object({ check: LivenessCheck, session: SessionSummary }),
+    },
+    errors: ["session_not_found", "review_not_pending", "check_not_in_review"],
   },
   {
     method: "get",

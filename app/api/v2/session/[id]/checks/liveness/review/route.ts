@@ -1,0 +1,10 @@
+import { apiRoute, routeMethods } from "@/lib/http/api-route";
+import { settleCheckInReview } from "@/lib/sessions/review-check";
+import { CheckReviewBody } from "@/lib/sessions/schemas";
+
+/** A reviewer settles the liveness check of an IN_REVIEW session (`passed` or `failed`, with a reason); the session is then decided with PATCH .../status. */
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routeMethods({
+  POST: apiRoute({ auth: "apiKey", body: CheckReviewBody }, async ({ app, params, body, actor, requestId }) =>
+    settleCheckInReview(app, params.id!, "liveness", body, { actor, requestId }),
+  ),
+});
