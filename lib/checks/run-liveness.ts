@@ -17,7 +17,7 @@ import { runFaceUniqueness } from "./run-face-uniqueness";
  * `invalid_image`); a face somewhere (422 `no_face`, or
  * `face_rescan_required` when no frame has a confident face). Then the
  * verdict is recorded (billed once per session) and the best frame becomes
- * the selfie for face match and (once live) face uniqueness. A burst that
+ * the selfie for face match and (once live, or in review) face uniqueness. A burst that
  * went to review keeps all its frames for the reviewer who settles it
  * (lib/sessions/review-check.ts); any other burst clears an earlier one's.
  */
@@ -50,8 +50,9 @@ export async function submitLivenessBurst(session: Session, upload: Upload) {
     await saveJsonArtifact(session.id, "selfie_template", selfie);
     const faceMatch = await runFaceMatchIfReady(session);
     if (faceMatch) checks.push(faceMatch);
-    // A face is only enrolled in the uniqueness gallery once it proved live.
-    const uniqueness = verdict.status === "passed" ? await runFaceUniqueness(session, selfie) : null;
+    // A face is enrolled in the uniqueness gallery only once it proved live, or while a reviewer
+    // is to judge its liveness: a session that ends without approval gives it back (releaseSessionFaces).
+    const uniqueness = verdict.status === "passed" || verdict.status === "review" ? await runFaceUniqueness(session, selfie) : null;
     if (uniqueness) checks.push(uniqueness);
   }
   return { checks };

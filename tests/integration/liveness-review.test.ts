@@ -28,7 +28,7 @@ beforeAll(async () => {
   dev = await signUpDeveloper();
   app = await createPortalApp(dev, "Shop", "production");
   [kyc, livenessOnly] = await Promise.all([
-    createWorkflow(app, ["id_verification", "liveness", "face_match"], { settings: LIVENESS }),
+    createWorkflow(app, ["id_verification", "liveness", "face_match", "face_uniqueness"], { settings: LIVENESS }),
     createWorkflow(app, ["liveness"], { settings: LIVENESS }),
   ]);
 });
@@ -56,6 +56,8 @@ describe("settling a liveness check in review", () => {
     expect(checkOf(await postDocument(s.session_token, "driving_licence", licence("a")), "id_verification").status).toBe("passed");
     const live = await skipColoursBurst(s.session_token);
     expect(checkOf(live, "face_match").status).toBe("passed");
+    // The face is searched and enrolled while its liveness waits for the reviewer (given back if the session is declined).
+    expect(checkOf(live, "face_uniqueness")).toMatchObject({ status: "passed", data: { enrolled: true } });
     await api("POST", "/api/v2/flow/finish", { headers: bearer(s.session_token) });
     expect((await api("GET", `/api/v2/session/${s.session_id}`, { headers: keyHeader(app) })).body.data.status).toBe("IN_REVIEW");
 
