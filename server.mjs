@@ -15,11 +15,15 @@ import next from "next";
 const dev = process.argv.includes("--dev");
 if (!process.env.NODE_ENV) process.env.NODE_ENV = dev ? "development" : "production";
 process.env.NEXT_TELEMETRY_DISABLED ??= "1";
+// The .env files, read here as Next reads them (@next/env: .env, .env.local,
+// .env.production or .env.development...; the environment wins), before
+// PORT and HOST are read: the listener and env() (PUBLIC_BASE_URL's default
+// port) see the same values.
+nextEnv.loadEnvConfig(process.cwd(), dev, { info: () => {}, error: console.error });
 // Development only: webhooks may reach this machine's own receivers (the
 // address guard refuses loopback otherwise), unless the operator set
-// WEBHOOK_ALLOWED_NETWORKS (in the environment or a .env file, read here as
-// Next reads them). Production never defaults it.
-if (dev) nextEnv.loadEnvConfig(process.cwd(), true, { info: () => {}, error: console.error });
+// WEBHOOK_ALLOWED_NETWORKS (in the environment or a .env file). Production
+// never defaults it.
 if (dev && process.env.WEBHOOK_ALLOWED_NETWORKS === undefined) {
   process.env.WEBHOOK_ALLOWED_NETWORKS = "127.0.0.1/32,::1/128";
   console.log("> Development: WEBHOOK_ALLOWED_NETWORKS=127.0.0.1/32,::1/128 (webhooks may reach this machine; set it to change)");
@@ -65,13 +69,54 @@ server.listen(port, hostname, async () => {
   for (const [req, res] of waiting.splice(0)) edge().serve(req, res, handle);
 });
 
+// SIGTERM (a deployment replacing this instance) or SIGINT: drain. The
+// listener closes at once (new connections are refused), idle keep-alive
+// connections are closed, requests in flight finish (their connections close
+// after the answer) for up to SHUTDOWN_GRACE_MS (default 25 s, under the
+// 30 s Kubernetes waits before SIGKILL); once none is left, the remaining
+// connections (idle, or upgraded such as development's hot-reload socket)
+// are ended and the process exits 0. Whatever is still running at the
+// deadline is cut. A second signal exits at once.
 let stopping = false;
+const inFlight = new Set();
+const sockets = new Set();
+server.on("connection", (socket) => {
+  sockets.add(socket);
+  socket.once("close", () => sockets.delete(socket));
+});
+server.on("request", (req, res) => {
+  inFlight.add(res);
+  if (stopping) res.shouldKeepAlive = false;
+  res.once("close", () => {
+    inFlight.delete(res);
+    if (stopping) setImmediate(closeWhenDrained);
+  });
+});
+
+/** While stopping: idle connections close; once no request is in flight, every connection left is ended. */
+function closeWhenDrained() {
+  server.closeIdleConnections();
+  if (inFlight.size === 0) for (const socket of sockets) socket.end();
+}
+
 for (const signal of ["SIGINT", "SIGTERM"]) {
   process.on(signal, () => {
     if (stopping) process.exit(1);
     stopping = true;
+    const graceMs = shutdownGraceMs();
+    console.log(`> ${signal}: draining ${inFlight.size} request(s) in flight (up to ${graceMs} ms), refusing new connections`);
+    for (const res of inFlight) if (!res.headersSent) res.shouldKeepAlive = false;
     server.close(() => process.exit(0));
-    server.closeAllConnections();
-    setTimeout(() => process.exit(0), 5000).unref();
+    closeWhenDrained();
+    setTimeout(() => {
+      if (inFlight.size > 0) console.error(`> SHUTDOWN_GRACE_MS (${graceMs} ms) passed: cutting ${inFlight.size} request(s) still in flight`);
+      process.exit(0);
+    }, graceMs).unref();
   });
+}
+
+/** SHUTDOWN_GRACE_MS: how long requests in flight may finish after SIGTERM (lib/config/env.ts validates it at start-up). */
+function shutdownGraceMs() {
+  const ms = Number(process.env.SHUTDOWN_GRACE_MS || 25_000);
+  return Number.isFinite(ms) && ms >= 0 ? ms : 25_000;
 }

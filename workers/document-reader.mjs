@@ -4,13 +4,15 @@
 // models/ folder; nothing is fetched from the network.
 //
 // Nothing here throws at import time: libraries load on first use, and each
-// task handler returns { ok: true, value } or { ok: false, error } so one bad
+// task handler returns { ok: true, value } or { ok: false, error, bad_input }
+// (workers/task-error.mjs) so one bad
 // image never breaks the thread (nor resets the face models).
 import fs from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { packageDir } from "./package-dir.mjs";
+import { BadImageError, decodeImage, taskError } from "./task-error.mjs";
 
 const require = createRequire(import.meta.url);
 
@@ -30,8 +32,6 @@ const MRZ_SHAPES = [
 
 const packageVersion = (name) => JSON.parse(fs.readFileSync(path.join(packageDir(name), "package.json"), "utf8")).version;
 
-const errorMessage = (err) => (err instanceof Error ? err.message : String(err));
-
 // ------------------------------------------------------------------ decoding
 
 /**
@@ -43,12 +43,14 @@ async function decode(bytes) {
   const sharp = require("sharp");
   const input = Buffer.from(bytes);
   const meta = await sharp(input).metadata().catch(() => null);
-  if (!meta?.width || !meta.height) throw new Error("invalid image: the bytes are not a decodable image");
-  const { data, info } = await sharp(input)
-    .rotate()
-    .resize({ width: MAX_SIDE, height: MAX_SIDE, fit: "inside", withoutEnlargement: true })
-    .raw()
-    .toBuffer({ resolveWithObject: true });
+  if (!meta?.width || !meta.height) throw new BadImageError("invalid image: the bytes are not a decodable image");
+  const { data, info } = await decodeImage(() =>
+    sharp(input)
+      .rotate()
+      .resize({ width: MAX_SIDE, height: MAX_SIDE, fit: "inside", withoutEnlargement: true })
+      .raw()
+      .toBuffer({ resolveWithObject: true }),
+  );
   const raw = { width: info.width, height: info.height, channels: info.channels };
   return { width: info.width, height: info.height, pipeline: () => sharp(data, { raw }) };
 }
@@ -378,7 +380,7 @@ export async function pdf417Task(image) {
   try {
     return { ok: true, value: await readPdf417(image) };
   } catch (err) {
-    return { ok: false, error: errorMessage(err) };
+    return taskError(err);
   }
 }
 
@@ -387,7 +389,7 @@ export async function mrzTask(image) {
   try {
     return { ok: true, value: await readMrz(image) };
   } catch (err) {
-    return { ok: false, error: errorMessage(err) };
+    return taskError(err);
   }
 }
 
@@ -396,6 +398,6 @@ export async function frontTextTask(image) {
   try {
     return { ok: true, value: await readFrontText(image) };
   } catch (err) {
-    return { ok: false, error: errorMessage(err) };
+    return taskError(err);
   }
 }

@@ -6,12 +6,14 @@ import fs from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
+import { threadId } from "node:worker_threads";
 import { frontTextTask, mrzTask, pdf417Task, warmDocumentReaders } from "./document-reader.mjs";
 import { fuseModelGraph } from "./fuse-model-graph.mjs";
 import { runModelsNatively } from "./native-inference.mjs";
 import { glareShare, keyLandmarks, moireScore } from "./presentation-cues.mjs";
 import { skinColour } from "./skin-colour.mjs";
 import { packageDir } from "./package-dir.mjs";
+import { decodeImage, taskError } from "./task-error.mjs";
 
 const require = createRequire(import.meta.url);
 
@@ -46,6 +48,28 @@ const wasmDir = path.join(packageDir("@tensorflow/tfjs-backend-wasm"), "dist");
 const MODEL_VERSION = `human@${JSON.parse(fs.readFileSync(path.join(humanDir, "package.json"), "utf8")).version}`;
 
 let ready;
+/** How many times this thread has loaded the face models (1 unless a load failed): logged with each load. */
+let loads = 0;
+
+/**
+ * The face models, loaded once per thread. Only a failed load is forgotten
+ * (and tried again by the next task): a task's own failure, a bad image
+ * above all, never drops the loaded models.
+ */
+function faceModels() {
+  ready ??= load().then(
+    (models) => {
+      loads++;
+      process.stdout.write(`${JSON.stringify({ level: "info", time: new Date().toISOString(), message: "vision worker: face models loaded", thread: threadId, loads, runtime: models.runtime })}\n`);
+      return models;
+    },
+    (err) => {
+      ready = undefined;
+      throw err;
+    },
+  );
+  return ready;
+}
 
 async function load() {
   const { Human } = require(path.join(humanDir, "dist", "human.node-wasm.js"));
@@ -128,9 +152,11 @@ function mouthShape(mesh) {
 
 /** Detects faces in one image: box, scores, embedding, head pose, eye openness. */
 async function analyseFaces(bytes) {
-  const { human, sharp } = await ready;
+  const { human, sharp } = await faceModels();
   const started = performance.now();
-  const { data, info } = await sharp(Buffer.from(bytes)).rotate().removeAlpha().resize({ width: 1024, height: 1024, fit: "inside", withoutEnlargement: true }).raw().toBuffer({ resolveWithObject: true });
+  const { data, info } = await decodeImage(() =>
+    sharp(Buffer.from(bytes)).rotate().removeAlpha().resize({ width: 1024, height: 1024, fit: "inside", withoutEnlargement: true }).raw().toBuffer({ resolveWithObject: true }),
+  );
   const tensor = human.tf.tensor(new Uint8Array(data), [info.height, info.width, 3], "int32");
   try {
     const result = await human.detect(tensor);
@@ -155,21 +181,24 @@ async function analyseFaces(bytes) {
   }
 }
 
-/** Piscina task entry: errors are returned, never thrown (a throw at load would hang the pool). */
+/**
+ * Piscina task entry: errors are returned, never thrown (a throw at load
+ * would hang the pool); an image that does not decode is `bad_input`
+ * (workers/task-error.mjs). `ping` also says how many times this thread
+ * loaded the face models.
+ */
 export default async function run(task) {
   try {
     if (task.op === "pdf417") return await pdf417Task(task.image);
     if (task.op === "mrz") return await mrzTask(task.image);
     if (task.op === "front_text") return await frontTextTask(task.image);
-    ready ??= load();
     if (task.op === "faces") return { ok: true, value: await analyseFaces(task.image) };
     if (task.op === "ping") {
-      const [{ runtime }] = await Promise.all([ready, warmDocumentReaders()]);
-      return { ok: true, value: { model: MODEL_VERSION, runtime } };
+      const [{ runtime }] = await Promise.all([faceModels(), warmDocumentReaders()]);
+      return { ok: true, value: { model: MODEL_VERSION, runtime, loads } };
     }
     return { ok: false, error: `unknown op ${task.op}` };
   } catch (err) {
-    ready = undefined;
-    return { ok: false, error: err instanceof Error ? err.message : String(err) };
+    return taskError(err);
   }
 }

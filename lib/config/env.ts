@@ -90,6 +90,8 @@ const stripeApiBase = optionalString.pipe(
 const EnvSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+  /** How long requests in flight may finish after SIGTERM (server.mjs reads it; validated here). */
+  SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).max(3_600_000).default(25_000),
   PUBLIC_BASE_URL: optionalString.pipe(z.url().optional()),
   DATABASE_URL: optionalString.pipe(
     z

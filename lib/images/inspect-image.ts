@@ -4,8 +4,10 @@ import { ApiError } from "@/lib/http/api-error";
 /**
  * First look at an uploaded image, before any model sees it: a format we
  * decode (JPEG, PNG, WebP, HEIC/AVIF), big enough to hold a readable face or
- * document, and not a decompression bomb. Anything else is 422
- * `invalid_image` naming the field, so the page can say which photo to retake.
+ * document, not a decompression bomb, and whole (it decodes to the last
+ * pixel: a JPEG cut short has a valid header). Anything else is 422
+ * `invalid_image` naming the field, so the page can say which photo to
+ * retake; nothing is queued for the vision workers or billed.
  */
 const FORMATS = new Set(["jpeg", "png", "webp", "heif", "avif"]);
 const MIN_SIDE = 120;
@@ -30,5 +32,23 @@ export async function inspectImage(bytes: Uint8Array, field: string): Promise<Im
   if (Math.min(width, height) < MIN_SIDE) {
     throw new ApiError("invalid_image", { status: 422, message: `${field} is ${width}x${height}: too small to check (at least ${MIN_SIDE} px each side)`, data: { field } });
   }
+  if (!(await decodesFully(bytes))) {
+    throw new ApiError("invalid_image", { status: 422, message: `${field} is damaged or cut short (it does not decode to the end); take or send it again`, data: { field } });
+  }
   return { format, width, height };
+}
+
+/**
+ * Whether every pixel of the image decodes, as the vision workers will decode
+ * it (sharp's default `failOn: "warning"`, so a truncated JPEG fails). Shrunk
+ * on load to 256 px: the whole compressed stream is still read, the memory
+ * stays small.
+ */
+async function decodesFully(bytes: Uint8Array): Promise<boolean> {
+  try {
+    await sharp(bytes, { limitInputPixels: MAX_PIXELS, failOn: "warning" }).resize({ width: 256, height: 256, fit: "inside", withoutEnlargement: true }).raw().toBuffer();
+    return true;
+  } catch {
+    return false;
+  }
 }

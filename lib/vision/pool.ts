@@ -1,6 +1,7 @@
 import os from "node:os";
 import path from "node:path";
 import { Piscina } from "piscina";
+import { ApiError } from "@/lib/http/api-error";
 
 /**
  * The vision worker pool: face inference runs in worker threads
@@ -39,7 +40,8 @@ export type FaceAnalysis = {
   model: string;
 };
 
-type TaskResult<T> = { ok: true; value: T } | { ok: false; error: string };
+/** A task's answer (workers/task-error.mjs): `bad_input` when the image did not decode. */
+type TaskResult<T> = { ok: true; value: T } | { ok: false; error: string; bad_input?: boolean };
 
 const globalForPool = globalThis as unknown as { __svcVisionPool?: Piscina };
 
@@ -105,8 +107,18 @@ async function run<T>(task: Record<string, unknown>, transfer?: ArrayBuffer[]): 
   } finally {
     endTurn();
   }
-  if (!result.ok) throw new VisionUnavailableError(result.error);
+  if (!result.ok) throw taskFailure(result.error, result.bad_input === true);
   return result.value;
+}
+
+/**
+ * A failed task: an image that did not decode is the caller's bad input, 422
+ * `invalid_image` (lib/images/inspect-image.ts refuses it first, naming the
+ * field; this is the worker's own word), anything else the engine's failure.
+ */
+function taskFailure(error: string, badInput: boolean): Error {
+  if (badInput) return new ApiError("invalid_image", { status: 422, message: "An image is damaged or cut short (it does not decode to the end); take or send it again" });
+  return new VisionUnavailableError(error);
 }
 
 /** Faces in one image (JPEG/PNG/WebP bytes), with embeddings, head pose and eye openness. */
@@ -119,7 +131,13 @@ export function analyseFaces(image: Uint8Array): Promise<FaceAnalysis> {
  * Loads the face models, the barcode reader and the OCR models in every
  * thread of the pool (call at start-up so no request pays for loading).
  */
-export type VisionRuntime = { model: string; /** Where the face models run (workers/native-inference.mjs). */ runtime: "onnxruntime" | "wasm" };
+export type VisionRuntime = {
+  model: string;
+  /** Where the face models run (workers/native-inference.mjs). */
+  runtime: "onnxruntime" | "wasm";
+  /** How many times the answering thread has loaded the face models (1 unless a load failed; a bad image never reloads them). */
+  loads: number;
+};
 
 export async function warmVision(): Promise<VisionRuntime> {
   const pings = await Promise.all(Array.from({ length: visionThreads() }, () => run<VisionRuntime>({ op: "ping" })));

@@ -9,6 +9,10 @@ export type RunningServer = {
   stop(): Promise<void>;
   /** Ends the process with SIGKILL, as a crash or an OOM kill would: no shutdown code runs. */
   stopHard(): Promise<void>;
+  /** Sends the process a signal (SIGTERM: the drain a deployment starts). */
+  signal(name: NodeJS.Signals): void;
+  /** Resolves with the process's exit code once it has exited. */
+  exited: Promise<number | null>;
   output(): string;
 };
 
@@ -70,14 +74,15 @@ export async function startServer(
   });
   const watched = watchProcess(child, "server", options.logFile);
   await watched.waitUntilUp(`${url}/api/health`, options.upWhen ?? [200], 120_000);
-  return { url, port, output: watched.output, stop: watched.stop, stopHard: watched.stopHard };
+  return { url, port, output: watched.output, stop: watched.stop, stopHard: watched.stopHard, signal: (name) => child.kill(name), exited: watched.exited };
 }
 
 /**
  * A child process of a test (a server, the example app): its output kept,
  * `waitUntilUp` polls `probeUrl` until it answers one of `statuses` (or the
  * process exits, or time runs out: it is then killed, and the error carries
- * its output), `stop` ends it (SIGTERM, SIGKILL after 10 s).
+ * its output), `stop` ends it (SIGTERM, SIGKILL after 10 s), `exited`
+ * resolves with its exit code.
  */
 export function watchProcess(child: ChildProcess, name: string, logFile?: string) {
   let log = "";
@@ -90,6 +95,7 @@ export function watchProcess(child: ChildProcess, name: string, logFile?: string
   child.stderr?.on("data", keep);
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
   return {
+    exited,
     output: () => log,
     async waitUntilUp(probeUrl: string, statuses: number[], timeoutMs: number) {
       const deadline = Date.now() + timeoutMs;
