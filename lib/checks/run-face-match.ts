@@ -13,28 +13,38 @@ import { faceMatchStatus } from "./face-match-verdict";
  * liveness frame (or the selfie), once both templates exist; re-run whenever either is replaced (a
  * retaken document or a new burst). Billed once per session.
  *
- * An account-recovery session (lib/org/recovery/) carries the member's
- * enrolled face: the selfie is matched against it, never against a
- * document alone; with a fresh document (`with_id`) the document's
- * portrait must match the selfie as well, and the worse of the two decides.
+ * A session that carries an account's enrolled face (account recovery,
+ * lib/org/recovery/; a burst sent to POST /api/v2/antispoof/identity,
+ * ./run-identity-burst.ts) matches the selfie against it as soon as the
+ * selfie exists, never against a document alone; once a fresh document is
+ * there (recovery `with_id`, a workflow with id_verification) its portrait
+ * must match the selfie as well, and the worse of the two decides.
+ *
+ * `enrolledFace`: the account's enrolled face to match against from now on;
+ * it is kept with the result (the session's `enrolled_template`), so a
+ * re-run (a new document) matches against it too.
  */
 const SEVERITY: Record<string, number> = { passed: 0, review: 1, failed: 2 };
 const worse = (a: CheckStatus, b: CheckStatus) => ((SEVERITY[a] ?? 0) >= (SEVERITY[b] ?? 0) ? a : b);
 
-export async function runFaceMatchIfReady(session: Session) {
+export type FaceMatchCheck = { type: "face_match"; status: CheckStatus; score: number; data: Record<string, unknown>; error: { code: string; message: string } | null };
+
+export async function runFaceMatchIfReady(session: Session, options: { enrolledFace?: FaceTemplate } = {}): Promise<FaceMatchCheck | null> {
   const settings = (session.workflowSnapshot as WorkflowSnapshot).settings.face_match;
   if (!settings || !session.features.includes("face_match")) return null;
-  const [portrait, selfie, enrolled] = await Promise.all([
+  const [portrait, selfie, enrolledBefore] = await Promise.all([
     loadJsonArtifact<FaceReference>(session.id, "portrait_template"),
     loadJsonArtifact<FaceTemplate>(session.id, "selfie_template"),
-    loadJsonArtifact<FaceTemplate>(session.id, "enrolled_template"),
+    options.enrolledFace ? null : loadJsonArtifact<FaceTemplate>(session.id, "enrolled_template"),
   ]);
-  const needsDocument = !enrolled || session.features.includes("id_verification");
-  if (!selfie || (needsDocument && !portrait)) return null;
+  const enrolled = options.enrolledFace ?? enrolledBefore;
+  if (!selfie || (!enrolled && !portrait)) return null;
   const started = performance.now();
   const reference = enrolled ? "enrolled_face" : (portrait!.reference ?? "document");
   const similarity = roundScore(templateSimilarity(enrolled ?? portrait!, selfie));
-  const documentSimilarity = enrolled && portrait ? roundScore(templateSimilarity(portrait, selfie)) : null;
+  // A reused session's `portrait_template` is the enrolled face itself (lib/identity/reuse.ts): no document to match as well.
+  const documentPortrait = portrait?.reference === "enrolled_face" ? null : portrait;
+  const documentSimilarity = enrolled && documentPortrait ? roundScore(templateSimilarity(documentPortrait, selfie)) : null;
   const againstReference = faceMatchStatus(similarity, settings);
   const status = documentSimilarity === null ? againstReference : worse(againstReference, faceMatchStatus(documentSimilarity, settings));
   const error =
@@ -51,6 +61,7 @@ export async function runFaceMatchIfReady(session: Session) {
     score: similarity,
     data,
     error,
+    ...(options.enrolledFace ? { artifacts: { enrolled_template: options.enrolledFace } } : {}),
     evidence: {
       portrait_sha256: portrait?.source_sha256 ?? null,
       enrolled_sha256: enrolled?.source_sha256 ?? null,
@@ -60,5 +71,5 @@ export async function runFaceMatchIfReady(session: Session) {
       compare_ms: Math.round((performance.now() - started) * 100) / 100,
     },
   });
-  return { type: "face_match", status, score: similarity, data, error };
+  return { type: "face_match" as const, status, score: similarity, data, error };
 }

@@ -4,8 +4,12 @@ import { assertBurstAllowed, consumeChallenge } from "@/lib/liveness/challenges"
 import { burstFrames, judgeBurst } from "@/lib/liveness/judge-burst";
 import { keepLivenessFrames, saveArtifact, saveJsonArtifact } from "@/lib/sessions/artifacts";
 import { recordCheckResult } from "@/lib/sessions/record-check";
+import type { FaceTemplate } from "@/lib/faces/templates";
 import { runFaceMatchIfReady } from "./run-face-match";
 import { runFaceUniqueness } from "./run-face-uniqueness";
+
+/** One check as a hosted-flow step answers it (`{ checks }`). */
+export type StepCheck = { type: string; status: string; score?: number | null; data?: unknown; error?: unknown };
 
 /**
  * POST /api/v2/antispoof: the burst of the liveness step. Its challenge was
@@ -20,8 +24,11 @@ import { runFaceUniqueness } from "./run-face-uniqueness";
  * the selfie for face match and (once live, or in review) face uniqueness. A burst that
  * went to review keeps all its frames for the reviewer who settles it
  * (lib/sessions/review-check.ts); any other burst clears an earlier one's.
+ *
+ * `enrolledFace`: the face match is against this enrolled face of the
+ * session's account (POST /api/v2/antispoof/identity, ./run-identity-burst.ts).
  */
-export async function submitLivenessBurst(session: Session, upload: Upload) {
+export async function submitLivenessBurst(session: Session, upload: Upload, options: { enrolledFace?: FaceTemplate } = {}): Promise<{ checks: StepCheck[] }> {
   await assertBurstAllowed(session);
   const frames = burstFrames(upload);
   const challenge = await consumeChallenge(session, upload.fields.challenge_id);
@@ -43,12 +50,12 @@ export async function submitLivenessBurst(session: Session, upload: Upload) {
   });
   await keepLivenessFrames(session.id, verdict.status === "review" ? frames : []);
 
-  const checks: unknown[] = [{ type: "liveness", status: verdict.status, score: verdict.live_score, data: { live_score: verdict.live_score }, error: verdict.error }];
+  const checks: StepCheck[] = [{ type: "liveness", status: verdict.status, score: verdict.live_score, data: { live_score: verdict.live_score }, error: verdict.error }];
   if (best) {
     const selfie = best.template;
     await saveArtifact(session.id, "selfie", frames[best.index]!.bytes, frames[best.index]!.type || "image/jpeg");
     await saveJsonArtifact(session.id, "selfie_template", selfie);
-    const faceMatch = await runFaceMatchIfReady(session);
+    const faceMatch = await runFaceMatchIfReady(session, options);
     if (faceMatch) checks.push(faceMatch);
     // A face is enrolled in the uniqueness gallery only once it proved live, or while a reviewer
     // is to judge its liveness: a session that ends without approval gives it back (releaseSessionFaces).

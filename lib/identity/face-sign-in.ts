@@ -3,7 +3,7 @@ import type { Account } from "@/generated/prisma/client";
 import { now } from "@/lib/clock";
 import { env } from "@/lib/config/env";
 import { db } from "@/lib/db/client";
-import { roundScore, templateSimilarity, type FaceTemplate } from "@/lib/faces/templates";
+import { roundScore, templateSimilarity } from "@/lib/faces/templates";
 import { ApiError } from "@/lib/http/api-error";
 import type { Upload } from "@/lib/http/read-upload";
 import { UUID_PATTERN } from "@/lib/http/validation";
@@ -11,7 +11,7 @@ import { BURST_FRAMES, CHALLENGE_TTL_SECONDS, challengeColours, colourFields, IN
 import { burstFrames, judgeBurst } from "@/lib/liveness/judge-burst";
 import { FEATURE_SETTINGS, type LivenessAction } from "@/lib/workflows/settings";
 import { assertNotLocked, lockIfLimitReached, releaseScan, reserveScan, scanSucceeded, throttleKey } from "./face-sign-in-throttle";
-import { readProfile } from "./profile";
+import { validEnrolledFace } from "./profile";
 
 /**
  * Face sign-in (README "Face sign-in"): the person names their account (the
@@ -131,13 +131,6 @@ async function consumeSignInChallenge(interactionId: string, challengeId: string
   return { actions: challenge.actions as LivenessAction[], colours: challenge.colours };
 }
 
-/** The account's enrolled face, when valid (a stale or missing one cannot sign in). */
-async function usableEnrolledFace(account: Account | null, at: Date): Promise<FaceTemplate | null> {
-  if (!account) return null;
-  const profile = await readProfile(account.id, at);
-  return profile.face?.state === "valid" ? profile.face.content : null;
-}
-
 /** A failed scan (already counted): 429 and the lock when it reached the limit, else 403 `face_not_matched`. */
 async function failedScan(key: string, failures: number, at: Date, reason: "not_live" | "not_matched", triesLeft: number): Promise<never> {
   await lockIfLimitReached(key, failures, at);
@@ -171,7 +164,7 @@ export async function judgeFaceSignIn(interactionId: string, email: string, uplo
   const triesLeft = await faceSignInTriesLeft(interactionId);
   if (judged.verdict.status !== "passed" || !judged.best) return failedScan(key, failures, at, "not_live", triesLeft);
   const account = await accountByEmail(email);
-  const enrolled = await usableEnrolledFace(account, at);
+  const enrolled = account ? await validEnrolledFace(account.id, at) : null; // a stale or missing face cannot sign in
   const similarity = enrolled ? roundScore(templateSimilarity(enrolled, judged.best.template)) : 0;
   if (!account || !enrolled || similarity < faceSignInThreshold()) return failedScan(key, failures, at, "not_matched", triesLeft);
   await scanSucceeded(key, at);

@@ -56,6 +56,12 @@ export async function readProfile(accountId: string, at: Date, tx?: Tx): Promise
   };
 }
 
+/** The account's enrolled face when valid (a missing or stale one proves nothing): face sign-in, POST /api/v2/antispoof/identity. */
+export async function validEnrolledFace(accountId: string, at: Date): Promise<Judged<"face">["content"] | null> {
+  const profile = await readProfile(accountId, at);
+  return profile.face?.state === "valid" ? profile.face.content : null;
+}
+
 /** Age bands from the document proof's date of birth (the date itself never leaves the service). */
 export function ageBands(document: Judged<"document"> | null, at: Date): { is_18_plus: boolean | null; is_21_plus: boolean | null } {
   const dob = document?.state !== "expired" ? document?.content.date_of_birth : null;

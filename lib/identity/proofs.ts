@@ -67,6 +67,17 @@ export function endOfDay(isoDate: string | null | undefined): Date | null {
   return new Date(`${isoDate}T23:59:59.999Z`);
 }
 
+/** A proof's sealed content opened. */
+export function openProofContent<K extends ProofKind>(sealed: Uint8Array): ProofContent[K] {
+  return openJson<ProofContent[K]>(sealed);
+}
+
+/** The holder's name as the verified document gives it: its full name, else first and last name; null when it gives none. */
+export function documentProofName(document: Pick<DocumentProof, "full_name" | "first_name" | "last_name">): string | null {
+  const name = document.full_name?.trim() || [document.first_name, document.last_name].filter((n) => n?.trim()).join(" ").trim();
+  return name || null;
+}
+
 export function openProof<K extends ProofKind>(row: {
   kind: string;
   key: string;
@@ -78,7 +89,7 @@ export function openProof<K extends ProofKind>(row: {
   return {
     kind: row.kind as K,
     key: row.key,
-    content: openJson<ProofContent[K]>(row.sealed),
+    content: openProofContent<K>(row.sealed),
     verifiedAt: row.verifiedAt,
     validUntil: row.validUntil,
     sourceSessionId: row.sourceSessionId,

@@ -5,6 +5,7 @@ import { db } from "@/lib/db/client";
 import { ApiError } from "@/lib/http/api-error";
 import { isLicenceServable } from "./predicates";
 import { ageBands, readProfile, type Judged, type Profile } from "./profile";
+import { documentProofName } from "./proofs";
 import { projectPseudonym } from "./pseudonym";
 
 /**
@@ -89,19 +90,24 @@ export async function readIdentity(app: App, query: z.infer<typeof IdentityQuery
 }
 
 /**
- * The decision's `identity` (spec 2.2) for a session bound to an account:
- * filled once the session is APPROVED (the person shared their proofs with
- * this app through it) and while that share stands; the name as verified,
- * licences with their state. Null for unbound sessions and otherwise.
+ * The decision's `identity` (spec 2.2): null only for a session without an
+ * account. For a bound session, the profile is released (`shared: true`:
+ * the name as verified, licences with their state) once the session is
+ * APPROVED (the person shared their proofs with this app through it) and
+ * while that share stands; otherwise (open, in review, declined, expired,
+ * or the person revoked the app) only the account's id, nothing of its
+ * profile (`shared: false`).
  */
 export async function decisionIdentity(session: Pick<Session, "accountId" | "appId" | "status">) {
-  if (!session.accountId || session.status !== "APPROVED") return null;
-  if (!(await sharesWithApp(session.accountId, session.appId))) return null;
+  if (!session.accountId) return null;
+  const shared = session.status === "APPROVED" && (await sharesWithApp(session.accountId, session.appId));
+  if (!shared) return { svc_id: session.accountId, shared: false, full_name: null, licenses: [], verified_at: null, stale: false };
   const at = now();
   const profile = await readProfile(session.accountId, at);
   return {
     svc_id: session.accountId,
-    full_name: profile.document && profile.document.state !== "expired" ? profile.document.content.full_name : null,
+    shared: true,
+    full_name: profile.document && profile.document.state !== "expired" ? documentProofName(profile.document.content) : null,
     licenses: profile.licences
       .filter((l) => isLicenceServable(l, at))
       .map((l) => ({ license_type: l.content.license_type, license_state: l.content.state, status: l.content.status, expire_date: l.content.expires_on })),

@@ -7,6 +7,7 @@ import { sql, type ExpressionBuilder } from "kysely";
 import type { DB } from "@/generated/kysely/database";
 import { prepareQuery, runPrepared, typedSql } from "@/lib/db/typed-sql";
 import { staleBefore } from "@/lib/identity/profile";
+import { documentProofName, openProofContent } from "@/lib/identity/proofs";
 
 export type AccessTokenInfo = {
   accountId: string;
@@ -18,24 +19,26 @@ export type AccessTokenInfo = {
   emailVerified: boolean;
   /** Only when asked for (`withIdVerified`). */
   idVerified: boolean | null;
+  /** The name as verified on the account's valid document proof (`withIdVerified`), else null. */
+  verifiedName: string | null;
 };
 
 /**
- * A valid document proof on the account (lib/identity/profile.ts proofState
- * "valid": not past the document's expiry, verified since `staleBefore`).
+ * The account's valid document proof, sealed (lib/identity/profile.ts
+ * proofState "valid": not past the document's expiry, verified since
+ * `staleBefore`), or null: the account is ID-verified when there is one.
  */
-function idVerified(eb: ExpressionBuilder<DB & { a: DB["accounts"] }, "a">, v: { at: Date; staleBefore: Date }) {
+function validDocumentProof(eb: ExpressionBuilder<DB & { a: DB["accounts"] }, "a">, v: { at: Date; staleBefore: Date }) {
   return eb
-    .exists(
-      eb
-        .selectFrom("account_proofs as ap")
-        .select(sql`1`.as("one"))
-        .whereRef("ap.account_id", "=", "a.id")
-        .where("ap.kind", "=", sql.lit("document"))
-        .where((w) => w.or([w("ap.valid_until", "is", null), w("ap.valid_until", ">", v.at)]))
-        .where("ap.verified_at", ">=", v.staleBefore),
-    )
-    .$castTo<boolean | null>();
+    .selectFrom("account_proofs as ap")
+    .select("ap.sealed")
+    .whereRef("ap.account_id", "=", "a.id")
+    .where("ap.kind", "=", sql.lit("document"))
+    .where((w) => w.or([w("ap.valid_until", "is", null), w("ap.valid_until", ">", v.at)]))
+    .where("ap.verified_at", ">=", v.staleBefore)
+    .orderBy("ap.verified_at", "desc")
+    .limit(1)
+    .$castTo<Uint8Array | null>();
 }
 
 function accessTokenQuery(name: string, withIdVerified: boolean) {
@@ -53,7 +56,7 @@ function accessTokenQuery(name: string, withIdVerified: boolean) {
         "a.name",
         "a.preferred_username as preferredUsername",
         eb("a.email_verified_at", "is not", null).$castTo<boolean>().as("emailVerified"),
-        withIdVerified ? idVerified(eb, v).as("idVerified") : sql<boolean | null>`NULL::boolean`.as("idVerified"),
+        withIdVerified ? validDocumentProof(eb, v).as("document") : sql<Uint8Array | null>`NULL::bytea`.as("document"),
       ])
       .where("t.token_hash", "=", v.tokenHash)
       .where("t.expires_at", ">", v.at)
@@ -77,8 +80,13 @@ export async function lookupAccessToken(token: string, options: { withIdVerified
     staleBefore: staleBefore(at),
   });
   if (!row) return null;
-  const { scope, ...info } = row;
-  return { ...info, scopes: splitScope(scope) };
+  const { scope, document, ...info } = row;
+  return {
+    ...info,
+    scopes: splitScope(scope),
+    idVerified: options.withIdVerified ? document !== null : null,
+    verifiedName: document ? documentProofName(openProofContent<"document">(document)) : null,
+  };
 }
 
 const REALM = 'Bearer realm="svc"';

@@ -13,7 +13,9 @@ import type { OidcRequest } from "./http";
 
 /**
  * GET /api/auth/oidc/userinfo: top-level claims; needs `openid` and
- * `profile`. With `zkp` it adds the predicates (lib/identity/predicates.ts:
+ * `profile` (spec 2.10, 4.5). `name` is the name as verified on the
+ * account's valid document proof, else the name the person gave, else left
+ * out. With `zkp` it adds the predicates (lib/identity/predicates.ts:
  * `age_over_18`, `age_over_21`, `licence_valid` where known), never the
  * date of birth.
  */
@@ -27,16 +29,21 @@ export async function readUserinfo(req: OidcRequest) {
     email_verified: t.emailVerified,
   };
   // OIDC Core 5.3.2: a claim without a value is left out, not null.
-  if (t.name) claims.name = t.name;
+  const name = t.verifiedName ?? t.name;
+  if (name) claims.name = name;
   claims.id_verified = t.idVerified === true;
   if (t.scopes.includes("zkp")) Object.assign(claims, identityPredicates(await readProfile(t.accountId, now()), now()));
   return claims;
 }
 
 /**
- * GET /api/auth/oidc/licenses: `{ licenses }`; needs `doctor_license` (the
- * person agreed to release their licences, numbers included). A licence
- * past its expiry, or that a registry re-check found lapsed, is never served.
+ * GET /api/auth/oidc/licenses: `{ licenses }`; needs `doctor_license`. Spec
+ * 4.5 declares no scope for it, but the answer carries licence numbers: an
+ * app the person signed into with `openid` alone would read them without
+ * the consent screen ever naming them. With `doctor_license` the consent
+ * screen says what is released. The deviation is documented in README
+ * "Account reads". A licence past its
+ * expiry, or that a registry re-check found lapsed, is never served.
  */
 export async function readLicences(req: OidcRequest) {
   const t = await requireAccessToken(req, ["doctor_license"]);

@@ -81,7 +81,7 @@ export const STRINGS = {
   },
   scopes: {
     openid: "Your account id (to recognise you)",
-    profile: "Your email address, your name if you gave one, and whether your identity is verified",
+    profile: "Your email address, your name (as verified on your identity document, or as you gave it) and whether your identity is verified",
     verifications: "Whether you passed identity and liveness checks, and your licences' verification status",
     zkp: "Proofs about you (such as being over 18) without the underlying details",
     doctor_license: "Your professional licences: their type, number, issuing board, status and expiry",

@@ -448,6 +448,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/antispoof/identity": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Prove the bound account's face with a liveness burst
+         * @description For a session bound to an account (created with `svc_access_token`) whose workflow has liveness and face_match: the same challenge (POST /api/v2/antispoof/challenge) and 3 to 8 frames as POST /api/v2/antispoof, judged the same way, and the best frame matched 1:1 against the account's enrolled face with the workflow's face-match settings (`data.reference: "enrolled_face"`; a document's portrait, when the session has one, must match as well). Liveness and face match are each billed once per session, like the hosted flow's. A face that does not match answers 403 `face_not_matched` with the recorded checks in `data.checks`; a borderline match is `review` (200; a reviewer decides). Refused before the burst is judged (the challenge stays usable): an unbound session 400 `invalid_session`, a workflow without liveness or face_match 400 `invalid_request`, an account without a valid enrolled face 409 `face_not_enrolled`.
+         */
+        post: operations["submitIdentityBurst"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/face-uniqueness": {
         parameters: {
             query?: never;
@@ -645,7 +665,7 @@ export interface paths {
         };
         /**
          * The person's professional licences
-         * @description Bearer access token with `openid` and `doctor_license` (the person agreed to release their licences, numbers included). A licence past its expiry, or that a registry re-check found lapsed, is never served.
+         * @description Bearer access token with `openid` and `doctor_license` (the person agreed to release their licences, numbers included); without it 403 `insufficient_scope`. Spec 4.5 declares no scope here: a deliberate deviation, so an app the person signed into with `openid` alone cannot read their licence numbers (README "Account reads"). A licence past its expiry, or that a registry re-check found lapsed, is never served.
          */
         get: operations["oidcLicences"];
         put?: never;
@@ -1301,9 +1321,11 @@ export interface components {
             };
             error: components["schemas"]["CheckError"];
         };
-        /** @description The bound account's reusable profile, once the session is APPROVED and while the person shares it with this project; null otherwise. */
+        /** @description The bound account's reusable profile; null only for a session without an account (spec 2.2). Filled (`shared: true`) once the session is APPROVED and while the person shares it with this project; otherwise only `svc_id` (`shared: false`, `full_name` null, no licences). */
         DecisionIdentity: {
             svc_id: string;
+            /** @description Whether the profile is released: true once this session is APPROVED and while the person shares their proofs with this project; false otherwise (open, in review, declined, expired, revoked), with nothing of the profile. */
+            shared: boolean;
             /** @description The name as verified on the document; null without a valid document proof. */
             full_name: string | null;
             licenses: {
@@ -1817,7 +1839,7 @@ export interface components {
             preferred_username: string;
             email: string;
             email_verified: boolean;
-            /** @description Left out when the person gave none. */
+            /** @description The name as verified on the account's valid identity document, else the name the person gave; left out when there is neither. */
             name?: string;
             id_verified: boolean;
             /** @description With `zkp`, when a valid document answers it. */
@@ -7327,6 +7349,363 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "liveness_already_passed" | "session_closed" | "idempotency_in_progress";
+                            /** @description For people; may change. Branch on `code`. */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `session_expired` */
+            410: {
+                headers: {
+                    /** @description The request's id (also in the logs); quote it to support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @description `[]`, or an object with details (for `invalid_request`, a map of field → message). */
+                        data: unknown[] | {
+                            [key: string]: unknown;
+                        };
+                        error: {
+                            /** @enum {string} */
+                            code: "session_expired";
+                            /** @description For people; may change. Branch on `code`. */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `image_too_large`, `request_too_large` */
+            413: {
+                headers: {
+                    /** @description The request's id (also in the logs); quote it to support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @description `[]`, or an object with details (for `invalid_request`, a map of field → message). */
+                        data: unknown[] | {
+                            [key: string]: unknown;
+                        };
+                        error: {
+                            /** @enum {string} */
+                            code: "image_too_large" | "request_too_large";
+                            /** @description For people; may change. Branch on `code`. */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_image`, `no_face`, `face_rescan_required`, `idempotency_key_reused` */
+            422: {
+                headers: {
+                    /** @description The request's id (also in the logs); quote it to support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @description `[]`, or an object with details (for `invalid_request`, a map of field → message). */
+                        data: unknown[] | {
+                            [key: string]: unknown;
+                        };
+                        error: {
+                            /** @enum {string} */
+                            code: "invalid_image" | "no_face" | "face_rescan_required" | "idempotency_key_reused";
+                            /** @description For people; may change. Branch on `code`. */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `rate_limited` */
+            429: {
+                headers: {
+                    /** @description The request's id (also in the logs); quote it to support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @description `[]`, or an object with details (for `invalid_request`, a map of field → message). */
+                        data: unknown[] | {
+                            [key: string]: unknown;
+                        };
+                        error: {
+                            /** @enum {string} */
+                            code: "rate_limited";
+                            /** @description For people; may change. Branch on `code`. */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `server_error` */
+            500: {
+                headers: {
+                    /** @description The request's id (also in the logs); quote it to support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @description `[]`, or an object with details (for `invalid_request`, a map of field → message). */
+                        data: unknown[] | {
+                            [key: string]: unknown;
+                        };
+                        error: {
+                            /** @enum {string} */
+                            code: "server_error";
+                            /** @description For people; may change. Branch on `code`. */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `liveness_unavailable` */
+            502: {
+                headers: {
+                    /** @description The request's id (also in the logs); quote it to support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @description `[]`, or an object with details (for `invalid_request`, a map of field → message). */
+                        data: unknown[] | {
+                            [key: string]: unknown;
+                        };
+                        error: {
+                            /** @enum {string} */
+                            code: "liveness_unavailable";
+                            /** @description For people; may change. Branch on `code`. */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `service_unavailable` */
+            503: {
+                headers: {
+                    /** @description The request's id (also in the logs); quote it to support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @description `[]`, or an object with details (for `invalid_request`, a map of field → message). */
+                        data: unknown[] | {
+                            [key: string]: unknown;
+                        };
+                        error: {
+                            /** @enum {string} */
+                            code: "service_unavailable";
+                            /** @description For people; may change. Branch on `code`. */
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    submitIdentityBurst: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a POST safe to retry: the first response (success or error other than 5xx) is stored for 24 h and replayed, with `Idempotent-Replayed: true`, to a retry with the same key and body. The same key with another body answers 422 `idempotency_key_reused`; while the first is still running, 409 `idempotency_in_progress`. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /** @description The `challenge_id` of POST /api/v2/antispoof/challenge. */
+                    challenge_id: string;
+                    /** @description 3 to 8 image files, in order (also accepted as `frames[]`, `frame` or `frame_<n>`). */
+                    frames: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description The checks recorded: liveness, face_match (against the enrolled face), face_uniqueness when the workflow has it. */
+            200: {
+                headers: {
+                    /** @description The request's id (also in the logs); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in this bucket. */
+                    "X-RateLimit-Limit"?: string;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            /** @description The checks this step ran: its own, then any that follow from it (age, face match, face uniqueness). */
+                            checks: components["schemas"]["FlowCheck"][];
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_session`, `frames_required`, `invalid_frames`, `too_many_frames`, `challenge_expired`, `invalid_request` */
+            400: {
+                headers: {
+                    /** @description The request's id (also in the logs); quote it to support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @description `[]`, or an object with details (for `invalid_request`, a map of field → message). */
+                        data: unknown[] | {
+                            [key: string]: unknown;
+                        };
+                        error: {
+                            /** @enum {string} */
+                            code: "invalid_session" | "frames_required" | "invalid_frames" | "too_many_frames" | "challenge_expired" | "invalid_request";
+                            /** @description For people; may change. Branch on `code`. */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `token_missing` */
+            401: {
+                headers: {
+                    /** @description The request's id (also in the logs); quote it to support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @description `[]`, or an object with details (for `invalid_request`, a map of field → message). */
+                        data: unknown[] | {
+                            [key: string]: unknown;
+                        };
+                        error: {
+                            /** @enum {string} */
+                            code: "token_missing";
+                            /** @description For people; may change. Branch on `code`. */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `insufficient_funds` */
+            402: {
+                headers: {
+                    /** @description The request's id (also in the logs); quote it to support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @description `[]`, or an object with details (for `invalid_request`, a map of field → message). */
+                        data: unknown[] | {
+                            [key: string]: unknown;
+                        };
+                        error: {
+                            /** @enum {string} */
+                            code: "insufficient_funds";
+                            /** @description For people; may change. Branch on `code`. */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `face_not_matched`, `invalid_challenge` */
+            403: {
+                headers: {
+                    /** @description The request's id (also in the logs); quote it to support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @description `[]`, or an object with details (for `invalid_request`, a map of field → message). */
+                        data: unknown[] | {
+                            [key: string]: unknown;
+                        };
+                        error: {
+                            /** @enum {string} */
+                            code: "face_not_matched" | "invalid_challenge";
+                            /** @description For people; may change. Branch on `code`. */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `session_not_found` */
+            404: {
+                headers: {
+                    /** @description The request's id (also in the logs); quote it to support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @description `[]`, or an object with details (for `invalid_request`, a map of field → message). */
+                        data: unknown[] | {
+                            [key: string]: unknown;
+                        };
+                        error: {
+                            /** @enum {string} */
+                            code: "session_not_found";
+                            /** @description For people; may change. Branch on `code`. */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `face_not_enrolled`, `liveness_already_passed`, `session_closed`, `idempotency_in_progress` */
+            409: {
+                headers: {
+                    /** @description The request's id (also in the logs); quote it to support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @description `[]`, or an object with details (for `invalid_request`, a map of field → message). */
+                        data: unknown[] | {
+                            [key: string]: unknown;
+                        };
+                        error: {
+                            /** @enum {string} */
+                            code: "face_not_enrolled" | "liveness_already_passed" | "session_closed" | "idempotency_in_progress";
                             /** @description For people; may change. Branch on `code`. */
                             message: string;
                         };

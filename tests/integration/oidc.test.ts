@@ -660,11 +660,13 @@ describe("account reads", () => {
     const l = await bearer("/api/auth/oidc/licenses", tokens.access_token);
     expect(l.body.data.licenses).toEqual([{ type: "MD", number: "A-123", status: "active", expires_on: "2099-12-31", issuer: "Medical Board" }]);
     const userinfo = await bearer("/api/auth/oidc/userinfo", tokens.access_token);
+    // Spec 2.10: userinfo releases the name as verified (scope profile); never the date of birth or the document number.
+    expect(userinfo.body.name).toBe("JORDAN SAMPLE");
     for (const res of [v, l, userinfo]) {
       expect(res.text).not.toContain("1990-01-01");
       expect(res.text).not.toContain("D1234567");
-      expect(res.text).not.toContain("JORDAN");
     }
+    for (const res of [v, l]) expect(res.text).not.toContain("JORDAN");
   });
 });
 

@@ -61,7 +61,7 @@ describe("reusable identity (verify once, reuse), for a production app", () => {
   beforeAll(async () => {
     t = await createTenant(shared().env, "production");
     await cli(["app:redirect-uri", "--app", t.appId, "--uri", PROD_REDIRECT], shared().env);
-    await cli(["app:scopes", "--app", t.appId, "--scopes", "openid profile verifications zkp"], shared().env);
+    await cli(["app:scopes", "--app", t.appId, "--scopes", "openid profile verifications zkp doctor_license"], shared().env);
     prodConfig = await client.discovery(new URL(op.url), t.clientId, t.clientSecret, undefined, { execute: [client.allowInsecureRequests] });
     kyc = await createWorkflow(t, ["id_verification", "liveness", "face_match"], { settings: turns });
     reusing = await createWorkflow(t, ["id_verification", "liveness", "face_match", "age"], { settings: { ...turns, age: { minimum_age: 21 } } });
@@ -184,7 +184,10 @@ describe("reusable identity (verify once, reuse), for a production app", () => {
     const issued = await credentialOf(zkp.access_token, { proof: await wallet.keyProof() });
     expect(issued.status).toBe(200);
     expect(issued.body.data).toMatchObject({ format: "dc+sd-jwt", claims: ["id_verified", "age_over_18", "age_over_21"], holder_bound: true });
-    for (const res of [info, issued]) expect(res.text).not.toMatch(RAW);
+    // The name as verified comes with `profile` (spec 2.10); the date of birth and the document number never.
+    expect(info.body.name).toBe("JORDAN SAMPLE");
+    expect(info.text).not.toMatch(/S4829105|1990-04-12/);
+    expect(issued.text).not.toMatch(RAW);
     // The holder discloses only age_over_18 to a verifier, bound to that verifier's nonce.
     const presentation = await wallet.present(issued.body.data.credential, { age_over_18: true }, verifier);
     expect(presentation.split("~")).toHaveLength(3); // issuer JWT, one disclosure, key binding
@@ -204,7 +207,8 @@ describe("reusable identity (verify once, reuse), for a production app", () => {
     expect(await revokeAppAccess(svcId, other.appId)).toBe(false);
     expect(await revokeAppAccess(svcId, t.appId)).toBe(true);
     expect((await read(`svc_id=${svcId}`)).status).toBe(404);
-    expect((await decisionOf(second.session_id)).identity).toBeNull();
+    // Spec 2.2: still bound, so not null; nothing of the profile any more.
+    expect((await decisionOf(second.session_id)).identity).toEqual({ svc_id: svcId, shared: false, full_name: null, licenses: [], verified_at: null, stale: false });
     await expect(client.refreshTokenGrant(prodConfig, tokens.refresh_token!)).rejects.toThrow();
     // Deleting the account: proofs and enrolled face gone; the sessions keep their verdicts without the person.
     expect(await deleteAccount(svcId)).toBe(true);
@@ -537,6 +541,97 @@ describe("reusable identity (verify once, reuse), for a production app", () => {
       const refused = await (await faceLogin(address)).challenge();
       expect(refused.status).toBe(423);
       expect(refused.body).toMatchObject({ error: { code: "verification_soft_locked" }, data: { locked_until: expect.any(String) } });
+    });
+  });
+
+  describe("issue 33 items 8 and 9: POST /api/v2/antispoof/identity, the verified name in userinfo, identity on a declined bound session, licences' scope", () => {
+    /** Person A performs the challenge `c` asked for, sent to the identity burst. */
+    async function identityBurst(token: string, c?: { challenge_id: string; actions: string[]; colours: string[] }) {
+      const challenge = c ?? (await api("POST", "/api/v2/antispoof/challenge", { headers: sessionBearer(token) })).body.data;
+      const frames = await underScreenLight([1, 2, 3, 4, 5].map((i) => fixture("faces", PERFORMS[challenge.actions.join()]!, `${i}.jpg`)), challenge.colours);
+      return api("POST", "/api/v2/antispoof/identity", { headers: sessionBearer(token), form: imageForm({ frames }, { challenge_id: challenge.challenge_id }) });
+    }
+
+    it("a verified person: userinfo gives the verified name; the identity burst matches the enrolled face, billed as liveness + face match", async () => {
+      const tokens = await exchange(await authorize({ cfg: prodConfig, redirectUri: PROD_REDIRECT }), prodConfig);
+      const svcId = tokens.claims()!.sub;
+      const info = () => bearer("/api/auth/oidc/userinfo", tokens.access_token);
+      const before = await info();
+      expect(before.status).toBe(200);
+      expect(before.body.name).toBeUndefined(); // no name given, none verified yet
+      const kycSession = await createSession(t, { workflow_id: kyc, svc_access_token: tokens.access_token });
+      expect(checkOf(await postDocument(kycSession.session_token, "a"), "id_verification").status).toBe("passed");
+      expect(checkOf(await postBurst(kycSession.session_token), "face_match").status).toBe("passed");
+      expect((await finish(kycSession.session_token)).body.data.status).toBe("APPROVED");
+      // 9 (a): the name as verified on the document, under `profile`; never the date of birth or the document number.
+      const after = await info();
+      expect(after.body).toMatchObject({ sub: svcId, name: "JORDAN SAMPLE", id_verified: true });
+      expect(after.text).not.toMatch(/S4829105|1990-04-12/);
+
+      // 8: a bound session of liveness + face match; the burst is matched 1:1 against the enrolled face.
+      const faceOnly = await createWorkflow(t, ["liveness", "face_match"], { settings: turns });
+      const s = await createSession(t, { workflow_id: faceOnly, svc_access_token: tokens.access_token, vendor_data: `identity-${svcId}` });
+      const ok = await identityBurst(s.session_token);
+      expect(ok.status).toBe(200);
+      expect(checkOf(ok, "liveness").status).toBe("passed");
+      expect(checkOf(ok, "face_match")).toMatchObject({ status: "passed", data: { reference: "enrolled_face", threshold: expect.any(Number) } });
+      expect(checkOf(ok, "face_match").data.document_similarity).toBeUndefined();
+      expect(await charged(s.session_id)).toEqual(["face_match", "liveness"]);
+      expect((await finish(s.session_token)).body.data.status).toBe("APPROVED");
+      expect(await decisionOf(s.session_id)).toMatchObject({ status: "APPROVED", svc_id: svcId, identity: { svc_id: svcId, shared: true, full_name: "JORDAN SAMPLE" } });
+
+      // 9 (c): licences need doctor_license (a documented deviation from spec 4.5: numbers are not released to a bare sign-in).
+      const licences = await bearer("/api/auth/oidc/licenses", tokens.access_token);
+      expect(licences.status).toBe(403);
+      expect(licences.body.error.code).toBe("insufficient_scope");
+      const allowed = await exchange(await authorize({ cfg: prodConfig, redirectUri: PROD_REDIRECT, scope: "openid doctor_license" }), prodConfig);
+      expect(await bearer("/api/auth/oidc/licenses", allowed.access_token)).toMatchObject({ status: 200, body: { success: true, data: { licenses: [] } } });
+    });
+
+    it("another face: 403 face_not_matched with the checks, both billed; the declined bound session keeps a non-null identity; unbound and face-less sessions refused", async () => {
+      const faceOnly = await createWorkflow(t, ["liveness", "face_match"], { settings: turns });
+      // Unbound: 400 invalid_session, nothing judged or billed.
+      const unbound = await createSession(t, { workflow_id: faceOnly });
+      const refused = await identityBurst(unbound.session_token);
+      expect(refused.status).toBe(400);
+      expect(refused.body.error.code).toBe("invalid_session");
+      expect(await charged(unbound.session_id)).toEqual([]);
+
+      // Person B's face (the portrait of B's licence), to enrol on the account below.
+      const docOnly = await createWorkflow(t, ["id_verification"]);
+      const docSession = await createSession(t, { workflow_id: docOnly });
+      expect(checkOf(await postDocument(docSession.session_token, "b"), "id_verification").status).toBe("passed");
+      const { loadJsonArtifact } = await import("@/lib/sessions/artifacts");
+      const { sealJson } = await import("@/lib/crypto/encryption");
+      const portraitOfB = await loadJsonArtifact(docSession.session_id, "portrait_template");
+
+      const tokens = await exchange(await authorize({ cfg: prodConfig, redirectUri: PROD_REDIRECT }), prodConfig);
+      const svcId = tokens.claims()!.sub;
+      const s = await createSession(t, { workflow_id: faceOnly, svc_access_token: tokens.access_token });
+      const challenge = (await api("POST", "/api/v2/antispoof/challenge", { headers: sessionBearer(s.session_token) })).body.data;
+      // No enrolled face yet: 409 face_not_enrolled, the challenge is not used up.
+      const noFace = await identityBurst(s.session_token, challenge);
+      expect(noFace.status).toBe(409);
+      expect(noFace.body.error.code).toBe("face_not_enrolled");
+      expect(await charged(s.session_id)).toEqual([]);
+      await sql(shared().env, "INSERT INTO account_proofs (id, account_id, kind, key, verified_at, sealed, updated_at) VALUES (gen_random_uuid()::text, $1, 'face', '', now(), $2, now())", [svcId, Buffer.from(sealJson(portraitOfB))]);
+      // Person A, live, against B's enrolled face.
+      const mismatch = await identityBurst(s.session_token, challenge);
+      expect(mismatch.status).toBe(403);
+      expect(mismatch.body).toMatchObject({ success: false, error: { code: "face_not_matched" } });
+      const checks = Object.fromEntries(mismatch.body.data.checks.map((c: { type: string }) => [c.type, c]));
+      expect(checks.liveness.status).toBe("passed");
+      expect(checks.face_match).toMatchObject({ status: "failed", data: { reference: "enrolled_face" }, error: { code: "face_mismatch" } });
+      expect(await charged(s.session_id)).toEqual(["face_match", "liveness"]);
+
+      // 9 (b): bound but DECLINED: identity is not null (spec 2.2), and releases nothing of the profile.
+      expect((await finish(s.session_token)).body.data.status).toBe("DECLINED");
+      expect(await decisionOf(s.session_id)).toMatchObject({
+        status: "DECLINED",
+        svc_id: svcId,
+        identity: { svc_id: svcId, shared: false, full_name: null, licenses: [], verified_at: null, stale: false },
+      });
+      expect((await decisionOf(unbound.session_id)).identity).toBeNull();
     });
   });
 

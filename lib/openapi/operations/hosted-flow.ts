@@ -9,7 +9,7 @@ import { CHECK_STATUSES, SESSION_STATUSES } from "@/lib/sessions/statuses";
 import { FEATURES } from "@/lib/workflows/schemas";
 import { DOCUMENT_TYPES, LIVENESS_ACTIONS } from "@/lib/workflows/settings";
 import { CredentialProvider, CredentialState } from "./verification";
-import { operations } from "../operation";
+import { operations, type OperationError, type Upload } from "../operation";
 
 /**
  * The hosted flow's calls (the session token of POST /api/v2/session):
@@ -115,6 +115,31 @@ const FlowCheck = z
     ),
   ])
   .meta({ id: "FlowCheck", description: "A check a step ran (or re-ran), as recorded for the session." });
+
+/** A liveness burst's parts and refusals: POST /api/v2/antispoof and /api/v2/antispoof/identity (lib/checks/run-liveness.ts). */
+const BURST_UPLOAD: Upload = {
+  files: {
+    frames: {
+      multiple: true,
+      description: `${BURST_FRAMES.min} to ${BURST_FRAMES.max} image files, in order (also accepted as \`frames[]\`, \`frame\` or \`frame_<n>\`).`,
+    },
+  },
+  fields: BurstFields,
+};
+const BURST_ERRORS: readonly OperationError[] = [
+      "liveness_already_passed",
+      "frames_required",
+      "invalid_frames",
+      "too_many_frames",
+      "invalid_challenge",
+      "challenge_expired",
+      ["invalid_image", 422],
+      "no_face",
+      "face_rescan_required",
+      "image_too_large",
+      "liveness_unavailable",
+      "insufficient_funds",
+];
 
 const StepChecks = z.object({
   checks: z.array(FlowCheck).meta({ description: "The checks this step ran: its own, then any that follow from it (age, face match, face uniqueness)." }),
@@ -287,29 +312,25 @@ export const HOSTED_FLOW_OPERATIONS = operations([
     description: `${BURST_FRAMES.min} to ${BURST_FRAMES.max} frames taken while performing the challenge (the challenge is used up from the moment it is checked). Each frame must be an image and some frame must show a clear face (422). The liveness check passes only when the head movements are seen in order AND the light on the face follows the challenge's colours; light that clearly does not follow them fails \`spoof_suspected\`; too little coloured light on the face is \`review\` with \`colour_response_unclear\` (ask for a retake while attempts are left), and a challenge without colours gives \`review\` with \`colour_challenge_skipped\`. The best frame becomes the selfie: face match follows, and face uniqueness once live. Billed once per session.`,
     tag: "Hosted flow",
     auth: "sessionToken",
-    upload: {
-      files: {
-        frames: {
-          multiple: true,
-          description: `${BURST_FRAMES.min} to ${BURST_FRAMES.max} image files, in order (also accepted as \`frames[]\`, \`frame\` or \`frame_<n>\`).`,
-        },
-      },
-      fields: BurstFields,
-    },
+    upload: BURST_UPLOAD,
     success: { status: 200, description: "The checks recorded.", schema: StepChecks },
+    errors: BURST_ERRORS,
+  },
+  {
+    method: "post",
+    path: "/api/v2/antispoof/identity",
+    operationId: "submitIdentityBurst",
+    summary: "Prove the bound account's face with a liveness burst",
+    description: `For a session bound to an account (created with \`svc_access_token\`) whose workflow has liveness and face_match: the same challenge (POST /api/v2/antispoof/challenge) and ${BURST_FRAMES.min} to ${BURST_FRAMES.max} frames as POST /api/v2/antispoof, judged the same way, and the best frame matched 1:1 against the account's enrolled face with the workflow's face-match settings (\`data.reference: "enrolled_face"\`; a document's portrait, when the session has one, must match as well). Liveness and face match are each billed once per session, like the hosted flow's. A face that does not match answers 403 \`face_not_matched\` with the recorded checks in \`data.checks\`; a borderline match is \`review\` (200; a reviewer decides). Refused before the burst is judged (the challenge stays usable): an unbound session 400 \`invalid_session\`, a workflow without liveness or face_match 400 \`invalid_request\`, an account without a valid enrolled face 409 \`face_not_enrolled\`.`,
+    tag: "Hosted flow",
+    auth: "sessionToken",
+    upload: BURST_UPLOAD,
+    success: { status: 200, description: "The checks recorded: liveness, face_match (against the enrolled face), face_uniqueness when the workflow has it.", schema: StepChecks },
     errors: [
-      "liveness_already_passed",
-      "frames_required",
-      "invalid_frames",
-      "too_many_frames",
-      "invalid_challenge",
-      "challenge_expired",
-      ["invalid_image", 422],
-      "no_face",
-      "face_rescan_required",
-      "image_too_large",
-      "liveness_unavailable",
-      "insufficient_funds",
+      "invalid_session",
+      "face_not_enrolled",
+      "face_not_matched",
+      ...BURST_ERRORS,
     ],
   },
   {

@@ -105,7 +105,7 @@ const Userinfo = z
     preferred_username: z.string(),
     email: z.string(),
     email_verified: z.boolean(),
-    name: z.string().optional().meta({ description: "Left out when the person gave none." }),
+    name: z.string().optional().meta({ description: "The name as verified on the account's valid identity document, else the name the person gave; left out when there is neither." }),
     id_verified: z.boolean(),
     age_over_18: z.boolean().optional().meta({ description: "With `zkp`, when a valid document answers it." }),
     age_over_21: z.boolean().optional().meta({ description: "With `zkp`, when a valid document answers it." }),
@@ -241,7 +241,7 @@ const GET_OPERATIONS = operations([
     operationId: "oidcLicences",
     summary: "The person's professional licences",
     description:
-      "Bearer access token with `openid` and `doctor_license` (the person agreed to release their licences, numbers included). A licence past its expiry, or that a registry re-check found lapsed, is never served.",
+      "Bearer access token with `openid` and `doctor_license` (the person agreed to release their licences, numbers included); without it 403 `insufficient_scope`. Spec 4.5 declares no scope here: a deliberate deviation, so an app the person signed into with `openid` alone cannot read their licence numbers (README \"Account reads\"). A licence past its expiry, or that a registry re-check found lapsed, is never served.",
     tag: TAG,
     auth: "accessToken",
     rateLimited: false,

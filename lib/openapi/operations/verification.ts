@@ -208,6 +208,9 @@ const Check = z
 const DecisionIdentity = z
   .object({
     svc_id: z.string(),
+    shared: z.boolean().meta({
+      description: "Whether the profile is released: true once this session is APPROVED and while the person shares their proofs with this project; false otherwise (open, in review, declined, expired, revoked), with nothing of the profile.",
+    }),
     full_name: z.string().nullable().meta({ description: "The name as verified on the document; null without a valid document proof." }),
     licenses: z.array(
       z.object({
@@ -223,7 +226,7 @@ const DecisionIdentity = z
   .nullable()
   .meta({
     id: "DecisionIdentity",
-    description: "The bound account's reusable profile, once the session is APPROVED and while the person shares it with this project; null otherwise.",
+    description: "The bound account's reusable profile; null only for a session without an account (spec 2.2). Filled (`shared: true`) once the session is APPROVED and while the person shares it with this project; otherwise only `svc_id` (`shared: false`, `full_name` null, no licences).",
   });
 
 const Decision = z
