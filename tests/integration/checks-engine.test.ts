@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { api, createSession, createTenant, createWorkflow, keyHeader, shared, type Tenant, bearer, checkOf } from "../support/api";
+import { sql } from "../support/database";
 import { useServerDatabase } from "../support/domain";
 import { blankImage, faceCell, fixture, imageForm } from "../support/images";
 import { licence, postBurst, postDocument } from "../support/kyc";
@@ -305,6 +306,30 @@ describe("face uniqueness (spec 4.3)", () => {
     const theirs = await api("POST", "/api/v2/face-uniqueness", { headers: bearer(s.session_token), form: imageForm({ image: await faceCell(12, 0, 320) }) });
     expect(check(theirs, "face_uniqueness")).toMatchObject({ status: "passed", data: { duplicate: false } });
     expect((await api("DELETE", "/api/v2/face-uniqueness/not-a-uuid", { headers: keyHeader(t) })).status).toBe(404);
+  });
+
+  it("issue 33: ten sessions of one face at the same moment: exactly one is unique and enrolled, the nine others its duplicates", async () => {
+    const u = await createTenant(); // a gallery of its own
+    const wf = await createWorkflow(u, ["face_uniqueness"]);
+    const image = fixture("faces", "a-left-right", "1.jpg");
+    const sessions = await Promise.all(Array.from({ length: 10 }, () => createSession(u, { workflow_id: wf })));
+    const results = await Promise.all(
+      sessions.map(async (s) => {
+        const res = await api("POST", "/api/v2/face-uniqueness", { headers: bearer(s.session_token), form: imageForm({ image }) });
+        expect(res.status).toBe(200);
+        return check(res, "face_uniqueness");
+      }),
+    );
+    const unique = results.filter((r) => r.status === "passed");
+    expect(unique).toHaveLength(1);
+    expect(unique[0]).toMatchObject({ data: { duplicate: false, enrolled: true } });
+    for (const r of results.filter((x) => x !== unique[0])) {
+      expect(r).toMatchObject({ data: { duplicate: true, svc_uuid: unique[0].data.svc_uuid } });
+      expect(["failed", "review"]).toContain(r.status);
+      expect(r.error.code).toBe(r.status === "failed" ? "duplicate_face" : "possible_duplicate_face");
+    }
+    const enrolled = await sql(shared().env, "SELECT count(*)::int AS n FROM face_enrollments WHERE app_id = $1 AND status = 'active'", [u.appId]);
+    expect(enrolled).toEqual([{ n: 1 }]);
   });
 
   it("a face stays enrolled with an approved session; a session that ends otherwise gives its face back", async () => {
