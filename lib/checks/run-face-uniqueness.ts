@@ -37,9 +37,11 @@ const appQueues = new Map<string, Promise<unknown>>();
  * by a transaction of its own, so other processes on the same database
  * wait too; the lock goes with that transaction, even if the process dies.
  * The in-process queue comes first so that waiting requests hold no pooled
- * connection (`work` needs connections of its own). The embedded PGlite has
- * one database session, which an open transaction holds for itself: there
- * the queue of the one process that hosts it is the lock.
+ * connection (`work` needs connections of its own), and at most half the
+ * pool (DATABASE_POOL_SIZE) holds lock transactions at once, across apps, so
+ * `work` always finds a connection. The embedded PGlite has one database
+ * session, which an open transaction holds for itself: there the queue of
+ * the one process that hosts it is the lock.
  */
 export async function serialisedPerApp<T>(appId: string, work: () => Promise<T>): Promise<T> {
   const before = appQueues.get(appId) ?? Promise.resolve();
@@ -54,15 +56,39 @@ export async function serialisedPerApp<T>(appId: string, work: () => Promise<T>)
 }
 
 async function underDatabaseLock<T>(appId: string, work: () => Promise<T>): Promise<T> {
-  if (!env().DATABASE_URL) return work();
-  const prisma = await db();
-  return prisma.$transaction(
-    async (tx) => {
-      await tx.$executeRaw`SELECT pg_advisory_xact_lock(${FACE_UNIQUENESS_LOCK}::int, hashtext(${appId}))`;
-      return work();
-    },
-    { maxWait: 15_000, timeout: 120_000 },
-  );
+  const config = env();
+  if (!config.DATABASE_URL || config.DATABASE_POOL_SIZE < 2) return work();
+  await lockSlot(Math.floor(config.DATABASE_POOL_SIZE / 2));
+  try {
+    const prisma = await db();
+    return await prisma.$transaction(
+      async (tx) => {
+        await tx.$executeRaw`SELECT pg_advisory_xact_lock(${FACE_UNIQUENESS_LOCK}::int, hashtext(${appId}))`;
+        return work();
+      },
+      { maxWait: 15_000, timeout: 120_000 },
+    );
+  } finally {
+    freeLockSlot();
+  }
+}
+
+/** Lock transactions open in this process, and the requests waiting for a slot. */
+let lockHolders = 0;
+const slotWaiters: Array<() => void> = [];
+
+async function lockSlot(limit: number): Promise<void> {
+  if (lockHolders < limit) {
+    lockHolders++;
+    return;
+  }
+  await new Promise<void>((resolve) => slotWaiters.push(resolve)); // the slot is handed over by freeLockSlot
+}
+
+function freeLockSlot() {
+  const next = slotWaiters.shift();
+  if (next) next();
+  else lockHolders--;
 }
 
 export async function runFaceUniqueness(session: Session, selfie: FaceTemplate) {
