@@ -1,4 +1,6 @@
 import type { Session } from "@/generated/prisma/client";
+import { env } from "@/lib/config/env";
+import { db } from "@/lib/db/client";
 import { closestFace, enrollFace } from "@/lib/faces/gallery";
 import { roundScore, type FaceTemplate } from "@/lib/faces/templates";
 import type { WorkflowSnapshot } from "@/lib/sessions/present";
@@ -12,6 +14,9 @@ import { recordCheckResult } from "@/lib/sessions/record-check";
  * enrolled): at a large gallery strangers reach `threshold` by chance.
  * Otherwise the face is enrolled and its new `svc_uuid` returned. A retry of
  * the same session replaces its own enrollment instead of matching it.
+ * Search and enrolment run one at a time per app (serialisedPerApp), so two
+ * sessions of one face at the same moment cannot both find the gallery
+ * without the other and both enrol: one is unique, the other its duplicate.
  */
 export type UniquenessOutcome = "unique" | "possible_duplicate" | "duplicate";
 
@@ -20,14 +25,83 @@ export function uniquenessOutcome(similarity: number | null, settings: { thresho
   if (similarity === null || similarity < settings.threshold) return "unique";
   return similarity >= settings.decline_threshold ? "duplicate" : "possible_duplicate";
 }
+/** The advisory lock class of face uniqueness (the second key is the app's). */
+const FACE_UNIQUENESS_LOCK = 0x46_55_4e_51; // "FUNQ"
+/** Per app, the tail of this process's queue of searches-and-enrolments. */
+const appQueues = new Map<string, Promise<unknown>>();
+
+/**
+ * Runs `work` (search then enrol) alone for the app: queued behind the
+ * app's other searches in this process, then, on PostgreSQL, under a
+ * transaction-level advisory lock on the app (pg_advisory_xact_lock) held
+ * by a transaction of its own, so other processes on the same database
+ * wait too; the lock goes with that transaction, even if the process dies.
+ * The in-process queue comes first so that waiting requests hold no pooled
+ * connection (`work` needs connections of its own), and at most half the
+ * pool (DATABASE_POOL_SIZE) holds lock transactions at once, across apps, so
+ * `work` always finds a connection. The embedded PGlite has one database
+ * session, which an open transaction holds for itself: there the queue of
+ * the one process that hosts it is the lock.
+ */
+export async function serialisedPerApp<T>(appId: string, work: () => Promise<T>): Promise<T> {
+  const before = appQueues.get(appId) ?? Promise.resolve();
+  const run = before.then(() => underDatabaseLock(appId, work));
+  const tail = run.catch(() => undefined);
+  appQueues.set(appId, tail);
+  try {
+    return await run;
+  } finally {
+    if (appQueues.get(appId) === tail) appQueues.delete(appId);
+  }
+}
+
+async function underDatabaseLock<T>(appId: string, work: () => Promise<T>): Promise<T> {
+  const config = env();
+  if (!config.DATABASE_URL || config.DATABASE_POOL_SIZE < 2) return work();
+  await lockSlot(Math.floor(config.DATABASE_POOL_SIZE / 2));
+  try {
+    const prisma = await db();
+    return await prisma.$transaction(
+      async (tx) => {
+        await tx.$executeRaw`SELECT pg_advisory_xact_lock(${FACE_UNIQUENESS_LOCK}::int, hashtext(${appId}))`;
+        return work();
+      },
+      { maxWait: 15_000, timeout: 120_000 },
+    );
+  } finally {
+    freeLockSlot();
+  }
+}
+
+/** Lock transactions open in this process, and the requests waiting for a slot. */
+let lockHolders = 0;
+const slotWaiters: Array<() => void> = [];
+
+async function lockSlot(limit: number): Promise<void> {
+  if (lockHolders < limit) {
+    lockHolders++;
+    return;
+  }
+  await new Promise<void>((resolve) => slotWaiters.push(resolve)); // the slot is handed over by freeLockSlot
+}
+
+function freeLockSlot() {
+  const next = slotWaiters.shift();
+  if (next) next();
+  else lockHolders--;
+}
+
 export async function runFaceUniqueness(session: Session, selfie: FaceTemplate) {
   const settings = (session.workflowSnapshot as WorkflowSnapshot).settings.face_uniqueness;
   if (!settings || !session.features.includes("face_uniqueness")) return null;
   const started = performance.now();
-  const match = await closestFace(session.appId, selfie, session.id, settings.threshold);
-  const outcome = uniquenessOutcome(match?.similarity ?? null, settings);
+  const { match, outcome, svcUuid } = await serialisedPerApp(session.appId, async () => {
+    const match = await closestFace(session.appId, selfie, session.id, settings.threshold);
+    const outcome = uniquenessOutcome(match?.similarity ?? null, settings);
+    const svcUuid = outcome !== "unique" ? match!.svc_uuid : await enrollFace(session.appId, session.id, selfie);
+    return { match, outcome, svcUuid };
+  });
   const duplicate = outcome !== "unique";
-  const svcUuid = duplicate ? match!.svc_uuid : await enrollFace(session.appId, session.id, selfie);
   const similarity = match ? roundScore(match.similarity) : null;
   const thresholds = { threshold: settings.threshold, decline_threshold: settings.decline_threshold };
   const data = duplicate ? { svc_uuid: svcUuid, duplicate: true, similarity, ...thresholds } : { svc_uuid: svcUuid, duplicate: false, enrolled: true, ...thresholds };

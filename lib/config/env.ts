@@ -120,6 +120,11 @@ const EnvSchema = z.object({
   SESSION_UPLOADS_PER_10_MINUTES: z.coerce.number().int().min(1).default(30),
   /** How long a process trusts a checked API key or client secret (0: check every request). */
   CREDENTIAL_CACHE_MS: z.coerce.number().int().min(0).max(300_000).default(10_000),
+  /**
+   * The lease of an Idempotency-Key claim: renewed every third of it while
+   * the request runs; a claim whose process died is taken over after it.
+   */
+  IDEMPOTENCY_CLAIM_MS: z.coerce.number().int().min(300).max(600_000).default(60_000),
   /** JSON object of per-check prices in USD overriding the defaults, e.g. {"liveness":0.2}. */
   CHECK_PRICES: checkPrices,
   SWEEP_INTERVAL_SECONDS: z.coerce.number().int().min(1).default(30),

@@ -3,6 +3,8 @@ import { Prisma } from "@/generated/prisma/client";
 import { decryptString, encryptString } from "@/lib/crypto/encryption";
 import { db, type Tx } from "@/lib/db/client";
 import { now } from "@/lib/clock";
+import { env } from "@/lib/config/env";
+import { logger, describeError } from "@/lib/log/logger";
 import { ApiError } from "./api-error";
 
 /**
@@ -14,13 +16,17 @@ import { ApiError } from "./api-error";
  * - a request that fails validation, or hits a server error, stores nothing,
  *   so the key can be retried.
  * A unique (scope, key) row decides which of concurrent duplicates runs: the
- * others never execute. A claim whose process died is taken over after
- * LOCK_MS. A stored response can hold secrets (a session's `session_token`,
+ * others never execute. The claim is a lease (`IDEMPOTENCY_CLAIM_MS`, 60 s)
+ * renewed every third of it while the request runs (renewIdempotencyClaim),
+ * so a slow request (a queued vision pool) keeps it and a retry gets 409
+ * however long it takes; a claim whose process died (renewals stop) is
+ * taken over once its lease lapses. A stored response can hold secrets (a session's `session_token`,
  * shown once), so it is sealed with AES-256-GCM (lib/crypto/encryption.ts)
  * and opened only to replay it.
  */
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
-const LOCK_MS = 60_000;
+/** The claim's lease, read per claim (tests shorten it). */
+const claimMs = () => env().IDEMPOTENCY_CLAIM_MS;
 const MAX_KEY_LENGTH = 255;
 
 export type IdempotencyClaim =
@@ -64,7 +70,7 @@ export async function claimIdempotencyKey(input: {
           method: input.method,
           path: input.path,
           requestHash: input.requestHash,
-          lockedUntil: new Date(at.getTime() + LOCK_MS),
+          lockedUntil: new Date(at.getTime() + claimMs()),
           expiresAt: new Date(at.getTime() + IDEMPOTENCY_TTL_MS),
         },
       });
@@ -100,12 +106,39 @@ export async function claimIdempotencyKey(input: {
     // The first attempt's process died mid-request: take the claim over.
     const taken = await prisma.idempotencyRecord.updateMany({
       where: { id: existing.id, state: "in_progress", lockedUntil: { lte: at } },
-      data: { lockedUntil: new Date(at.getTime() + LOCK_MS) },
+      data: { lockedUntil: new Date(at.getTime() + claimMs()) },
     });
     if (taken.count === 1) return { kind: "run", recordId: existing.id };
     throw new ApiError("idempotency_in_progress");
   }
   throw new ApiError("idempotency_in_progress");
+}
+
+/**
+ * Keeps a claim while its request runs: every third of the lease, extends
+ * `locked_until` by a lease (only while the claim is still in progress).
+ * A failed renewal is logged and retried at the next beat; the claim then
+ * lapses only if renewals keep failing for a whole lease. Returns the stop
+ * function, to call when the request ends (in a finally).
+ */
+export function renewIdempotencyClaim(recordId: string): () => void {
+  const lease = claimMs();
+  let renewing: Promise<unknown> = Promise.resolve();
+  const timer = setInterval(() => {
+    renewing = renewing.then(async () => {
+      try {
+        const prisma = await db();
+        await prisma.idempotencyRecord.updateMany({
+          where: { id: recordId, state: "in_progress" },
+          data: { lockedUntil: new Date(now().getTime() + lease) },
+        });
+      } catch (err) {
+        logger.warn("idempotency claim renewal failed", { recordId, ...describeError(err) });
+      }
+    });
+  }, Math.max(100, Math.floor(lease / 3)));
+  timer.unref?.();
+  return () => clearInterval(timer);
 }
 
 /** Records written before responses were sealed hold JSON in clear (they expire within 24 hours). */

@@ -1,5 +1,5 @@
 import { now } from "@/lib/clock";
-import { db, type Tx } from "@/lib/db/client";
+import type { Tx } from "@/lib/db/client";
 import { ageVerdict } from "@/lib/checks/age-verdict";
 import type { FaceTemplate } from "@/lib/faces/templates";
 import { saveJsonArtifact } from "@/lib/sessions/artifacts";
@@ -33,48 +33,55 @@ export function reuseAllowed(session: ReusableSession): boolean {
 
 export type FaceReference = FaceTemplate & { reference?: "document" | "enrolled_face" };
 
-/** Applies the account's valid proofs to a new session; returns the check types it filled. */
-export async function applyReusableProofs(session: ReusableSession, at: Date = now()): Promise<string[]> {
-  if (!reuseAllowed(session)) return [];
+/** The writes that give a new session its account's proofs, run in the session's own transaction. */
+export type ReusableProofs = { write(tx: Tx): Promise<void> };
+
+/**
+ * Reads the account's valid proofs for a session about to be created and
+ * returns what to write, or null when nothing is reused. The writes go in
+ * the transaction that inserts the session (lib/sessions/create-session.ts),
+ * with the Idempotency-Key's stored answer: a session never exists, nor is
+ * its answer replayed, without the proofs it was created with.
+ */
+export async function reusableProofsFor(session: ReusableSession, at: Date = now()): Promise<ReusableProofs | null> {
+  if (!reuseAllowed(session)) return null;
   const profile = await readProfile(session.accountId!, at);
   const document = profile.document;
-  if (document?.state !== "valid") return [];
+  if (document?.state !== "valid") return null;
   // Face match needs a reference face: without a valid enrolled face the document (and its portrait) is asked again.
   const enrolledFace = profile.face?.state === "valid" ? profile.face : null;
-  if (session.features.includes("face_match") && !enrolledFace) return [];
-  const reused = ["id_verification"];
+  if (session.features.includes("face_match") && !enrolledFace) return null;
+  const age = session.features.includes("age") ? session.settings.age : undefined;
   const origin = { source: "account_proof", proof_session_id: document.sourceSessionId, proof_verified_at: document.verifiedAt.toISOString() };
-  const prisma = await db();
-  await prisma.$transaction(async (tx: Tx) => {
-    await tx.checkResult.create({
-      data: {
-        sessionId: session.id,
-        type: "id_verification",
-        status: "passed",
-        score: 1,
-        data: { reused: true, document_type: document.content.document_type, verified_at: document.verifiedAt.toISOString() },
-        evidence: origin,
-      },
-    });
-    const age = session.settings.age;
-    if (session.features.includes("age") && age) {
-      const verdict = ageVerdict(document.content.date_of_birth, age.minimum_age, at);
+  return {
+    async write(tx: Tx) {
       await tx.checkResult.create({
         data: {
           sessionId: session.id,
-          type: "age",
-          status: verdict.status,
-          data: { ...verdict.data, reused: true },
-          error: verdict.error ?? undefined,
+          type: "id_verification",
+          status: "passed",
+          score: 1,
+          data: { reused: true, document_type: document.content.document_type, verified_at: document.verifiedAt.toISOString() },
           evidence: origin,
         },
       });
-      reused.push("age");
-    }
-    if (session.features.includes("face_match") && enrolledFace) {
-      const portrait: FaceReference = { ...enrolledFace.content, reference: "enrolled_face" };
-      await saveJsonArtifact(session.id, "portrait_template", portrait, tx);
-    }
-  });
-  return reused;
+      if (age) {
+        const verdict = ageVerdict(document.content.date_of_birth, age.minimum_age, at);
+        await tx.checkResult.create({
+          data: {
+            sessionId: session.id,
+            type: "age",
+            status: verdict.status,
+            data: { ...verdict.data, reused: true },
+            error: verdict.error ?? undefined,
+            evidence: origin,
+          },
+        });
+      }
+      if (session.features.includes("face_match") && enrolledFace) {
+        const portrait: FaceReference = { ...enrolledFace.content, reference: "enrolled_face" };
+        await saveJsonArtifact(session.id, "portrait_template", portrait, tx);
+      }
+    },
+  };
 }

@@ -91,16 +91,18 @@ export function redirect(location: string, setCookie: string[] = []): Reply {
 /**
  * Request parameters: the query string (GET) or the body (POST), as
  * `application/x-www-form-urlencoded` or `application/json`. A parameter
- * given twice is a 400 `invalid_request` (RFC 6749 3.1, 3.2); text that
- * cannot be stored (NUL, unpaired surrogates) is a 400 too.
+ * given twice, empty or not (`redirect_uri=&redirect_uri=X`), is a 400
+ * `invalid_request` (RFC 6749 3.1, 3.2); an empty one alone counts as
+ * absent. Text that cannot be stored (NUL, unpaired surrogates) is a 400 too.
  */
 export async function readParams(req: OidcRequest, source: "query" | "body" | "both"): Promise<Map<string, string>> {
   const out = new Map<string, string>();
+  const seen = new Set<string>();
   const add = (key: string, value: unknown) => {
     if (typeof value !== "string") {
       throw new ApiError("invalid_request", { message: `Parameter ${key} must be a string` });
     }
-    if (out.has(key)) throw new ApiError("invalid_request", { message: `Parameter ${key} was given more than once` });
+    assertNotRepeated(seen, key);
     assertStorableEntries([[key, value]], "parameters");
     if (value !== "") out.set(key, value);
   };
@@ -133,6 +135,12 @@ export async function readParams(req: OidcRequest, source: "query" | "body" | "b
     }
   }
   return out;
+}
+
+/** RFC 6749 3.1: "Request and response parameters MUST NOT be included more than once", empty or not. */
+export function assertNotRepeated(seen: Set<string>, key: string) {
+  if (seen.has(key)) throw new ApiError("invalid_request", { message: `Parameter ${key} was given more than once` });
+  seen.add(key);
 }
 
 /** `Authorization: Bearer <token>` (RFC 6750 2.1), or undefined. */

@@ -13,7 +13,7 @@ import { returnUrlProblem } from "@/lib/tenancy/schemas";
 import { resolveAccountFromAccessToken } from "@/lib/accounts/resolve-access-token";
 import { assertWorkflowStartsSessions, sessionTtlSeconds } from "@/lib/workflows/session-workflow";
 import { isLocalHttpUrl } from "@/lib/tenancy/schemas";
-import { applyReusableProofs } from "@/lib/identity/reuse";
+import { reusableProofsFor } from "@/lib/identity/reuse";
 import type { WorkflowSettings } from "@/lib/workflows/settings";
 import type { CreateSessionInput } from "./schemas";
 
@@ -90,7 +90,8 @@ const insertSession = prepareQuery("session_create_insert", (v: Required<Omit<In
  * workflow_not_found, 422 for a check the server cannot run),
  * assertWalletCoversSession (402 insufficient_funds) and sessionTtlSeconds.
  * The workflow's features and settings are frozen into the session; a
- * session bound to an account then reuses the account's valid proofs.
+ * session bound to an account reuses the account's valid proofs, written
+ * in the insert's transaction (all or nothing).
  * `commit`, when given, runs in the insert's transaction with the answer
  * (the Idempotency-Key's stored answer: a retry after a crash replays this
  * session instead of creating a second one).
@@ -138,16 +139,18 @@ export async function createSession(app: App, input: CreateSessionInput, commit?
     redirect_url: input.redirect_url ?? null,
     expires_at: expiresAt.toISOString(),
   };
-  if (commit) {
+  // A bound session skips what the account has already proven (lib/identity/reuse.ts): those
+  // checks are written with the session, in its transaction, before the answer is stored.
+  const reused = accountId ? await reusableProofsFor({ id, accountId, features: workflow.features, settings: workflow.settings as WorkflowSettings }, at) : null;
+  if (commit || reused) {
     await (await db()).$transaction(async (tx) => {
       await runPreparedInTransaction(tx, insertSession, row);
-      await commit(tx, created);
+      await reused?.write(tx);
+      await commit?.(tx, created);
     });
   } else {
     await runPrepared(insertSession, row);
   }
-  // A bound session skips what the account has already proven (lib/identity/reuse.ts).
-  if (accountId) await applyReusableProofs({ id, accountId, features: workflow.features, settings: workflow.settings as WorkflowSettings }, at);
   return created;
 }
 

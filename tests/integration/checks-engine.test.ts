@@ -1,6 +1,11 @@
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { api, createSession, createTenant, createWorkflow, keyHeader, shared, type Tenant, bearer, checkOf } from "../support/api";
+import pg from "pg";
+import { databaseUrl, sql } from "../support/database";
+import { seedGallery } from "../support/gallery-seed";
+import { randomTemplate, seededRandom } from "../support/synthetic-faces";
 import { useServerDatabase } from "../support/domain";
+import { startServer, type RunningServer } from "../support/server";
 import { blankImage, faceCell, fixture, imageForm } from "../support/images";
 import { licence, postBurst, postDocument } from "../support/kyc";
 
@@ -350,5 +355,61 @@ describe("face uniqueness (spec 4.3)", () => {
     expect(small.body.error.code).toBe("face_rescan_required");
     const flow = await api("GET", "/api/v2/flow", { headers: bearer(s.session_token) });
     expect(flow.body.data.steps[0]).toMatchObject({ type: "face_uniqueness", status: "pending", attempts: 0 });
+  });
+});
+
+/**
+ * Issue 33: two sessions of one face searching at the same moment must not
+ * both find the gallery without the other and both enrol. This file's own
+ * server runs three vision threads (VISION_THREADS=3), so identical selfies
+ * finish their inference together (with the default single thread on 2
+ * cores they arrive one by one), and the project's gallery has just grown by
+ * 20,000 faces (seeded as an import would), so the first search catches its
+ * index up while the others arrive and queue behind it: they reach the
+ * search at the same moment, as a burst of sign-ups does.
+ */
+describe("issue 33: face uniqueness under concurrent sessions (production app)", { timeout: 240_000 }, () => {
+  let server: RunningServer;
+  beforeAll(async () => {
+    server = await startServer({ ...shared().env, VISION_THREADS: "3", VISION_PRELOAD: "on" });
+    while (!server.output().includes("vision models loaded")) {
+      expect(server.output()).not.toContain("vision models did not load");
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  }, 180_000);
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  it("ten sessions of one face at the same moment: exactly one is unique and enrolled, the nine others its duplicates", async () => {
+    const u = await createTenant(); // a gallery of its own
+    const wf = await createWorkflow(u, ["face_uniqueness"]);
+    const image = fixture("faces", "a-left-right", "1.jpg");
+    const sessions = await Promise.all(Array.from({ length: 10 }, () => createSession(u, { workflow_id: wf })));
+    const client = new pg.Client({ connectionString: databaseUrl(shared().env) });
+    await client.connect();
+    try {
+      const random = seededRandom(33);
+      await seedGallery(client, u.appId, Array.from({ length: 20_000 }, () => randomTemplate(random)));
+    } finally {
+      await client.end();
+    }
+    const results = await Promise.all(
+      sessions.map(async (s) => {
+        const res = await api("POST", "/api/v2/face-uniqueness", { base: server.url, headers: bearer(s.session_token), form: imageForm({ image }) });
+        expect(res.status).toBe(200);
+        return check(res, "face_uniqueness");
+      }),
+    );
+    const unique = results.filter((r) => r.status === "passed");
+    expect(unique).toHaveLength(1);
+    expect(unique[0]).toMatchObject({ data: { duplicate: false, enrolled: true } });
+    for (const r of results.filter((x) => x !== unique[0])) {
+      expect(r).toMatchObject({ data: { duplicate: true, svc_uuid: unique[0].data.svc_uuid } });
+      expect(["failed", "review"]).toContain(r.status);
+      expect(r.error.code).toBe(r.status === "failed" ? "duplicate_face" : "possible_duplicate_face");
+    }
+    const enrolled = await sql(shared().env, "SELECT count(*)::int AS n FROM face_enrollments WHERE app_id = $1 AND status = 'active' AND session_id IS NOT NULL", [u.appId]);
+    expect(enrolled).toEqual([{ n: 1 }]);
   });
 });

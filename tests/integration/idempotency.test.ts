@@ -1,6 +1,7 @@
 import { createHash, randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { api, createTenant, keyHeader, shared, type ApiResponse, type Tenant } from "../support/api";
+import { api, createTenant, createWorkflow, keyHeader, shared, type ApiResponse, type Tenant } from "../support/api";
+import { fixture, imageForm } from "../support/images";
 import { sql } from "../support/database";
 import { useServerDatabase } from "../support/domain";
 import { startServer, type RunningServer } from "../support/server";
@@ -354,5 +355,66 @@ describe("exactly once when the answer is lost with the process (production app)
       ),
     ]);
     expect(added).toMatchObject({ notified: true, created: [{ email }] });
+  });
+});
+
+/**
+ * A claim is a lease renewed while its request runs (IDEMPOTENCY_CLAIM_MS):
+ * this file's server leases for 300 ms (the least it takes), and the keyed
+ * face check waits behind three others of the same project (face search and
+ * enrolment run one at a time per project) and the loading of the vision
+ * models (VISION_PRELOAD=off): a request naturally slower than its lease.
+ * A retry sent after the first lease would have lapsed is 409, not a second
+ * run; once the first answers, the retry replays it.
+ */
+describe("issue 33: a slow request keeps its Idempotency-Key (production app)", { timeout: 240_000 }, () => {
+  let server: RunningServer;
+  beforeAll(async () => {
+    server = await startServer({ ...shared().env, IDEMPOTENCY_CLAIM_MS: "300" });
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  it("a retry after the lease would have lapsed is 409 idempotency_in_progress while the first still runs; then it replays", async () => {
+    const wf = await createWorkflow(tenant, ["face_uniqueness"]);
+    const hosted = async () => (await api("POST", "/api/v2/session", { headers: keyHeader(tenant), json: { workflow_id: wf } })).body.data.session_token as string;
+    const token = await hosted();
+    const key = randomUUID();
+    const image = fixture("faces", "a-left-right", "1.jpg");
+    const selfie = (bearerToken: string, headers: Record<string, string> = {}) =>
+      api("POST", "/api/v2/face-uniqueness", { base: server.url, headers: { Authorization: `Bearer ${bearerToken}`, ...headers }, form: imageForm({ image }) });
+    const send = () => selfie(token, { "Idempotency-Key": key });
+    const others = await Promise.all([hosted(), hosted(), hosted()]);
+    const ahead = Promise.all(others.map((other) => selfie(other)));
+    ahead.catch(() => {}); // awaited below; a failure before that must not go unhandled
+    let settled = false;
+    const first = send().finally(() => (settled = true));
+    first.catch(() => {});
+    // Wait until the claim has outlived its first lease (300 ms after it was made) while the first request still runs.
+    for (;;) {
+      const [row] = await sql(
+        shared().env,
+        "SELECT state, now() > created_at + interval '700 milliseconds' AS lapsed, locked_until > now() AS held FROM idempotency_records WHERE key = $1",
+        [key],
+      );
+      if (row?.lapsed) {
+        expect(row).toMatchObject({ state: "in_progress", held: true });
+        break;
+      }
+      expect(settled, "the first request ended before its first lease would have lapsed").toBe(false);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const retry = await send();
+    expect(retry.status, `retry answered ${retry.headers.get("idempotent-replayed") ? "by a replay" : "by a second run"}`).toBe(409);
+    expect(retry.body).toMatchObject({ success: false, error: { code: "idempotency_in_progress" } });
+    const done = await first;
+    expect(done.status).toBe(200);
+    expect((await ahead).map((r) => r.status)).toEqual([200, 200, 200]);
+    const replay = await send();
+    expect(replay.headers.get("idempotent-replayed")).toBe("true");
+    expect(replay.body).toEqual(done.body);
+    const runs = await sql(shared().env, "SELECT attempts FROM check_results c JOIN sessions s ON s.id = c.session_id WHERE s.session_token_hash = encode(sha256($1::bytea), 'hex') AND c.type = 'face_uniqueness'", [token]);
+    expect(runs).toEqual([{ attempts: 1 }]);
   });
 });

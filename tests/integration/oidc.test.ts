@@ -390,6 +390,47 @@ describe("token endpoint errors", () => {
   });
 });
 
+describe("issue 33: repeated parameters (RFC 6749 3.1)", () => {
+  it("the token endpoint refuses a parameter given twice, empty or not: 400 invalid_request", async () => {
+    const credentials = `client_id=${encodeURIComponent(t.clientId)}&client_secret=${encodeURIComponent(t.clientSecret)}`;
+    for (const repeated of ["refresh_token=&refresh_token=rt_x", "refresh_token=rt_x&refresh_token=", "refresh_token=rt_x&refresh_token=rt_y"]) {
+      const res = await fetch(`${op.url}/api/auth/oidc/token`, {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        body: `grant_type=refresh_token&${repeated}&${credentials}`,
+      });
+      expect(res.status, repeated).toBe(400);
+      expectTokenError({ status: res.status, headers: res.headers, body: await res.json(), form: true }, "invalid_request");
+    }
+    // The client's own credentials repeated, one of them empty, are refused the same way.
+    const twice = await fetch(`${op.url}/api/auth/oidc/token`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: `grant_type=refresh_token&refresh_token=rt_x&client_secret=&${credentials}`,
+    });
+    expect(twice.status).toBe(400);
+    expect((await twice.json()).error).toBe("invalid_request");
+  });
+
+  it("the authorization endpoint refuses redirect_uri=&redirect_uri=X: a 400 page with invalid_request, never a redirect", async () => {
+    const base = `${op.url}/api/auth/oidc/authorize?client_id=${encodeURIComponent(t.clientId)}&response_type=code&scope=openid&state=st-1`;
+    const uri = encodeURIComponent(REDIRECT);
+    for (const repeated of [`redirect_uri=&redirect_uri=${uri}`, `redirect_uri=${uri}&redirect_uri=`, `redirect_uri=${uri}&redirect_uri=${uri}`, `redirect_uri=${uri}&state=`]) {
+      const res = await get(`${base}&${repeated}`, { ip: randomIp() });
+      expect(res.status, repeated).toBe(400);
+      expect(res.headers.get("location")).toBeNull();
+      expect(res.headers.get("content-type")).toContain("text/html");
+      const page = await res.text();
+      expect(page).toContain("invalid_request");
+      expect(page).toMatch(/given more than once/);
+    }
+    // The same request with each parameter once is accepted (to the sign-in page).
+    const once = await get(`${base}&redirect_uri=${uri}`, { ip: randomIp() });
+    expect(once.status).toBe(303);
+    expect(new URL(once.headers.get("location")!, op.url).searchParams.get("error")).toBeNull();
+  });
+});
+
 describe("authorize request validation", () => {
   const authUrl = (params: Record<string, string>) => {
     const u = new URL(`${op.url}/api/auth/oidc/authorize`);

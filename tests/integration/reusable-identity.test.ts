@@ -293,6 +293,65 @@ describe("reusable identity (verify once, reuse), for a production app", () => {
     expect(info.body).not.toHaveProperty("age_over_18");
   });
 
+  it("issue 33: reused proofs are written with the session: a failure writing them creates nothing, the retry creates it with them, a later retry replays it", async () => {
+    const tokens = await exchange(await authorize({ cfg: prodConfig, redirectUri: PROD_REDIRECT }), prodConfig);
+    const docOnly = await createWorkflow(t, ["id_verification", "age"], { settings: { age: { minimum_age: 18 } } });
+    const first = await createSession(t, { workflow_id: docOnly, svc_access_token: tokens.access_token });
+    expect(checkOf(await postDocument(first.session_token, "b"), "id_verification").status).toBe("passed");
+    expect((await finish(first.session_token)).body.data.status).toBe("APPROVED");
+
+    const key = `reuse-${first.session_id}`;
+    const create = () =>
+      api("POST", "/api/v2/session", { headers: { ...keyHeader(t), "Idempotency-Key": key }, json: { workflow_id: docOnly, svc_access_token: tokens.access_token } });
+    // A fault injected in the database (not in our code): writing a check reused from this proof fails, as a
+    // lost connection would. The whole creation fails with it: no session without its proofs, no stored answer.
+    await sql(shared().env, "CREATE SCHEMA IF NOT EXISTS test_faults");
+    await sql(shared().env, "CREATE TABLE IF NOT EXISTS test_faults.refuse_reuse (proof_session_id text PRIMARY KEY)");
+    await sql(
+      shared().env,
+      `CREATE OR REPLACE FUNCTION test_faults.refuse_reused_check() RETURNS trigger LANGUAGE plpgsql AS $$
+       BEGIN
+         IF NEW.evidence->>'source' = 'account_proof'
+            AND EXISTS (SELECT 1 FROM test_faults.refuse_reuse WHERE proof_session_id = NEW.evidence->>'proof_session_id') THEN
+           RAISE EXCEPTION 'test fault: reused check refused';
+         END IF;
+         RETURN NEW;
+       END $$`,
+    );
+    await sql(shared().env, "DROP TRIGGER IF EXISTS refuse_reused_check ON check_results");
+    await sql(shared().env, "CREATE TRIGGER refuse_reused_check BEFORE INSERT ON check_results FOR EACH ROW EXECUTE FUNCTION test_faults.refuse_reused_check()");
+    await sql(shared().env, "INSERT INTO test_faults.refuse_reuse VALUES ($1)", [first.session_id]);
+    const sessionsOf = async () => (await sql(shared().env, "SELECT id FROM sessions WHERE account_id = $1", [tokens.claims()!.sub])).length;
+    try {
+      const failed = await create();
+      expect(failed.status).toBe(500);
+      expect(failed.body.error.code).toBe("server_error");
+      expect(await sessionsOf()).toBe(1); // only the first: the failed creation left nothing behind
+    } finally {
+      await sql(shared().env, "DELETE FROM test_faults.refuse_reuse WHERE proof_session_id = $1", [first.session_id]);
+    }
+    // The retry with the same key runs again (a 5xx stores no answer) and creates the session with its proofs.
+    const created = await create();
+    expect(created.status).toBe(201);
+    expect(created.headers.get("idempotent-replayed")).toBeNull();
+    expect(await sessionsOf()).toBe(2);
+    const id = created.body.data.session_id as string;
+    // The first read after the 201 already has them: the proofs were written with the session.
+    const summary = await api("GET", `/api/v2/session/${id}/decision`, { headers: keyHeader(t) });
+    expect(summary.status).toBe(200);
+    expect(checkOf(summary, "id_verification")).toMatchObject({ status: "passed", data: { reused: true } });
+    expect(checkOf(summary, "age")).toMatchObject({ data: { reused: true } });
+    const flow = await api("GET", "/api/v2/flow", { headers: sessionBearer(created.body.data.session_token) });
+    expect(flow.body.data.steps.find((x: { type: string }) => x.type === "id_verification")).toMatchObject({ status: "passed", reused: true });
+
+    const retried = await create();
+    expect(retried.status).toBe(201);
+    expect(retried.headers.get("idempotent-replayed")).toBe("true");
+    expect(retried.body.data.session_id).toBe(id);
+    const rows = await sql(shared().env, "SELECT type FROM check_results WHERE session_id = $1 ORDER BY type", [id]);
+    expect(rows.map((r: { type: string }) => r.type)).toEqual(["age", "id_verification"]);
+  });
+
   it.skipIf(Boolean(chromiumMissing))("the account page in Chromium: sign in by email code, see what was proven, revoke an app, delete the account", async () => {
     const signIn = await authorize({ cfg: prodConfig, redirectUri: PROD_REDIRECT });
     const tokens = await exchange(signIn, prodConfig);

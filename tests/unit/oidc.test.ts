@@ -25,6 +25,7 @@ describe("request parameters", () => {
     await expect(readParams(post(JSON.stringify({ code: 1 }), "application/json"), "body")).rejects.toMatchObject({ code: "invalid_request" });
     await expect(readParams(post("<x/>", "text/xml"), "body")).rejects.toMatchObject({ code: "invalid_request" });
     await expect(readParams(new Request("http://localhost/a?state=1&state=2"), "query")).rejects.toMatchObject({ code: "invalid_request" });
+    await expect(readParams(new Request("http://localhost/a?redirect_uri=&redirect_uri=https%3A%2F%2Fx.example"), "query")).rejects.toMatchObject({ code: "invalid_request" });
   });
 
   it("adds parameters to a redirect URI, keeping its own query", async () => {

@@ -20,6 +20,7 @@ import {
   fingerprint,
   completeIdempotencyKeyIn,
   releaseIdempotencyKey,
+  renewIdempotencyClaim,
   validateIdempotencyKey,
 } from "../idempotency";
 import { consumeRateLimit, rateLimitBucketFor } from "../rate-limit";
@@ -198,6 +199,7 @@ export function defineRoute<
     const req = viewOf(raw, options.bodyLimit ?? MAX_JSON_BYTES);
     let rateHeaders: HeaderValues = {};
     let claimId: string | undefined;
+    let stopRenewing: (() => void) | undefined;
     let handlerStarted = false;
     try {
       const url = new URL(raw.url);
@@ -249,6 +251,8 @@ export function defineRoute<
           return withHeaders(replayed, requestId, claim.status < 400 ? rateHeaders : {});
         }
         claimId = claim.recordId;
+        // Held for as long as the request runs: a retry gets 409 however slow it is.
+        stopRenewing = renewIdempotencyClaim(claimId);
         if (stepOnSession) assertSessionOpen(session);
       }
 
@@ -280,6 +284,8 @@ export function defineRoute<
         );
       }
       return withHeaders(rendered, requestId, {});
+    } finally {
+      stopRenewing?.();
     }
   };
   return { serve };
