@@ -133,7 +133,7 @@ function CheckReview({
   const headingId = `${check}-review-${sessionId}`;
   const reasonId = `${check}-reason-${sessionId}`;
   const reasonErrors = fieldErrors(settle.error, "reason");
-  const labelOf = (kind: string, i: number) => (check === "liveness" ? t.settle.frame(i + 1, images.length) : undefined);
+  const labelOf = (i: number) => (check === "liveness" ? t.settle.frame(i + 1, images.length) : undefined);
   return (
     <section aria-labelledby={headingId} className="rounded-lg border border-amber-300 bg-amber-50 p-3 lg:col-span-2">
       <H id={headingId} className="font-semibold text-slate-900">
@@ -143,7 +143,7 @@ function CheckReview({
       {images.length ? (
         <div className={IMAGE_GRID}>
           {images.map((kind, i) => (
-            <KeptImage key={kind} appId={appId} sessionId={sessionId} kind={kind} label={labelOf(kind, i)} />
+            <KeptImage key={kind} appId={appId} sessionId={sessionId} kind={kind} label={labelOf(i)} />
           ))}
         </div>
       ) : (
