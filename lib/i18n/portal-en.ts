@@ -577,23 +577,49 @@ export const portalText = {
     approveSession: (id: string) => `Approve session ${id}`,
     declineSession: (id: string) => `Decline session ${id}`,
     deciding: "Saving…",
-    approveAfterLiveness: "Approval needs passed ID verification, liveness and face match checks: settle the liveness check below first.",
+    approveAfterSettling: "Approval needs passed ID verification, liveness and face match checks: settle the checks in review below first.",
     approveUnavailable: "Approval needs passed ID verification, liveness and face match checks, so this session can only be declined.",
     decided: (id: string, status: string) => `Session ${id}: ${status}.`,
-    liveness: {
-      heading: "Liveness: is this a live person?",
-      intro:
-        "The automatic liveness check could not settle this one (the person used the photosensitive alternative to the colour challenge, or the screen's light was not clear on the face). Look at the captured frames: a live person turns their head as asked, with a face that stays the same person and looks like a real face, not a photo or a screen. Then settle the liveness check; the session itself is still decided with Approve or Decline.",
-      frame: (n: number, total: number) => `Liveness frame ${n} of ${total}`,
-      noFrames: "No frames were kept for this burst: judge by the best liveness frame above.",
+    openFull: (what: string) => `Open ${what} full size (new tab)`,
+    openFullShort: "Open full size",
+    /** Settling a check in review (one of the three approval needs), shared by the three kinds below. */
+    settle: {
       reason: "Reason",
-      reasonHint: "A short note for the audit trail, e.g. what you saw in the frames.",
-      confirm: "Confirm live person",
-      reject: "Not a live person",
-      confirmSession: (id: string) => `Confirm live person for session ${id}`,
-      rejectSession: (id: string) => `Not a live person for session ${id}`,
-      settled: (id: string, status: string) => `Session ${id}: liveness ${status}. Now approve or decline the session.`,
+      reasonHint: "A short note for the audit trail, e.g. what you saw in the images.",
+      noImages: "No images were kept for this check: judge by the kept images above.",
+      settled: (id: string, check: string, status: string) => `Session ${id}: ${check} check ${status.toLowerCase()}. Now approve or decline the session.`,
+      frame: (n: number, total: number) => `Liveness frame ${n} of ${total}`,
     },
+    /** Per check: the heading, the question, and the two choices. */
+    settleCheck: {
+      liveness: {
+        heading: "Liveness: is this a live person?",
+        intro:
+          "The automatic liveness check could not settle this one (the person used the photosensitive alternative to the colour challenge, or the screen's light was not clear on the face). Look at the captured frames: a live person turns their head as asked, with a face that stays the same person and looks like a real face, not a photo or a screen. Then settle the liveness check; the session itself is still decided with Approve or Decline.",
+        confirm: "Confirm live person",
+        reject: "Not a live person",
+        confirmSession: (id: string) => `Confirm live person for session ${id}`,
+        rejectSession: (id: string) => `Not a live person for session ${id}`,
+      },
+      face_match: {
+        heading: "Face match: is this the same person?",
+        intro:
+          "The face similarity fell in the workflow's review margin, just under the threshold. Compare the portrait on the document with the best liveness frame, side by side (open either full size): the same person has the same face shape, eyes, nose and ears, allowing for age, glasses and lighting. Then settle the face match check; the session itself is still decided with Approve or Decline.",
+        confirm: "Same person",
+        reject: "Not the same person",
+        confirmSession: (id: string) => `Same person for session ${id}`,
+        rejectSession: (id: string) => `Not the same person for session ${id}`,
+      },
+      id_verification: {
+        heading: "Document: is this a genuine, readable document?",
+        intro:
+          "The automatic document check could not settle this one. Look at both sides (open them full size): the document is genuine, unexpired, not a photo of a screen, and its printed details agree with each other. Then settle the ID verification check; the session itself is still decided with Approve or Decline.",
+        confirm: "Accept document",
+        reject: "Reject document",
+        confirmSession: (id: string) => `Accept document for session ${id}`,
+        rejectSession: (id: string) => `Reject document for session ${id}`,
+      },
+    } as Record<string, { heading: string; intro: string; confirm: string; reject: string; confirmSession: (id: string) => string; rejectSession: (id: string) => string }>,
     licence: {
       heading: "Licence lookup",
       credential: "Credential",

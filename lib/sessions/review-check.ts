@@ -6,25 +6,37 @@ import { ApiError } from "@/lib/http/api-error";
 import { findSession } from "./find-session";
 import { presentCheck, presentSession } from "./present";
 import { assertReviewPending } from "./review-session";
-import type { CheckReviewInput } from "./schemas";
+import { CHECKS_A_REVIEWER_SETTLES, type CheckReviewInput, type ReviewerSettledCheck } from "./schemas";
 
 /**
  * A reviewer settles a check the engine left in `review` (README "Manual
- * review"): today the liveness check, which goes to review by design when
- * the person took the photosensitive alternative to the colour challenge
+ * review", an extension of spec 3.1): one of the three checks manual
+ * approval needs. Liveness goes to review by design when the person took
+ * the photosensitive alternative to the colour challenge
  * (`colour_challenge_skipped`) or the colour response was unclear
- * (`colour_response_unclear`). The reviewer looks at the kept burst frames
- * and records `passed` (a live person) or `failed`, with a reason. This
- * settles the check only, never the session: the reviewer then decides the
- * session as always (PATCH /api/v2/session/{id}/status), and APPROVED
- * becomes possible once the three face checks have passed.
+ * (`colour_response_unclear`); face match when the similarity falls in the
+ * workflow's review margin; the document check when its reading is
+ * borderline. The reviewer looks at the kept images (burst frames; the
+ * document beside the best liveness frame; the document's sides) and
+ * records `passed` or `failed`, with a reason. This settles the check only,
+ * never the session: the reviewer then decides the session as always (PATCH
+ * /api/v2/session/{id}/status), and APPROVED becomes possible once the
+ * three checks have passed. The three: CHECKS_A_REVIEWER_SETTLES (schemas.ts).
  */
-export const CHECKS_A_REVIEWER_SETTLES = ["liveness"] as const;
-export type ReviewerSettledCheck = (typeof CHECKS_A_REVIEWER_SETTLES)[number];
+const isReviewerSettledCheck = (type: string): type is ReviewerSettledCheck => (CHECKS_A_REVIEWER_SETTLES as readonly string[]).includes(type);
+
+/** The `{type}` of POST .../checks/{type}/review: one of CHECKS_A_REVIEWER_SETTLES, else 400 `invalid_request` naming them. */
+export function parseReviewerSettledCheck(type: string): ReviewerSettledCheck {
+  if (isReviewerSettledCheck(type)) return type;
+  throw new ApiError("invalid_request", {
+    message: `A reviewer settles only these checks: ${CHECKS_A_REVIEWER_SETTLES.join(", ")}`,
+    data: { check: type, allowed: [...CHECKS_A_REVIEWER_SETTLES] },
+  });
+}
 
 /** The rule: a reviewer may settle a check only while the engine left it in `review` (and only a check of CHECKS_A_REVIEWER_SETTLES). */
 export function canReviewerSettleCheck(check: { type: string; status: string } | null | undefined): boolean {
-  return !!check && check.status === "review" && (CHECKS_A_REVIEWER_SETTLES as readonly string[]).includes(check.type);
+  return !!check && check.status === "review" && isReviewerSettledCheck(check.type);
 }
 
 /** The rule as a refusal: 409 `check_not_in_review`, naming the check's status. */
@@ -35,11 +47,16 @@ export function assertReviewerCanSettleCheck(type: string, check: { type: string
   }
 }
 
-/** What a failed manual review says in the check's `error`. */
-const NOT_LIVE = { code: "manual_review_failed", message: "A reviewer looked at the captured frames and did not confirm a live person" };
+/** What a failed manual review says in the check's `error`: one code, a message per check. */
+const REVIEW_FAILED: Record<ReviewerSettledCheck, { code: "manual_review_failed"; message: string }> = {
+  liveness: { code: "manual_review_failed", message: "A reviewer looked at the captured frames and did not confirm a live person" },
+  face_match: { code: "manual_review_failed", message: "A reviewer compared the document with the liveness frame and did not confirm the same person" },
+  id_verification: { code: "manual_review_failed", message: "A reviewer looked at the document's images and did not accept the document" },
+};
 
 /**
- * Settles the session's `type` check in review, for the client's review
+ * Settles the session's `type` check in review (`type` as the URL names it:
+ * parseReviewerSettledCheck first, so an unknown one is 400 before any lookup), for the client's review
  * tools (API key) and the portal's review queue (a signed-in developer):
  * session row locked, IN_REVIEW or 409 `review_not_pending`, the check in
  * review or 409 `check_not_in_review`. The check's new status goes with a
@@ -51,10 +68,11 @@ const NOT_LIVE = { code: "manual_review_failed", message: "A reviewer looked at 
 export async function settleCheckInReview(
   app: App,
   sessionId: string,
-  type: ReviewerSettledCheck,
+  typeName: string,
   input: CheckReviewInput,
   who: { actor: string; requestId: string },
 ) {
+  const type = parseReviewerSettledCheck(typeName);
   const found = await findSession(app, sessionId);
   const prisma = await db();
   return prisma.$transaction(async (tx) => {
@@ -70,7 +88,7 @@ export async function settleCheckInReview(
       where: { id: check!.id },
       data: {
         status: input.status,
-        error: input.status === "passed" ? Prisma.DbNull : NOT_LIVE,
+        error: input.status === "passed" ? Prisma.DbNull : REVIEW_FAILED[type],
         data: { ...(check!.data as object), manual_review: review },
         evidence: { ...(check!.evidence as object), manual_review: { ...review, actor: who.actor, request_id: who.requestId, machine } },
       },

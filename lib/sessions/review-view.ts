@@ -8,6 +8,7 @@ import { isLivenessFrameKind, LIVENESS_FRAME_PREFIX, type LivenessFrameKind } fr
 import type { CheckView } from "./load-session";
 import { presentDecision, presentSession } from "./present";
 import { canReviewerSettleCheck } from "./review-check";
+import { CHECKS_A_REVIEWER_SETTLES, type ReviewerSettledCheck } from "./schemas";
 
 /**
  * What a reviewer (and the portal's session page) sees of a session: its
@@ -15,9 +16,9 @@ import { canReviewerSettleCheck } from "./review-check";
  * was recorded, why the decision engine sent it to review, which kept
  * images can be opened, and whether a manual approval is possible (the
  * spec 3.1 rule itself, canApproveManually; the decision still goes through
- * reviewSession, which applies it again). A liveness check in review comes
- * with its kept burst frames and `settle_liveness` (canReviewerSettleCheck;
- * settleCheckInReview applies it again).
+ * reviewSession, which applies it again). Each check a reviewer may settle
+ * (canReviewerSettleCheck; settleCheckInReview applies it again) is listed in
+ * `settle`, with the kept images it is judged on in `settle_images`.
  */
 
 /** The kept images a reviewer may open (README "Image retention"): the document's sides and the best liveness frame. */
@@ -55,6 +56,18 @@ export function reviewReasons(checks: readonly PresentedCheck[]): ReviewReason[]
         data: c.data,
       };
     });
+}
+
+/**
+ * The kept images a reviewer judges each check on, in the order shown:
+ * liveness the burst's frames; face match the document (no portrait image is
+ * kept, only its template: the front shows it) beside the best liveness
+ * frame; the document check its two sides. Only the ones kept.
+ */
+export function imagesToSettle(check: ReviewerSettledCheck, kept: ReadonlySet<string>): string[] {
+  if (check === "liveness") return [...kept].filter(isLivenessFrameKind).sort((a, b) => frameNumber(a) - frameNumber(b));
+  const kinds: ReviewImageKind[] = check === "face_match" ? ["document_front", "selfie"] : ["document_front", "document_back"];
+  return kinds.filter((kind) => kept.has(kind));
 }
 
 type CheckRow = CheckView & { sessionId: string; updatedAt: Date; attempts: number };
@@ -124,8 +137,7 @@ export async function reviewItems(sessions: readonly Session[]) {
     const decision = presentDecision(session, rows);
     const byType = new Map(rows.map((r) => [r.type, r]));
     const kept = new Set(imageRows.filter((r) => r.sessionId === session.id).map((r) => r.kind));
-    const liveness = byType.get("liveness");
-    const settleLiveness = session.status === "IN_REVIEW" && canReviewerSettleCheck(liveness);
+    const settle = session.status === "IN_REVIEW" ? CHECKS_A_REVIEWER_SETTLES.filter((type) => canReviewerSettleCheck(byType.get(type))) : [];
     return {
       session: presentSession(session),
       decision: decision.decision,
@@ -136,10 +148,10 @@ export async function reviewItems(sessions: readonly Session[]) {
       })),
       reasons: reviewReasons(decision.checks),
       images: REVIEW_IMAGE_KINDS.filter((kind) => kept.has(kind)),
-      /** The burst's frames in order, while its liveness check waits for a reviewer. */
-      liveness_frames: settleLiveness ? [...kept].filter(isLivenessFrameKind).sort((a, b) => frameNumber(a) - frameNumber(b)) : [],
-      /** The liveness check is in review and a reviewer may settle it (Confirm live person / Not a live person). */
-      settle_liveness: settleLiveness,
+      /** The checks in review a reviewer may settle (Confirm live person, Same person, Accept document, or their refusals). */
+      settle,
+      /** For each check of `settle`, the kept images it is judged on (imagesToSettle). */
+      settle_images: Object.fromEntries(settle.map((type) => [type, imagesToSettle(type, kept)])) as Partial<Record<ReviewerSettledCheck, string[]>>,
       licence: licenceInReview(byType.get("credential")?.status, licenceRows.find((r) => r.sessionId === session.id)),
       can_approve: session.status === "IN_REVIEW" && canApproveManually(rows as CheckOutcome[]),
     };

@@ -70,9 +70,13 @@ export const ReviewBody = z.strictObject({
   status: z.enum(["APPROVED", "DECLINED"], { message: "status must be APPROVED or DECLINED" }),
 });
 
+/** The checks a reviewer may settle in review (lib/sessions/review-check.ts): the three spec 3.1's manual approval needs. */
+export const CHECKS_A_REVIEWER_SETTLES = ["id_verification", "liveness", "face_match"] as const;
+export type ReviewerSettledCheck = (typeof CHECKS_A_REVIEWER_SETTLES)[number];
+
 /**
- * POST /api/v2/session/{id}/checks/liveness/review (and the portal's twin):
- * a reviewer settles a liveness check in `review`, with a short reason.
+ * POST /api/v2/session/{id}/checks/{type}/review (and the portal's twin):
+ * a reviewer settles a check in `review`, with a short reason.
  */
 export const CheckReviewBody = z.strictObject({
   status: z.enum(["passed", "failed"], { message: "status must be passed or failed" }),

@@ -85,7 +85,7 @@ export interface paths {
         patch: operations["reviewSession"];
         trace?: never;
     };
-    "/api/v2/session/{id}/checks/liveness/review": {
+    "/api/v2/session/{id}/checks/{type}/review": {
         parameters: {
             query?: never;
             header?: never;
@@ -95,10 +95,10 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Settle a liveness check in review by hand
-         * @description A liveness check goes to `review` when the person used the photosensitive alternative to the colour challenge (`colour_challenge_skipped`) or the colour response was unclear (`colour_response_unclear`). After looking at the captured frames (kept until the decision, shown in the portal's review queue), a reviewer records `passed` (a live person) or `failed`, with a short reason. Only while the session is IN_REVIEW and the check is in `review`. This settles the check, not the session: decide the session afterwards with PATCH /api/v2/session/{id}/status (APPROVED needs id_verification, liveness and face_match passed). Audited as `check.manual_review`.
+         * Settle a check in review by hand (extension of spec 3.1)
+         * @description Spec 3.1 allows a manual APPROVED only when id_verification, liveness and face_match all passed, so a session one of them sent to review could otherwise only be declined. This extension lets a reviewer settle that check itself. A liveness check goes to `review` when the person used the photosensitive alternative to the colour challenge (`colour_challenge_skipped`) or the colour response was unclear (`colour_response_unclear`); a face_match when the similarity falls in the workflow's `face_match.review_margin` under the threshold; an id_verification when the document's reading is borderline. After looking at the kept images (the burst's frames; the document beside the best liveness frame; both sides of the document: kept until the decision, shown in the portal's review queue), a reviewer records `passed` or `failed`, with a short reason. `failed` sets the check's error to `manual_review_failed` ("did not confirm a live person", "did not confirm the same person", "did not accept the document"). Only while the session is IN_REVIEW and the check is in `review`. This settles the check, not the session: decide the session afterwards with PATCH /api/v2/session/{id}/status (APPROVED needs id_verification, liveness and face_match passed). Audited as `check.manual_review`. Another `{type}` is 400 `invalid_request` naming the three.
          */
-        post: operations["reviewLivenessCheck"];
+        post: operations["reviewCheck"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1173,6 +1173,7 @@ export interface components {
                  * @description When the reused document was verified (reused only).
                  */
                 verified_at?: string;
+                manual_review?: components["schemas"]["ManualReview"];
             };
             error: components["schemas"]["CheckError"];
         };
@@ -1181,6 +1182,15 @@ export interface components {
          * @enum {string}
          */
         CheckStatus: "passed" | "failed" | "review" | "pending" | "not_performed";
+        /** @description Present once a reviewer settled the check (POST /api/v2/session/{id}/checks/{type}/review). */
+        ManualReview: {
+            /** @enum {string} */
+            status: "passed" | "failed";
+            /** @description The reviewer's reason, as sent. */
+            reason: string;
+            /** Format: date-time */
+            reviewed_at: string;
+        };
         CheckError: {
             /** @description Why the check failed or needs review, e.g. `face_mismatch`, `license_not_found`, `location_unavailable`, `not_performed`. */
             code: string;
@@ -1206,15 +1216,6 @@ export interface components {
             };
             error: components["schemas"]["CheckError"];
         };
-        /** @description Present once a reviewer settled the check (POST /api/v2/session/{id}/checks/liveness/review). */
-        ManualReview: {
-            /** @enum {string} */
-            status: "passed" | "failed";
-            /** @description The reviewer's reason, as sent. */
-            reason: string;
-            /** Format: date-time */
-            reviewed_at: string;
-        };
         Check_face_match: {
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -1234,6 +1235,7 @@ export interface components {
                 reference?: "document" | "enrolled_face";
                 /** @description Against a new document's portrait too, when the reference is the enrolled face. */
                 document_similarity?: number;
+                manual_review?: components["schemas"]["ManualReview"];
             };
             error: components["schemas"]["CheckError"];
         };
@@ -3023,7 +3025,7 @@ export interface operations {
             };
         };
     };
-    reviewLivenessCheck: {
+    reviewCheck: {
         parameters: {
             query?: never;
             header?: {
@@ -3033,6 +3035,8 @@ export interface operations {
             path: {
                 /** @description The session id (`session_id`, a UUID). */
                 id: string;
+                /** @description The check to settle: one of the three manual approval needs. */
+                type: "id_verification" | "liveness" | "face_match";
             };
             cookie?: never;
         };
@@ -3062,7 +3066,7 @@ export interface operations {
                         /** @constant */
                         success: true;
                         data: {
-                            check: components["schemas"]["Check_liveness"];
+                            check: components["schemas"]["Check"];
                             session: components["schemas"]["SessionSummary"];
                         };
                     };

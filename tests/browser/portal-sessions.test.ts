@@ -114,7 +114,9 @@ describe.skipIf(chromiumMissing !== null)(suiteName, () => {
     const faceCard = cards.filter({ has: page.getByRole("heading", { name: t.sessions.open(ids.faceReview) }) });
     await faceCard.getByText(t.review.reasonFaceMatch("0.58", "0.61")).waitFor();
     expect(await faceCard.getByRole("button", { name: t.review.approveSession(ids.faceReview) }).isDisabled()).toBe(true);
-    await faceCard.getByText(t.review.approveUnavailable).waitFor();
+    // The face match in review can be settled first (the next test does); until then approval waits for it.
+    await faceCard.getByText(t.review.approveAfterSettling).waitFor();
+    await faceCard.getByRole("heading", { name: t.review.settleCheck.face_match!.heading }).waitFor();
     await expectPortalAccessible(page, "review-queue");
 
     await page.getByRole("button", { name: t.review.approveSession(ids.approvable) }).click();
@@ -188,23 +190,23 @@ describe.skipIf(chromiumMissing !== null)(suiteName, () => {
     });
     await page.goto(`/dashboard/apps/${appId}/review`);
     const card = page.locator("article").filter({ has: page.getByRole("heading", { name: t.sessions.open(id) }) });
-    await card.getByRole("heading", { name: t.review.liveness.heading }).waitFor();
+    await card.getByRole("heading", { name: t.review.settleCheck.liveness!.heading }).waitFor();
     for (let n = 1; n <= frames.length; n++) {
-      const img = card.getByRole("img", { name: t.review.imageAlt(t.review.liveness.frame(n, frames.length), id) });
+      const img = card.getByRole("img", { name: t.review.imageAlt(t.review.settle.frame(n, frames.length), id) });
       await expect.poll(() => img.evaluate((el: HTMLImageElement) => el.complete && el.naturalWidth > 0)).toBe(true);
     }
     expect(await card.getByRole("button", { name: t.review.approveSession(id) }).isDisabled()).toBe(true);
-    await card.getByText(t.review.approveAfterLiveness).waitFor();
+    await card.getByText(t.review.approveAfterSettling).waitFor();
     await expectPortalAccessible(page, "review-queue-liveness");
 
     // Without a reason: the field says why.
-    await card.getByRole("button", { name: t.review.liveness.confirmSession(id) }).click();
+    await card.getByRole("button", { name: t.review.settleCheck.liveness!.confirmSession(id) }).click();
     await card.getByText("reason must be at least 3 characters").waitFor();
-    await card.getByLabel(t.review.liveness.reason).fill("Turns left then right, same real face throughout");
-    await card.getByRole("button", { name: t.review.liveness.confirmSession(id) }).click();
-    await page.getByText(t.review.liveness.settled(id, t.sessions.checkStatuses.passed!)).waitFor();
+    await card.getByLabel(t.review.settle.reason).fill("Turns left then right, same real face throughout");
+    await card.getByRole("button", { name: t.review.settleCheck.liveness!.confirmSession(id) }).click();
+    await page.getByText(t.review.settle.settled(id, t.sessions.checkNames.liveness!, t.sessions.checkStatuses.passed!)).waitFor();
     // Settled: the frames and buttons go, and approval is open.
-    await expect.poll(() => card.getByRole("heading", { name: t.review.liveness.heading }).count()).toBe(0);
+    await expect.poll(() => card.getByRole("heading", { name: t.review.settleCheck.liveness!.heading }).count()).toBe(0);
     await expect.poll(() => card.getByRole("button", { name: t.review.approveSession(id) }).isEnabled()).toBe(true);
     await card.getByRole("button", { name: t.review.approveSession(id) }).click();
     await page.getByText(t.review.decided(id, t.sessions.statuses.APPROVED!)).waitFor();
@@ -215,5 +217,45 @@ describe.skipIf(chromiumMissing !== null)(suiteName, () => {
       .getByRole("cell", { name: t.sessions.manualCheckReview(t.sessions.checkNames.liveness!, t.sessions.checkStatuses.passed!, "Turns left then right, same real face throughout") })
       .waitFor();
     await audit.getByRole("cell", { name: t.sessions.manualDecision(t.sessions.statuses.IN_REVIEW!, t.sessions.statuses.APPROVED!) }).waitFor();
+  }, 90_000);
+
+  it("a face match in review: the document and the best liveness frame side by side, each opens full size; 'Same person', then approve", async () => {
+    const id = await seedSession(tenant, workflow, { vendorData: "face-review", results: reviewResults(false), images: await keptImages() });
+    await page.goto(`/dashboard/apps/${appId}/review`);
+    const card = page.locator("article").filter({ has: page.getByRole("heading", { name: t.sessions.open(id) }) });
+    const fm = t.review.settleCheck.face_match!;
+    const section = card.getByRole("region", { name: fm.heading });
+    await section.waitFor();
+    const front = section.getByRole("img", { name: t.review.imageAlt(t.review.images.document_front!, id) });
+    const selfie = section.getByRole("img", { name: t.review.imageAlt(t.review.images.selfie!, id) });
+    for (const img of [front, selfie]) await expect.poll(() => img.evaluate((el: HTMLImageElement) => el.complete && el.naturalWidth > 0)).toBe(true);
+    // Side by side, each at least 320 px wide (the kept images above too).
+    const [a, b] = [(await front.boundingBox())!, (await selfie.boundingBox())!];
+    expect(Math.abs(a.y - b.y)).toBeLessThan(2);
+    expect(b.x).toBeGreaterThanOrEqual(a.x + a.width);
+    expect(Math.min(a.width, b.width)).toBeGreaterThanOrEqual(320);
+    for (const kind of ["document_front", "document_back", "selfie"]) {
+      const kept = card.getByRole("img", { name: t.review.imageAlt(t.review.images[kind]!, id) }).first();
+      expect((await kept.boundingBox())!.width).toBeGreaterThanOrEqual(320);
+    }
+    await expectPortalAccessible(page, "review-queue-face-match");
+
+    // A thumbnail opens full size in a new tab, from the keyboard: the image route, the image at its natural size.
+    const link = section.getByRole("link", { name: t.review.openFull(t.review.images.selfie!) });
+    await link.focus();
+    const [full] = await Promise.all([page.context().waitForEvent("page"), page.keyboard.press("Enter")]);
+    await full.waitForLoadState();
+    expect(full.url()).toBe(`${shared().url}/api/portal/apps/${appId}/sessions/${id}/images/selfie`);
+    const natural = await full.locator("img").evaluate((el: HTMLImageElement) => ({ w: el.naturalWidth, h: el.naturalHeight }));
+    expect(natural).toEqual({ w: 64, h: 40 });
+    await full.close();
+
+    await section.getByLabel(t.review.settle.reason).fill("Same face shape, eyes and ears as the licence portrait");
+    await section.getByRole("button", { name: fm.confirmSession(id), exact: true }).click();
+    await page.getByText(t.review.settle.settled(id, t.sessions.checkNames.face_match!, t.sessions.checkStatuses.passed!)).waitFor();
+    await expect.poll(() => card.getByRole("region", { name: fm.heading }).count()).toBe(0);
+    await expect.poll(() => card.getByRole("button", { name: t.review.approveSession(id) }).isEnabled()).toBe(true);
+    await card.getByRole("button", { name: t.review.approveSession(id) }).click();
+    await page.getByText(t.review.decided(id, t.sessions.statuses.APPROVED!)).waitFor();
   }, 90_000);
 });

@@ -3,7 +3,7 @@ import { api, bearer, checkOf, createSession, createWorkflow, keyHeader, shared 
 import { sql } from "../support/database";
 import { useServerDatabase } from "../support/domain";
 import { imageForm } from "../support/images";
-import { licence, personA, postDocument } from "../support/kyc";
+import { licence, personA, postBurst, postDocument } from "../support/kyc";
 import { createPortalApp, signUpDeveloper, type PortalDeveloper } from "../support/portal";
 
 /**
@@ -21,15 +21,18 @@ let dev: PortalDeveloper;
 let app: { appId: string; apiKey: string };
 let kyc: string;
 let livenessOnly: string;
+let faceBand: string;
 
 const LIVENESS = { liveness: { actions: ["turn_left", "turn_right"], actions_per_challenge: 2 } };
 
 beforeAll(async () => {
   dev = await signUpDeveloper();
   app = await createPortalApp(dev, "Shop", "production");
-  [kyc, livenessOnly] = await Promise.all([
+  [kyc, livenessOnly, faceBand] = await Promise.all([
     createWorkflow(app, ["id_verification", "liveness", "face_match", "face_uniqueness"], { settings: LIVENESS }),
     createWorkflow(app, ["liveness"], { settings: LIVENESS }),
+    // A review band so wide (0.49 up to 0.99) that the same person's licence and burst land in it.
+    createWorkflow(app, ["id_verification", "liveness", "face_match"], { settings: { ...LIVENESS, face_match: { threshold: 0.99, review_margin: 0.5 } } }),
   ]);
 });
 
@@ -45,7 +48,8 @@ async function skipColoursBurst(token: string) {
   return res;
 }
 
-const review = (id: string, json: unknown) => api("POST", `/api/v2/session/${id}/checks/liveness/review`, { headers: keyHeader(app), json });
+const reviewCheck = (id: string, type: string, json: unknown) => api("POST", `/api/v2/session/${id}/checks/${type}/review`, { headers: keyHeader(app), json });
+const review = (id: string, json: unknown) => reviewCheck(id, "liveness", json);
 const decide = (id: string, status: string) => api("PATCH", `/api/v2/session/${id}/status`, { headers: keyHeader(app), json: { status } });
 const livenessOf = async (id: string) => checkOf(await api("GET", `/api/v2/session/${id}/decision`, { headers: keyHeader(app) }), "liveness");
 const auditOf = (id: string) => sql(shared().env, `SELECT actor, action, data, request_id FROM audit_logs WHERE target = $1 ORDER BY created_at`, [id]);
@@ -123,8 +127,8 @@ describe("settling a liveness check in review", () => {
     await api("POST", "/api/v2/flow/finish", { headers: bearer(s.session_token) });
 
     const detail = await dev.call("GET", `/api/portal/apps/${app.appId}/sessions/${s.session_id}`);
-    expect(detail.body.data).toMatchObject({ settle_liveness: true, can_approve: false });
-    expect(detail.body.data.liveness_frames).toEqual([1, 2, 3, 4, 5].map((n) => `liveness_frame_${n}`));
+    expect(detail.body.data).toMatchObject({ settle: ["liveness"], can_approve: false });
+    expect(detail.body.data.settle_images).toEqual({ liveness: [1, 2, 3, 4, 5].map((n) => `liveness_frame_${n}`) });
     const frame = `/api/portal/apps/${app.appId}/sessions/${s.session_id}/images/liveness_frame_1`;
     const mine = await fetch(`${shared().url}${frame}`, { headers: { cookie: dev.cookie } });
     expect(mine.status).toBe(200);
@@ -139,14 +143,60 @@ describe("settling a liveness check in review", () => {
       json: { status: "failed", reason: "The same still photo in every frame" },
     });
     expect(res.status).toBe(200);
-    expect(res.body.data.check).toMatchObject({ status: "failed", error: { code: "manual_review_failed" } });
+    expect(res.body.data.check).toMatchObject({ status: "failed", error: { code: "manual_review_failed", message: expect.stringContaining("did not confirm a live person") } });
     expect(await auditOf(s.session_id)).toEqual([
       { actor: `developer:${dev.email}`, action: "check.manual_review", data: expect.objectContaining({ to: "failed" }), request_id: res.headers.get("x-request-id") },
     ]);
-    expect((await dev.call("GET", `/api/portal/apps/${app.appId}/sessions/${s.session_id}`)).body.data).toMatchObject({ settle_liveness: false, liveness_frames: [] });
+    expect((await dev.call("GET", `/api/portal/apps/${app.appId}/sessions/${s.session_id}`)).body.data).toMatchObject({ settle: [], settle_images: {} });
     expect((await decide(s.session_id, "APPROVED")).body.error.code).toBe("required_face_checks_incomplete");
     expect((await decide(s.session_id, "DECLINED")).body.data.status).toBe("DECLINED");
     // Retention: a decided session keeps no frames.
     expect(await sql(shared().env, `SELECT kind FROM session_artifacts WHERE session_id = $1`, [s.session_id])).toEqual([]);
+  }, 120_000);
+});
+
+describe("settling a face match in review (spec 3.1 extension)", () => {
+  it("API and portal: the face match in the review band blocks approval; the reviewer sees the document beside the liveness frame, says 'same person', then approves; audited", async () => {
+    const s = await createSession(app, { workflow_id: faceBand });
+    expect(checkOf(await postDocument(s.session_token, "driving_licence", licence("a")), "id_verification").status).toBe("passed");
+    const live = await postBurst(s.session_token);
+    expect(checkOf(live, "liveness").status).toBe("passed");
+    const machine = checkOf(live, "face_match");
+    expect(machine).toMatchObject({ status: "review", data: { threshold: 0.99 } });
+    await api("POST", "/api/v2/flow/finish", { headers: bearer(s.session_token) });
+    expect((await api("GET", `/api/v2/session/${s.session_id}`, { headers: keyHeader(app) })).body.data.status).toBe("IN_REVIEW");
+    expect((await decide(s.session_id, "APPROVED")).body.error.code).toBe("required_face_checks_incomplete");
+
+    // The portal's review view: face match to settle, judged on the document's front and the best liveness frame.
+    const detail = await dev.call("GET", `/api/portal/apps/${app.appId}/sessions/${s.session_id}`);
+    expect(detail.body.data).toMatchObject({ settle: ["face_match"], settle_images: { face_match: ["document_front", "selfie"] }, can_approve: false });
+
+    // Only the three checks spec 3.1's approval needs can be settled; another type is a clear 400, in the API and the portal.
+    for (const type of ["age", "face_uniqueness", "nonsense"]) {
+      const bad = await reviewCheck(s.session_id, type, { status: "passed", reason: "looks fine" });
+      expect(bad.status, type).toBe(400);
+      expect(bad.body).toMatchObject({ success: false, error: { code: "invalid_request", message: expect.stringContaining("id_verification, liveness, face_match") } });
+    }
+    const portalBad = await dev.call("POST", `/api/portal/apps/${app.appId}/sessions/${s.session_id}/checks/age/review`, { json: { status: "passed", reason: "looks fine" } });
+    expect(portalBad.status).toBe(400);
+    expect(portalBad.body.error.code).toBe("invalid_request");
+    // Checks that are not in review are refused as before.
+    expect((await reviewCheck(s.session_id, "id_verification", { status: "passed", reason: "fine" })).body).toMatchObject({ error: { code: "check_not_in_review" }, data: { check: "id_verification", status: "passed" } });
+
+    const res = await reviewCheck(s.session_id, "face_match", { status: "passed", reason: "Same face shape, eyes and ears as the licence portrait" });
+    expect(res.status).toBe(200);
+    expect(res.body.data).toMatchObject({
+      check: { type: "face_match", status: "passed", error: null, data: { similarity: machine.data.similarity, manual_review: { status: "passed", reason: expect.stringContaining("licence portrait") } } },
+      session: { session_id: s.session_id, status: "IN_REVIEW" },
+    });
+    expect((await dev.call("GET", `/api/portal/apps/${app.appId}/sessions/${s.session_id}`)).body.data).toMatchObject({ settle: [], can_approve: true });
+
+    const approved = await decide(s.session_id, "APPROVED");
+    expect(approved.status).toBe(200);
+    expect(approved.body.data.status).toBe("APPROVED");
+    expect((await auditOf(s.session_id)).map((a) => [a.action, a.data.check ?? null, a.data.to])).toEqual([
+      ["check.manual_review", "face_match", "passed"],
+      ["session.manual_decision", null, "APPROVED"],
+    ]);
   }, 120_000);
 });

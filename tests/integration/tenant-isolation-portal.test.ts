@@ -50,7 +50,7 @@ const routes = routeFiles(PORTAL)
   .sort();
 
 /** The kinds of A's resources a portal path parameter (other than the app) names. */
-type Kind = "key" | "session" | "image" | "webhook" | "delivery" | "workflow" | "member";
+type Kind = "key" | "session" | "image" | "check" | "webhook" | "delivery" | "workflow" | "member";
 
 /** Each kind's resources of A that outsiders try; the owner's control uses the first. */
 const VARIANTS: Record<Kind, Array<{ label: string; ref: (r: PortalResources) => string }>> = {
@@ -60,6 +60,7 @@ const VARIANTS: Record<Kind, Array<{ label: string; ref: (r: PortalResources) =>
     { label: "an APPROVED session bound to an account", ref: (r) => r.approvedSession.id },
   ],
   image: [{ label: "document_front", ref: () => "document_front" }],
+  check: [{ label: "liveness", ref: () => "liveness" }],
   webhook: [
     { label: "a webhook waiting for approval", ref: (r) => r.pendingWebhook.id },
     { label: "an approved webhook", ref: (r) => r.webhook.id },
@@ -73,7 +74,7 @@ const VARIANTS: Record<Kind, Array<{ label: string; ref: (r: PortalResources) =>
 };
 
 /** What a route answers for another app's resource of each kind (the domain function's 404). */
-const NOT_FOUND: Record<Exclude<Kind, "image" | "member">, string> = {
+const NOT_FOUND: Record<Exclude<Kind, "image" | "check" | "member">, string> = {
   key: "not_found",
   session: "session_not_found",
   webhook: "not_found",
@@ -235,9 +236,9 @@ const SWEEP: Record<string, Entry> = {
     params: { sessionId: "session", kind: "image" },
     owner: { status: 200, check: (res) => expect(res.headers.get("content-type")).toBe("image/jpeg") },
   },
-  "POST /api/portal/apps/{appId}/sessions/{sessionId}/checks/liveness/review": {
+  "POST /api/portal/apps/{appId}/sessions/{sessionId}/checks/{type}/review": {
     kind: "app",
-    params: { sessionId: "session" },
+    params: { sessionId: "session", type: "check" },
     json: () => ({ status: "passed", reason: "Live person in every frame" }),
     owner: { status: 200, check: (res, r) => expect(res.body.data).toMatchObject({ check: { type: "liveness", status: "passed" }, session: { session_id: r.reviewSession.id, status: "IN_REVIEW" } }) },
   },

@@ -68,7 +68,10 @@ describe("assertReviewerCanSettleCheck (a reviewer settles a check the engine le
     [{ type: "liveness", status: "passed" }, "check_not_in_review"], // settled: by the engine or by an earlier review
     [{ type: "liveness", status: "failed" }, "check_not_in_review"],
     [null, "check_not_in_review"], // never ran
-    [{ type: "face_match", status: "review" }, "check_not_in_review"], // only the checks of CHECKS_A_REVIEWER_SETTLES
+    [{ type: "face_match", status: "review" }, null], // the three checks spec 3.1's approval needs (CHECKS_A_REVIEWER_SETTLES)
+    [{ type: "id_verification", status: "review" }, null],
+    [{ type: "face_match", status: "failed" }, "check_not_in_review"],
+    [{ type: "age", status: "review" }, "check_not_in_review"], // only the checks of CHECKS_A_REVIEWER_SETTLES
   ] as const)("%j: %s", async (check, code) => {
     const { assertReviewerCanSettleCheck } = await import("@/lib/sessions/review-check");
     expect(await codeOf(() => assertReviewerCanSettleCheck(check?.type ?? "liveness", check))).toBe(code);

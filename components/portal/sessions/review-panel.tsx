@@ -13,22 +13,35 @@ import { StatusBadge } from "./status-badge";
 
 const t = text.review;
 
-/** A kept image, fetched from the portal's no-store route (never next/image: nothing may be cached). */
+/**
+ * A kept image, fetched from the portal's no-store route (never next/image:
+ * nothing may be cached), at least 320 px wide (narrower only on a screen
+ * that is), and a link that opens it full size in a new tab: the same
+ * route, so the same guards (the app's signed-in developer, IN_REVIEW only).
+ */
 function KeptImage({ appId, sessionId, kind, label }: { appId: string; sessionId: string; kind: string; label?: string }) {
   const what = label ?? t.images[kind] ?? kind;
+  const src = `/api/portal/apps/${appId}/sessions/${sessionId}/images/${kind}`;
   return (
     <figure className="rounded-lg border border-slate-200 bg-slate-50 p-2">
-      {/* eslint-disable-next-line @next/next/no-img-element */}
-      <img
-        src={`/api/portal/apps/${appId}/sessions/${sessionId}/images/${kind}`}
-        alt={t.imageAlt(what, sessionId)}
-        className="mx-auto h-auto max-h-72 w-full object-contain"
-        referrerPolicy="no-referrer"
-      />
+      <a
+        href={src}
+        target="_blank"
+        rel="noopener noreferrer"
+        aria-label={t.openFull(what)}
+        className="block rounded text-sm font-semibold text-blue-800 underline focus:outline-none focus-visible:ring-2 focus-visible:ring-blue-700"
+      >
+        {/* eslint-disable-next-line @next/next/no-img-element */}
+        <img src={src} alt={t.imageAlt(what, sessionId)} className="mx-auto h-auto max-h-[28rem] w-full object-contain" referrerPolicy="no-referrer" />
+        <span className="mt-1 block">{t.openFullShort}</span>
+      </a>
       <figcaption className="mt-1 text-sm font-medium text-slate-800">{what}</figcaption>
     </figure>
   );
 }
+
+/** Kept images in columns of at least 320 px (one column on a narrower screen): a pair sits side by side wherever 640 px fit. */
+const IMAGE_GRID = "mt-2 grid gap-2 [grid-template-columns:repeat(auto-fill,minmax(min(320px,100%),1fr))]";
 
 /** The licence lookup a reviewer compares or repeats at the registry: the names side by side, what was typed. */
 function LicenceLookup({ licence, H }: { licence: NonNullable<ReviewItem["licence"]>; H: "h3" | "h4" }) {
@@ -85,57 +98,62 @@ function ChoiceButton<D, V>({
 type SettledCheck = { check: { type: string; status: string } };
 
 /**
- * A liveness check in review (the photosensitive alternative, an unclear
- * colour response): the burst's frames in order, a reason, and "Confirm
- * live person" / "Not a live person" (POST .../checks/liveness/review: the
- * API's rule and 409s, audited with the developer's email). Settles the
- * check only; the app's session queries are refetched, so Approve becomes
- * possible once the three face checks have passed.
+ * A check in review a reviewer may settle (ReviewItem `settle`): liveness
+ * (the burst's frames), face match (the document beside the best liveness
+ * frame) or the document check (both sides), each with its question, a
+ * reason and its two choices (POST .../checks/{type}/review: the API's rule
+ * and 409s, audited with the developer's email). Settles the check only;
+ * the app's session queries are refetched, so Approve becomes possible once
+ * the three checks have passed.
  */
-function LivenessReview({
+function CheckReview({
   appId,
   sessionId,
-  frames,
+  check,
+  images,
   H,
   onSettled,
 }: {
   appId: string;
   sessionId: string;
-  frames: readonly string[];
+  check: string;
+  images: readonly string[];
   H: "h3" | "h4";
-  onSettled?: (status: string) => void;
+  onSettled?: (check: string, status: string) => void;
 }) {
-  const l = t.liveness;
+  const c = t.settleCheck[check]!;
   const [reason, setReason] = useState("");
   const queryClient = useQueryClient();
   const settle = useMutation({
     mutationFn: (status: "passed" | "failed") =>
-      portalFetch<SettledCheck>("POST", `/api/portal/apps/${appId}/sessions/${sessionId}/checks/liveness/review`, { status, reason }),
-    onSuccess: (result) => onSettled?.(result.check.status),
+      portalFetch<SettledCheck>("POST", `/api/portal/apps/${appId}/sessions/${sessionId}/checks/${check}/review`, { status, reason }),
+    onSuccess: (result) => onSettled?.(check, result.check.status),
     onSettled: () => queryClient.invalidateQueries({ queryKey: queryKeys.sessions(appId) }),
   });
-  const reasonId = `liveness-reason-${sessionId}`;
+  const headingId = `${check}-review-${sessionId}`;
+  const reasonId = `${check}-reason-${sessionId}`;
   const reasonErrors = fieldErrors(settle.error, "reason");
+  const labelOf = (i: number) => (check === "liveness" ? t.settle.frame(i + 1, images.length) : undefined);
   return (
-    <section aria-labelledby={`liveness-review-${sessionId}`} className="rounded-lg border border-amber-300 bg-amber-50 p-3 lg:col-span-2">
-      <H id={`liveness-review-${sessionId}`} className="font-semibold text-slate-900">
-        {l.heading}
+    <section aria-labelledby={headingId} className="rounded-lg border border-amber-300 bg-amber-50 p-3 lg:col-span-2">
+      <H id={headingId} className="font-semibold text-slate-900">
+        {c.heading}
       </H>
-      <p className="mt-1 text-slate-800">{l.intro}</p>
-      {frames.length ? (
-        <div className="mt-2 grid grid-cols-2 gap-2 sm:grid-cols-3 lg:grid-cols-5">
-          {frames.map((kind, i) => (
-            <KeptImage key={kind} appId={appId} sessionId={sessionId} kind={kind} label={l.frame(i + 1, frames.length)} />
+      <p className="mt-1 text-slate-800">{c.intro}</p>
+      {images.length ? (
+        <div className={IMAGE_GRID}>
+          {images.map((kind, i) => (
+            <KeptImage key={kind} appId={appId} sessionId={sessionId} kind={kind} label={labelOf(i)} />
           ))}
         </div>
       ) : (
-        <p className="mt-2 text-slate-700">{l.noFrames}</p>
+        <p className="mt-2 text-slate-700">{t.settle.noImages}</p>
       )}
       <label htmlFor={reasonId} className="mt-3 block font-medium text-slate-900">
-        {l.reason}
+        {t.settle.reason}
       </label>
       <p id={`${reasonId}-hint`} className="mt-1 text-sm text-slate-700">
-        {l.reasonHint}
+        {t.settle.reasonHint}
       </p>
       <textarea
         id={reasonId}
@@ -155,8 +173,8 @@ function LivenessReview({
         settle.isError && <Notice tone="error">{errorMessage(settle.error)}</Notice>
       )}
       <div className="mt-3 flex flex-col gap-3 sm:flex-row">
-        <ChoiceButton mutation={settle} value="passed" label={l.confirm} ariaLabel={l.confirmSession(sessionId)} />
-        <ChoiceButton mutation={settle} value="failed" variant="secondary" label={l.reject} ariaLabel={l.rejectSession(sessionId)} />
+        <ChoiceButton mutation={settle} value="passed" label={c.confirm} ariaLabel={c.confirmSession(sessionId)} />
+        <ChoiceButton mutation={settle} value="failed" variant="secondary" label={c.reject} ariaLabel={c.rejectSession(sessionId)} />
       </div>
     </section>
   );
@@ -176,14 +194,14 @@ export function ReviewPanel({
   item,
   headingLevel,
   onDecided,
-  onLivenessSettled,
+  onCheckSettled,
 }: {
   appId: string;
-  item: Pick<ReviewItem, "reasons" | "images" | "checks" | "can_approve" | "licence" | "liveness_frames" | "settle_liveness"> & { session: { session_id: string } };
+  item: Pick<ReviewItem, "reasons" | "images" | "checks" | "can_approve" | "licence" | "settle" | "settle_images"> & { session: { session_id: string } };
   headingLevel: "h3" | "h4";
   onDecided?: (session: PresentedSession) => void;
-  /** After "Confirm live person" / "Not a live person", with the check's new status. */
-  onLivenessSettled?: (status: string) => void;
+  /** After a check in review was settled ("Confirm live person", "Same person", ...), with the check and its new status. */
+  onCheckSettled?: (check: string, status: string) => void;
 }) {
   const id = item.session.session_id;
   const H = headingLevel;
@@ -199,7 +217,7 @@ export function ReviewPanel({
       <div>
         <H className="font-semibold text-slate-900">{t.imagesHeading}</H>
         {item.images.length ? (
-          <div className="mt-2 grid gap-2 sm:grid-cols-2">
+          <div className={IMAGE_GRID}>
             {item.images.map((kind) => (
               <KeptImage key={kind} appId={appId} sessionId={id} kind={kind} />
             ))}
@@ -246,11 +264,13 @@ export function ReviewPanel({
         </div>
         {!item.can_approve && (
           <p id={approveNoteId} className="mt-2 text-sm text-slate-700">
-            {item.settle_liveness ? t.approveAfterLiveness : t.approveUnavailable}
+            {item.settle.length ? t.approveAfterSettling : t.approveUnavailable}
           </p>
         )}
       </div>
-      {item.settle_liveness && <LivenessReview appId={appId} sessionId={id} frames={item.liveness_frames} H={H} onSettled={onLivenessSettled} />}
+      {item.settle.map((check) => (
+        <CheckReview key={check} appId={appId} sessionId={id} check={check} images={item.settle_images[check] ?? []} H={H} onSettled={onCheckSettled} />
+      ))}
     </div>
   );
 }

@@ -8,7 +8,7 @@ import type { ReviewItem } from "@/lib/sessions/review-view";
 import { formatDate, portalFetch, queryKeys, text } from "../api";
 import { useServerSnapshot } from "../server-snapshot";
 import { LoadMore } from "../load-more";
-import { checkStatusLabel, statusLabel } from "./labels";
+import { checkName, checkStatusLabel, statusLabel } from "./labels";
 import { ReviewPanel } from "./review-panel";
 
 const t = text.review;
@@ -58,7 +58,7 @@ export function ReviewQueue({ appId, firstPage }: { appId: string; firstPage: Re
                 item={item}
                 headingLevel="h3"
                 onDecided={(session) => setAnnouncement(t.decided(session.session_id, statusLabel(session.status)))}
-                onLivenessSettled={(status) => setAnnouncement(t.liveness.settled(id, checkStatusLabel(status)))}
+                onCheckSettled={(check, status) => setAnnouncement(t.settle.settled(id, checkName(check), checkStatusLabel(status)))}
               />
             </div>
           </article>

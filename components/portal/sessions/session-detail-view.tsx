@@ -69,7 +69,7 @@ export function SessionDetailView({ appId, initial }: { appId: string; initial: 
               item={d}
               headingLevel="h3"
               onDecided={(session) => setAnnouncement(text.review.decided(session.session_id, statusLabel(session.status)))}
-              onLivenessSettled={(status) => setAnnouncement(text.review.liveness.settled(id, checkStatusLabel(status)))}
+              onCheckSettled={(check, status) => setAnnouncement(text.review.settle.settled(id, checkName(check), checkStatusLabel(status)))}
             />
           </div>
         </Section>

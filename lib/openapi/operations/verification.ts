@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { LICENCE_INPUT_FIELDS, LICENCE_STATUSES } from "@/lib/credentials/types";
 import { IdentityQuery } from "@/lib/identity/read-identity";
-import { CheckReviewBody, CreateSessionBody, ListSessionsQuery, ReviewBody } from "@/lib/sessions/schemas";
+import { CheckReviewBody, CHECKS_A_REVIEWER_SETTLES, CreateSessionBody, ListSessionsQuery, ReviewBody } from "@/lib/sessions/schemas";
 import { CHECK_STATUSES, SESSION_STATUSES } from "@/lib/sessions/statuses";
 import { SESSION_EVENT_STATUSES } from "@/lib/webhooks/event-types";
 import { DELIVERY_STATES, TEST_EVENT_KINDS } from "@/lib/webhooks/kinds";
@@ -90,6 +90,14 @@ const CheckError = z
 
 const reused = z.boolean().meta({ description: "true: taken from the bound account's proofs instead of run in this session." });
 
+const ManualReview = z
+  .object({
+    status: z.enum(["passed", "failed"]),
+    reason: z.string().meta({ description: "The reviewer's reason, as sent." }),
+    reviewed_at: timestamp(),
+  })
+  .meta({ id: "ManualReview", description: "Present once a reviewer settled the check (POST /api/v2/session/{id}/checks/{type}/review)." });
+
 const IdVerificationData = z.object({
   reused: reused.optional(),
   document_type: z.enum(DOCUMENT_TYPES).optional(),
@@ -106,6 +114,7 @@ const IdVerificationData = z.object({
     .optional(),
   front_mismatched_fields: z.array(z.string()).optional().meta({ description: "Names (never values) of the front's fields that disagree with the barcode or MRZ." }),
   verified_at: timestamp("When the reused document was verified (reused only).").optional(),
+  manual_review: ManualReview.optional(),
 });
 
 const AgeData = z.object({
@@ -115,14 +124,6 @@ const AgeData = z.object({
   meets_minimum_age: z.boolean().nullable().optional(),
   reused: reused.optional(),
 });
-
-const ManualReview = z
-  .object({
-    status: z.enum(["passed", "failed"]),
-    reason: z.string().meta({ description: "The reviewer's reason, as sent." }),
-    reviewed_at: timestamp(),
-  })
-  .meta({ id: "ManualReview", description: "Present once a reviewer settled the check (POST /api/v2/session/{id}/checks/liveness/review)." });
 
 const LivenessData = z.object({
   live_score: z.number().optional(),
@@ -136,6 +137,7 @@ const FaceMatchData = z.object({
   threshold: z.number().optional(),
   reference: z.enum(["document", "enrolled_face"]).optional().meta({ description: "What the selfie was compared with." }),
   document_similarity: z.number().optional().meta({ description: "Against a new document's portrait too, when the reference is the enrolled face." }),
+  manual_review: ManualReview.optional(),
 });
 
 const CredentialData = z.object({
@@ -191,12 +193,11 @@ function checkOf<T extends keyof typeof CHECK_DATA>(type: T) {
     .meta({ id: `Check_${type}` });
 }
 
-const LivenessCheck = checkOf("liveness");
 
 const Check = z
   .discriminatedUnion("type", [
     checkOf("id_verification"),
-    LivenessCheck,
+    checkOf("liveness"),
     checkOf("face_match"),
     checkOf("credential"),
     checkOf("age"),
@@ -423,19 +424,21 @@ export const VERIFICATION_OPERATIONS = operations([
   },
   {
     method: "post",
-    path: "/api/v2/session/{id}/checks/liveness/review",
-    operationId: "reviewLivenessCheck",
-    summary: "Settle a liveness check in review by hand",
+    path: "/api/v2/session/{id}/checks/{type}/review",
+    operationId: "reviewCheck",
+    summary: "Settle a check in review by hand (extension of spec 3.1)",
     description:
-      "A liveness check goes to `review` when the person used the photosensitive alternative to the colour challenge (`colour_challenge_skipped`) or the colour response was unclear (`colour_response_unclear`). After looking at the captured frames (kept until the decision, shown in the portal's review queue), a reviewer records `passed` (a live person) or `failed`, with a short reason. Only while the session is IN_REVIEW and the check is in `review`. This settles the check, not the session: decide the session afterwards with PATCH /api/v2/session/{id}/status (APPROVED needs id_verification, liveness and face_match passed). Audited as `check.manual_review`.",
+      "Spec 3.1 allows a manual APPROVED only when id_verification, liveness and face_match all passed, so a session one of them sent to review could otherwise only be declined. This extension lets a reviewer settle that check itself. A liveness check goes to `review` when the person used the photosensitive alternative to the colour challenge (`colour_challenge_skipped`) or the colour response was unclear (`colour_response_unclear`); a face_match when the similarity falls in the workflow's `face_match.review_margin` under the threshold; an id_verification when the document's reading is borderline. After looking at the kept images (the burst's frames; the document beside the best liveness frame; both sides of the document: kept until the decision, shown in the portal's review queue), a reviewer records `passed` or `failed`, with a short reason. `failed` sets the check's error to `manual_review_failed` (\"did not confirm a live person\", \"did not confirm the same person\", \"did not accept the document\"). Only while the session is IN_REVIEW and the check is in `review`. This settles the check, not the session: decide the session afterwards with PATCH /api/v2/session/{id}/status (APPROVED needs id_verification, liveness and face_match passed). Audited as `check.manual_review`. Another `{type}` is 400 `invalid_request` naming the three.",
     tag: "Sessions",
     auth: "apiKey",
-    params: SessionIdParams,
+    params: SessionIdParams.extend({
+      type: z.enum(CHECKS_A_REVIEWER_SETTLES).meta({ description: "The check to settle: one of the three manual approval needs." }),
+    }),
     body: CheckReviewBody,
     success: {
       status: 200,
       description: "The settled check (its `data.manual_review` records the review) and the session, still IN_REVIEW.",
-      schema: z.object({ check: LivenessCheck, session: SessionSummary }),
+      schema: z.object({ check: Check, session: SessionSummary }),
     },
     errors: ["session_not_found", "review_not_pending", "check_not_in_review"],
   },

@@ -5,13 +5,14 @@ import { settleCheckInReview } from "@/lib/sessions/review-check";
 import { CheckReviewBody } from "@/lib/sessions/schemas";
 
 /**
- * "Confirm live person" / "Not a live person" in the review queue: the API's
- * POST /api/v2/session/{id}/checks/liveness/review (same body, same domain
- * function, same 409s), audited with the signed-in developer as actor.
+ * The review queue's "Confirm live person" / "Same person" / "Accept
+ * document" and their refusals: the API's POST
+ * /api/v2/session/{id}/checks/{type}/review (same body, same domain
+ * function, same 400/409s), audited with the signed-in developer as actor.
  */
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routeMethods({
   POST: apiRoute({ auth: "developer", body: CheckReviewBody }, async ({ developer, params, body, requestId }) => {
     const app = await findAppOfDeveloper(developer.developerId, params.appId!);
-    return settleCheckInReview(app, params.sessionId!, "liveness", body, { actor: developerActor(developer.email), requestId });
+    return settleCheckInReview(app, params.sessionId!, params.type!, body, { actor: developerActor(developer.email), requestId });
   }),
 });
