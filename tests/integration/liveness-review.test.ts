@@ -76,6 +76,12 @@ describe("settling a liveness check in review", () => {
       expect(bad.body).toMatchObject({ success: false, error: { code: "invalid_request" } });
     }
 
+    // Another app's key cannot settle it, nor learn that the session exists.
+    const outsider = await createPortalApp(dev, "Another shop", "production");
+    const foreign = await api("POST", `/api/v2/session/${s.session_id}/checks/liveness/review`, { headers: keyHeader(outsider), json: { status: "passed", reason: "not my session" } });
+    expect(foreign.status).toBe(404);
+    expect(foreign.body.error.code).toBe("session_not_found");
+
     const res = await review(s.session_id, { status: "passed", reason: "Turns left then right; same live face in every frame" });
     expect(res.status).toBe(200);
     expect(res.body.data.session).toMatchObject({ session_id: s.session_id, status: "IN_REVIEW", decided_at: null });

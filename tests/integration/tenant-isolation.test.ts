@@ -204,6 +204,10 @@ const SWEEP: Record<string, Entry> = {
     body: () => ({ status: "DECLINED" }),
     owner: { status: 200, check: (res, r) => expect(res.body.data).toMatchObject({ session_id: r.reviewSession.id, status: "DECLINED" }) },
   },
+  reviewCheck: {
+    kind: "excluded",
+    why: "{type} is a check name, not a tenant's resource, and a control call would settle a check of the shared fixtures; another app's key on this session is refused with 404 session_not_found in tests/integration/liveness-review.test.ts",
+  },
 
   // --- workflows
   listWorkflows: {

@@ -1,6 +1,6 @@
 import sharp from "sharp";
 import { afterAll, describe, expect, it } from "vitest";
-import { analyseFaces, closeVisionPool, cosineSimilarity, VisionUnavailableError, warmVision } from "@/lib/vision/pool";
+import { analyseFaces, closeVisionPool, cosineSimilarity, warmVision } from "@/lib/vision/pool";
 
 /**
  * The face engine in its worker threads, on real photos: crops of
@@ -20,7 +20,7 @@ afterAll(() => closeVisionPool());
 
 describe("vision engine (worker threads, models from node_modules)", () => {
   it("loads its models offline and names their version", async () => {
-    expect(await warmVision()).toEqual({ model: expect.stringMatching(/^human@\d+\.\d+\.\d+$/), runtime: "onnxruntime" });
+    expect(await warmVision()).toEqual({ model: expect.stringMatching(/^human@\d+\.\d+\.\d+$/), runtime: "onnxruntime", loads: 1 });
   });
 
   it("finds one face with a 1024-d embedding, head pose and eye openness", async () => {
@@ -48,8 +48,9 @@ describe("vision engine (worker threads, models from node_modules)", () => {
     expect(finished).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
   });
 
-  it("reports bytes that are not an image as an error, without killing the pool", async () => {
-    await expect(analyseFaces(new TextEncoder().encode("not an image"))).rejects.toBeInstanceOf(VisionUnavailableError);
+  it("reports bytes that are not an image as bad input (422 invalid_image), without killing the pool or reloading its models", async () => {
+    await expect(analyseFaces(new TextEncoder().encode("not an image"))).rejects.toMatchObject({ code: "invalid_image", status: 422 });
     expect((await analyseFaces(await cell(1, 0))).faces).toHaveLength(1);
+    expect((await warmVision()).loads).toBe(1);
   });
 });
