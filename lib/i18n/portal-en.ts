@@ -296,6 +296,11 @@ export const portalText = {
     allWebhooks: "All webhooks",
     allStates: "All states",
     states: { pending: "Pending", succeeded: "Succeeded", failed: "Failed" },
+    forgery: {
+      refused: "Passed: your receiver refused the forged signature",
+      accepted: "Failed: your receiver accepted a forged signature",
+      unanswered: "No answer yet",
+    },
     logEmpty: "No deliveries yet. Send a test event above.",
     logColumns: { created: "Created", event: "Event", webhook: "Webhook", state: "State", attempts: "Attempts", actions: "Actions" },
     testBadge: "test",

@@ -42,6 +42,7 @@ function presentDelivery(d: DeliveryRow) {
     status: eventStatus(d.event.payload),
     /** The bad-signature test delivery: signed with a wrong secret on purpose. */
     bad_signature: d.signing === "invalid",
+    forgery: forgeryVerdict(d.signing, d.lastStatus),
     webhook_id: d.endpointId,
     url: d.url,
     state: d.state,
@@ -107,6 +108,22 @@ export async function listDeliveryPage(
  * (being sent now), or "interrupted" (its worker stopped mid-attempt; the
  * POST may have reached the receiver, and the delivery was tried again).
  */
+/**
+ * What the bad-signature test shows about the receiver (null for every
+ * other delivery): `refused` when it answered 4xx (it checks signatures),
+ * `accepted` when it answered 2xx (it took a forgery: the receiver's
+ * failure, although the delivery "succeeded"), `unanswered` while no
+ * answer says either (pending, a 5xx, no connection).
+ */
+export type ForgeryVerdict = "refused" | "accepted" | "unanswered";
+
+export function forgeryVerdict(signing: string, lastStatus: number | null): ForgeryVerdict | null {
+  if (signing !== "invalid") return null;
+  if (lastStatus !== null && lastStatus >= 200 && lastStatus < 300) return "accepted";
+  if (lastStatus !== null && lastStatus >= 400 && lastStatus < 500) return "refused";
+  return "unanswered";
+}
+
 function attemptOutcome(stored: string | null): string {
   return stored ?? "in_flight";
 }

@@ -1488,6 +1488,8 @@ export interface components {
             status: ("APPROVED" | "DECLINED" | "IN_REVIEW" | "EXPIRED" | "ABANDONED") | null;
             /** @description The bad-signature test delivery: signed with a wrong secret on purpose. */
             bad_signature: boolean;
+            /** @description The bad-signature test's result (null for other deliveries): `refused` (your receiver answered 4xx: it checks signatures), `accepted` (it answered 2xx to a forged signature: fix your receiver, although the delivery succeeded), `unanswered` (no answer says either yet: pending, 5xx or unreachable). */
+            forgery: ("refused" | "accepted" | "unanswered") | null;
             webhook_id: string;
             url: string;
             /** @enum {string} */

@@ -37,6 +37,7 @@ type Delivery = {
   status: string | null;
   test: boolean;
   bad_signature: boolean;
+  forgery: string | null;
   created_at: string;
   next_attempt_at: string | null;
   attempts: Array<{ number: number; outcome: string; status_code: number | null; duration_ms: number | null; response_snippet: string | null; error: string | null; started_at: string }>;
@@ -210,6 +211,7 @@ describe("test events and the delivery log", () => {
         status: "DECLINED",
         test: true,
         bad_signature: false,
+        forgery: null,
         webhook_id: hookId,
         next_attempt_at: null,
         attempts: [
@@ -232,6 +234,7 @@ describe("test events and the delivery log", () => {
       expect.objectContaining({
         state: "failed",
         bad_signature: true,
+        forgery: "refused",
         attempts: [expect.objectContaining({ number: 1, outcome: "failed", status_code: 400, response_snippet: null })],
       }),
     ]);

@@ -183,7 +183,21 @@ describe("test events (spec 6 test tooling)", () => {
     expect(got.map((g) => g.status)).toEqual([400]);
     expect(got[0]!.error).toBe("invalid signature");
     const log = await deliveries(t.appId);
-    expect(log.find((d) => d.event_id === sent.event_id)).toMatchObject({ state: "failed", last_status: 400, test: true });
+    expect(log.find((d) => d.event_id === sent.event_id)).toMatchObject({ state: "failed", last_status: 400, test: true, bad_signature: true, forgery: "refused" });
+    expect(log.filter((d) => !d.bad_signature).every((d) => d.forgery === null)).toBe(true);
+  });
+
+  it("bad_signature: a receiver that answers 2xx to the forgery is reported as failing the test, though the delivery succeeded", async () => {
+    hook.receiver.acceptUnverified = true;
+    try {
+      const sent = await cli(["webhook:test", "--webhook", hook.webhookId, "--kind", "bad_signature"], env());
+      await hook.receiver.waitFor((r) => r.received.some((x) => x.headers["x-svc-event-id"] === sent.event_id && x.status === 200));
+      const delivery = async () => (await deliveries(t.appId)).find((d) => d.event_id === sent.event_id);
+      await expect.poll(async () => (await delivery())?.state, { timeout: 15_000 }).toBe("succeeded");
+      expect(await delivery()).toMatchObject({ state: "succeeded", last_status: 200, bad_signature: true, forgery: "accepted" });
+    } finally {
+      hook.receiver.acceptUnverified = false;
+    }
   });
 
   it("rejects an unknown kind", async () => {

@@ -78,6 +78,24 @@ function EventCell({ delivery }: { delivery: PresentedDelivery }) {
 }
 
 const STATE_CLASS: Record<string, string> = { succeeded: "text-green-800", failed: "text-red-800", pending: "text-slate-800" };
+const FORGERY_CLASS: Record<string, string> = { refused: "text-green-800", accepted: "text-red-800", unanswered: "text-slate-800" };
+
+/**
+ * A delivery's state; for the bad-signature test, what it shows about the
+ * receiver instead: a receiver that answered 2xx to a forged signature
+ * failed the test, although the delivery itself "succeeded".
+ */
+function StateCell({ delivery }: { delivery: PresentedDelivery }) {
+  if (delivery.forgery) {
+    return (
+      <span className={`font-medium ${FORGERY_CLASS[delivery.forgery] ?? ""}`}>
+        {t.forgery[delivery.forgery]}
+        <span className="block text-xs font-normal text-slate-700">{t.states[delivery.state as DeliveryState] ?? delivery.state}</span>
+      </span>
+    );
+  }
+  return <span className={`font-medium ${STATE_CLASS[delivery.state] ?? ""}`}>{t.states[delivery.state as DeliveryState] ?? delivery.state}</span>;
+}
 
 /**
  * The delivery log: newest first, a page at a time (server cursor),
@@ -146,7 +164,7 @@ export function DeliveryLog({ appId, webhooks, firstPage }: { appId: string; web
             { header: t.logColumns.created, cell: (d) => <time dateTime={d.created_at}>{formatTime(d.created_at)}</time> },
             { header: t.logColumns.event, cell: (d) => <EventCell delivery={d} /> },
             { header: t.logColumns.webhook, cell: (d) => <code className="break-all font-mono text-xs">{d.url}</code> },
-            { header: t.logColumns.state, cell: (d) => <span className={`font-medium ${STATE_CLASS[d.state] ?? ""}`}>{t.states[d.state as DeliveryState] ?? d.state}</span> },
+            { header: t.logColumns.state, cell: (d) => <StateCell delivery={d} /> },
             { header: t.logColumns.attempts, cell: (d) => <Attempts delivery={d} /> },
             {
               header: t.logColumns.actions,

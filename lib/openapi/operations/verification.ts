@@ -329,6 +329,13 @@ const WebhookDelivery = z
     session_id: z.string().nullable(),
     status: z.enum(SESSION_EVENT_STATUSES).nullable().meta({ description: "The session status the event reports." }),
     bad_signature: z.boolean().meta({ description: "The bad-signature test delivery: signed with a wrong secret on purpose." }),
+    forgery: z
+      .enum(["refused", "accepted", "unanswered"])
+      .nullable()
+      .meta({
+        description:
+          "The bad-signature test's result (null for other deliveries): `refused` (your receiver answered 4xx: it checks signatures), `accepted` (it answered 2xx to a forged signature: fix your receiver, although the delivery succeeded), `unanswered` (no answer says either yet: pending, 5xx or unreachable).",
+      }),
     webhook_id: z.string(),
     url: z.string(),
     state: z.enum(DELIVERY_STATES),
