@@ -77,20 +77,22 @@ async function organizationOf(tx: Tx, appId: string): Promise<string> {
 export async function setWebhookEndpointActive(appId: string, webhookId: string, active: boolean, who: WebhookActor) {
   const prisma = await db();
   return prisma.$transaction(async (tx) => {
-    const found = await tx.webhookEndpoint.findFirst({ where: { id: webhookId, appId } });
-    if (!found) throw new ApiError("not_found", { message: "Webhook not found" });
-    if (found.active === active) return presentWebhookEndpoint(found);
-    const updated = await tx.webhookEndpoint.update({ where: { id: webhookId }, data: { active } });
-    await recordAudit(tx, {
-      organizationId: await organizationOf(tx, appId),
-      appId,
-      actor: who.actor,
-      action: active ? "webhook.enabled" : "webhook.disabled",
-      target: webhookId,
-      data: { url: found.url },
-      requestId: who.requestId,
-    });
-    return presentWebhookEndpoint(updated);
+    // Changes (and locks) the row only when it is in the other state; then reads it as it is now.
+    const changed = await tx.webhookEndpoint.updateMany({ where: { id: webhookId, appId, active: !active }, data: { active } });
+    const current = await tx.webhookEndpoint.findFirst({ where: { id: webhookId, appId } });
+    if (!current) throw new ApiError("not_found", { message: "Webhook not found" });
+    if (changed.count > 0) {
+      await recordAudit(tx, {
+        organizationId: await organizationOf(tx, appId),
+        appId,
+        actor: who.actor,
+        action: active ? "webhook.enabled" : "webhook.disabled",
+        target: webhookId,
+        data: { url: current.url },
+        requestId: who.requestId,
+      });
+    }
+    return presentWebhookEndpoint(current);
   });
 }
 
