@@ -8,7 +8,7 @@ import { ensureDemo } from "@/lib/tenancy/demo";
 import { verifyDeveloperEmailByAddress } from "@/lib/tenancy/verify-developer-email";
 import { addRedirectUri, setScopes } from "@/lib/tenancy/oidc-settings";
 import { setAppLogo } from "@/lib/tenancy/app-branding";
-import { approveWebhookEndpoint, createWebhookEndpoint, rotateWebhookSecret } from "@/lib/tenancy/webhook-endpoints";
+import { approveWebhookEndpoint, createWebhookEndpoint, deleteWebhookEndpoint, rotateWebhookSecret, setWebhookEndpointActive } from "@/lib/tenancy/webhook-endpoints";
 import { deliveryAppId, listDeliveries, resendDelivery, webhookAppId } from "@/lib/webhooks/deliveries";
 import { presentTestEvent, sendTestEvent, TEST_EVENT_KINDS, type TestEventKind } from "@/lib/webhooks/test-events";
 import { db } from "@/lib/db/client";
@@ -30,6 +30,9 @@ function amountFlagInCents(flags: Flags): number {
 }
 
 type Command = { usage: string; run(flags: Flags): Promise<object> };
+
+/** The audit trail's actor for changes made with the admin CLI (the operator, on the server). */
+const CLI_ACTOR = { actor: "cli" };
 
 /** The admin CLI's commands: each prints one JSON object (README "Admin CLI"). */
 export const COMMANDS: Record<string, Command> = {
@@ -158,6 +161,27 @@ export const COMMANDS: Record<string, Command> = {
       const webhookId = requireFlag(flags, "webhook");
       const rotated = await rotateWebhookSecret(await webhookAppId(webhookId), webhookId);
       return { webhook_id: rotated.webhookId, secret: rotated.secret };
+    },
+  },
+  "webhook:disable": {
+    usage: "--webhook ID",
+    async run(flags) {
+      const webhookId = requireFlag(flags, "webhook");
+      return { webhook: await setWebhookEndpointActive(await webhookAppId(webhookId), webhookId, false, CLI_ACTOR) };
+    },
+  },
+  "webhook:enable": {
+    usage: "--webhook ID",
+    async run(flags) {
+      const webhookId = requireFlag(flags, "webhook");
+      return { webhook: await setWebhookEndpointActive(await webhookAppId(webhookId), webhookId, true, CLI_ACTOR) };
+    },
+  },
+  "webhook:delete": {
+    usage: "--webhook ID",
+    async run(flags) {
+      const webhookId = requireFlag(flags, "webhook");
+      return deleteWebhookEndpoint(await webhookAppId(webhookId), webhookId, CLI_ACTOR);
     },
   },
   "wallet:credit": {

@@ -1,9 +1,10 @@
-import { db } from "@/lib/db/client";
+import { recordAudit } from "@/lib/audit/record-audit";
+import { db, type Tx } from "@/lib/db/client";
 import { encryptString } from "@/lib/crypto/encryption";
 import { ApiError } from "@/lib/http/api-error";
 import { parseOrThrow } from "@/lib/http/validation";
 import { allowedWebhookNetworks } from "@/lib/webhooks/allowed-networks";
-import { presentWebhookEndpoint } from "@/lib/webhooks/deliveries";
+import { cancelPendingDeliveries, presentWebhookEndpoint } from "@/lib/webhooks/deliveries";
 import { newWebhookSecret } from "./credentials";
 import { webhookUrlSchema } from "./schemas";
 
@@ -53,4 +54,77 @@ export async function rotateWebhookSecret(appId: string, webhookId: string) {
   });
   if (result.count === 0) throw new ApiError("not_found", { message: "Webhook not found" });
   return { webhookId, secret };
+}
+
+/** Who asked for a change to a webhook, as the audit trail names them (lib/audit/actors.ts) and the request. */
+export type WebhookActor = { actor: string; requestId?: string };
+
+/** The organization of `appId`, for the audit row (the app exists: its webhook was found). */
+async function organizationOf(tx: Tx, appId: string): Promise<string> {
+  return (await tx.app.findUniqueOrThrow({ where: { id: appId }, select: { organizationId: true } })).organizationId;
+}
+
+/**
+ * Disables (`active: false`) or enables a webhook of `appId` (another app's
+ * is not found), audited as `webhook.disabled` / `webhook.enabled`. A
+ * disabled webhook gets no new events (they are not queued for it, and are
+ * not sent later) and is no session's `callback`; its pending deliveries
+ * are held, not attempted, and go out when it is enabled again (a test
+ * event or a resend sent to it meanwhile is held the same way). An attempt
+ * already in flight when it is disabled finishes. Setting the state it
+ * already has changes nothing and records nothing.
+ */
+export async function setWebhookEndpointActive(appId: string, webhookId: string, active: boolean, who: WebhookActor) {
+  const prisma = await db();
+  return prisma.$transaction(async (tx) => {
+    // Changes (and locks) the row only when it is in the other state; then reads it as it is now.
+    const changed = await tx.webhookEndpoint.updateMany({ where: { id: webhookId, appId, active: !active }, data: { active } });
+    const current = await tx.webhookEndpoint.findFirst({ where: { id: webhookId, appId } });
+    if (!current) throw new ApiError("not_found", { message: "Webhook not found" });
+    if (changed.count > 0) {
+      await recordAudit(tx, {
+        organizationId: await organizationOf(tx, appId),
+        appId,
+        actor: who.actor,
+        action: active ? "webhook.enabled" : "webhook.disabled",
+        target: webhookId,
+        data: { url: current.url },
+        requestId: who.requestId,
+      });
+    }
+    return presentWebhookEndpoint(current);
+  });
+}
+
+export type DeletedWebhook = { webhook_id: string; deleted: true; cancelled_deliveries: number };
+
+/**
+ * Deletes a webhook of `appId` (another app's is not found), for good: its
+ * signing secret goes with it, its pending deliveries end `cancelled`
+ * (cancelPendingDeliveries) and are never attempted again, and its past
+ * deliveries stay in the log (their `webhook_id` null, their URL kept).
+ * Audited as `webhook.deleted` with the URL and how many were cancelled.
+ * The endpoint row is locked FOR UPDATE first, so an event being queued for
+ * it at the same moment either finishes first (and its delivery is
+ * cancelled here) or no longer finds it (lockEndpointsForDelivery).
+ */
+export async function deleteWebhookEndpoint(appId: string, webhookId: string, who: WebhookActor): Promise<DeletedWebhook> {
+  const prisma = await db();
+  return prisma.$transaction(async (tx) => {
+    const [locked] = await tx.$queryRaw<Array<{ url: string }>>`
+      SELECT url FROM webhook_endpoints WHERE id = ${webhookId} AND app_id = ${appId} FOR UPDATE`;
+    if (!locked) throw new ApiError("not_found", { message: "Webhook not found" });
+    const cancelled = await cancelPendingDeliveries(tx, webhookId);
+    await tx.webhookEndpoint.delete({ where: { id: webhookId } });
+    await recordAudit(tx, {
+      organizationId: await organizationOf(tx, appId),
+      appId,
+      actor: who.actor,
+      action: "webhook.deleted",
+      target: webhookId,
+      data: { url: locked.url, cancelled_deliveries: cancelled },
+      requestId: who.requestId,
+    });
+    return { webhook_id: webhookId, deleted: true, cancelled_deliveries: cancelled };
+  });
 }

@@ -4,10 +4,12 @@ import { afterCursor, keysetPage } from "@/lib/db/keyset-cursor";
 import { ApiError } from "@/lib/http/api-error";
 import type { Prisma, WebhookEndpoint } from "@/generated/prisma/client";
 import type { DeliveryState } from "./kinds";
+import { lockEndpointsForDelivery } from "./outbox";
 
 const DELIVERY_INCLUDE = {
   attempts: { orderBy: { number: "asc" } },
   event: { select: { type: true, test: true, sessionId: true, payload: true } },
+  endpoint: { select: { active: true } },
 } as const satisfies Prisma.WebhookDeliveryInclude;
 
 type DeliveryRow = Prisma.WebhookDeliveryGetPayload<{ include: typeof DELIVERY_INCLUDE }>;
@@ -31,8 +33,14 @@ function eventStatus(payload: Prisma.JsonValue): string | null {
   return typeof status === "string" ? status : null;
 }
 
+/** A pending delivery whose webhook is disabled: not attempted until the webhook is enabled again. */
+function isHeld(d: DeliveryRow): boolean {
+  return d.state === "pending" && d.endpoint?.active === false;
+}
+
 /** One delivery as the log shows it (API, CLI and portal): its state and every attempt, oldest first. */
 function presentDelivery(d: DeliveryRow) {
+  const held = isHeld(d);
   return {
     delivery_id: d.id,
     event_id: d.eventId,
@@ -43,11 +51,13 @@ function presentDelivery(d: DeliveryRow) {
     /** The bad-signature test delivery: signed with a wrong secret on purpose. */
     bad_signature: d.signing === "invalid",
     forgery: forgeryVerdict(d.signing, d.lastStatus),
+    /** Null once the webhook was deleted. */
     webhook_id: d.endpointId,
     url: d.url,
     state: d.state,
+    held,
     attempt_count: d.attemptCount,
-    next_attempt_at: d.state === "pending" ? d.nextAttemptAt.toISOString() : null,
+    next_attempt_at: d.state === "pending" && !held ? d.nextAttemptAt.toISOString() : null,
     last_status: d.lastStatus,
     delivered_at: d.deliveredAt?.toISOString() ?? null,
     created_at: d.createdAt.toISOString(),
@@ -150,11 +160,13 @@ export async function resendDelivery(appId: string, deliveryId: string, commit?:
   const original = await prisma.webhookDelivery.findFirst({ where: { id: deliveryId, appId } });
   if (!original) throw new ApiError("not_found", { message: "Delivery not found" });
   return prisma.$transaction(async (tx) => {
+    const [endpoint] = original.endpointId ? await lockEndpointsForDelivery(tx, appId, { id: original.endpointId }) : [];
+    if (!endpoint) throw new ApiError("not_found", { message: "The delivery's webhook was deleted" });
     const copy = await tx.webhookDelivery.create({
       data: {
         eventId: original.eventId,
         appId: original.appId,
-        endpointId: original.endpointId,
+        endpointId: endpoint.id,
         url: original.url,
         signing: original.signing,
         nextAttemptAt: now(),
@@ -164,6 +176,29 @@ export async function resendDelivery(appId: string, deliveryId: string, commit?:
     if (commit) await commit(tx, resent);
     return resent;
   });
+}
+
+/**
+ * A deleted webhook's pending deliveries end `cancelled` and are never
+ * attempted again (an attempt already in flight still records its outcome,
+ * and a 2xx to it still counts as succeeded); its other deliveries stay in
+ * the log as they were. Events left with only cancelled deliveries are
+ * cancelled too. Runs in the delete's transaction, with the endpoint locked
+ * (no new delivery can be written for it meanwhile). Returns how many were
+ * cancelled.
+ */
+export async function cancelPendingDeliveries(tx: Tx, endpointId: string): Promise<number> {
+  const pending = await tx.webhookDelivery.findMany({ where: { endpointId, state: "pending" }, select: { eventId: true } });
+  if (pending.length === 0) return 0;
+  const { count } = await tx.webhookDelivery.updateMany({
+    where: { endpointId, state: "pending" },
+    data: { state: "cancelled", lockedUntil: null, updatedAt: now() },
+  });
+  await tx.webhookEvent.updateMany({
+    where: { id: { in: [...new Set(pending.map((p) => p.eventId))] }, state: "pending", deliveries: { every: { state: "cancelled" } } },
+    data: { state: "cancelled" },
+  });
+  return count;
 }
 
 /** The app a webhook endpoint belongs to (for tools that name only the webhook). */

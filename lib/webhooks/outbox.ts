@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { Prisma } from "@/generated/prisma/client";
 import { now as clockNow } from "@/lib/clock";
 import type { Tx } from "@/lib/db/client";
 import { isRecoverySession } from "@/lib/org/recovery/purpose";
@@ -22,15 +23,34 @@ export function newEventId(prefix = "evt_"): string {
 }
 
 /**
+ * Endpoints of `appId` about to receive deliveries, read and locked FOR KEY
+ * SHARE until the caller's transaction ends. Deleting an endpoint
+ * (lib/tenancy/webhook-endpoints.ts) locks it FOR UPDATE first, so a delete
+ * either waits for this transaction and then cancels the deliveries it
+ * wrote with the endpoint's other pending ones, or went first and the
+ * endpoint is not returned: no delivery is ever written for a deleted
+ * endpoint, nor left pending after its deletion. `deliverable`: only
+ * active, approved endpoints (the targets of an app's events).
+ */
+export async function lockEndpointsForDelivery(tx: Tx, appId: string, where: { id?: string; url?: string; deliverable?: boolean }) {
+  return tx.$queryRaw<Array<{ id: string; url: string }>>`
+    SELECT id, url FROM webhook_endpoints
+     WHERE app_id = ${appId}
+       ${where.id !== undefined ? Prisma.sql`AND id = ${where.id}` : Prisma.empty}
+       ${where.url !== undefined ? Prisma.sql`AND url = ${where.url}` : Prisma.empty}
+       ${where.deliverable ? Prisma.sql`AND active AND approved` : Prisma.empty}
+     ORDER BY created_at, id
+     FOR KEY SHARE`;
+}
+
+/**
  * The endpoints an event of this app goes to: the session's `callback` (the
  * approved webhook it matched at creation) when it has one, else every
- * active, approved webhook of the app.
+ * active, approved webhook of the app. A disabled (inactive) webhook gets no
+ * new events: they are not queued for it, even after it is enabled again.
  */
 async function deliveryTargets(tx: Tx, appId: string, callbackUrl: string | null) {
-  return tx.webhookEndpoint.findMany({
-    where: { appId, active: true, approved: true, ...(callbackUrl ? { url: callbackUrl } : {}) },
-    select: { id: true, url: true },
-  });
+  return lockEndpointsForDelivery(tx, appId, { deliverable: true, ...(callbackUrl ? { url: callbackUrl } : {}) });
 }
 
 /**
@@ -46,7 +66,7 @@ export async function enqueueEvent(
     payload: Record<string, unknown> & { event_id: string; type: string };
     callbackUrl: string | null;
     test?: boolean;
-    /** Only for test tooling: deliver to this endpoint, once per entry ("invalid" signs with a wrong secret). */
+    /** Only for test tooling: deliver to this endpoint (locked by lockEndpointsForDelivery in `tx`), once per entry ("invalid" signs with a wrong secret). */
     endpoints?: Array<{ id: string; url: string; signing: "valid" | "invalid" }>;
   },
 ) {

@@ -19,3 +19,8 @@ export const DeliveryPageQuery = z.object({
 
 /** Registering a webhook: the URL itself is checked by createWebhookEndpoint (webhookUrlSchema, per environment). */
 export const RegisterWebhookBody = z.strictObject({ url: z.string().max(2000, "Webhook URL must be at most 2000 characters") });
+
+/** Disabling or enabling a webhook (PATCH .../webhooks/{id}): `active` only. */
+export const SetWebhookActiveBody = z.strictObject({
+  active: z.boolean({ message: "active must be true (enable) or false (disable)" }),
+});

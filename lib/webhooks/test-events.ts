@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { now } from "@/lib/clock";
 import { db, type Tx } from "@/lib/db/client";
 import { ApiError } from "@/lib/http/api-error";
-import { enqueueEvent, newEventId } from "./outbox";
+import { enqueueEvent, lockEndpointsForDelivery, newEventId } from "./outbox";
 import { sessionEventType, type SessionEventStatus } from "./event-types";
 import type { TestEventKind } from "./kinds";
 
@@ -27,6 +27,7 @@ function testEventStatus(kind: TestEventKind): SessionEventStatus {
  *   (the receiver must process it once);
  * - bad_signature: an approved event signed with a wrong secret (the
  *   receiver must answer 400).
+ * A disabled webhook gets the event too, held until it is enabled again.
  * The event and its deliveries are written in one transaction (the worker
  * sends them); `commit`, when given, runs in it with what was sent (the
  * Idempotency-Key's stored answer: a retry after a crash replays it instead
@@ -34,8 +35,6 @@ function testEventStatus(kind: TestEventKind): SessionEventStatus {
  */
 export async function sendTestEvent(appId: string, webhookId: string, kind: TestEventKind, commit?: (tx: Tx, sent: SentTestEvent) => Promise<void>): Promise<SentTestEvent> {
   const prisma = await db();
-  const endpoint = await prisma.webhookEndpoint.findFirst({ where: { id: webhookId, appId } });
-  if (!endpoint) throw new ApiError("not_found", { message: "Webhook not found" });
   const status = testEventStatus(kind);
   const payload = {
     event_id: newEventId("evt_test_"),
@@ -47,17 +46,18 @@ export async function sendTestEvent(appId: string, webhookId: string, kind: Test
     occurred_at: now().toISOString(),
     test: true,
   };
-  const target = { id: endpoint.id, url: endpoint.url };
-  const endpoints =
-    kind === "duplicate"
-      ? [{ ...target, signing: "valid" as const }, { ...target, signing: "valid" as const }]
-      : [{ ...target, signing: kind === "bad_signature" ? ("invalid" as const) : ("valid" as const) }];
-  const sent = { event_id: payload.event_id, kind, deliveries: endpoints.length, payload };
-  await prisma.$transaction(async (tx) => {
-    await enqueueEvent(tx, { appId: endpoint.appId, sessionId: null, payload, callbackUrl: null, test: true, endpoints });
+  return prisma.$transaction(async (tx) => {
+    const [endpoint] = await lockEndpointsForDelivery(tx, appId, { id: webhookId });
+    if (!endpoint) throw new ApiError("not_found", { message: "Webhook not found" });
+    const endpoints =
+      kind === "duplicate"
+        ? [{ ...endpoint, signing: "valid" as const }, { ...endpoint, signing: "valid" as const }]
+        : [{ ...endpoint, signing: kind === "bad_signature" ? ("invalid" as const) : ("valid" as const) }];
+    const sent = { event_id: payload.event_id, kind, deliveries: endpoints.length, payload };
+    await enqueueEvent(tx, { appId, sessionId: null, payload, callbackUrl: null, test: true, endpoints });
     if (commit) await commit(tx, sent);
+    return sent;
   });
-  return sent;
 }
 
 export type SentTestEvent = { event_id: string; kind: TestEventKind; deliveries: number; payload: Record<string, unknown> };

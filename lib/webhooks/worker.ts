@@ -60,8 +60,10 @@ const liveLeases = (column: "endpoint_id" | "app_id", value: string, cap: string
  * (outcome NULL: in flight).
  *
  * `endpoints` walks the endpoints with pending deliveries (a loose index
- * scan); for each, `endpoint_busy` counts its live leases and `per_endpoint`
- * takes its oldest due deliveries up to the free slots; so the claim's cost
+ * scan); for each active one (a disabled endpoint's deliveries are held:
+ * pending, not attempted, until it is enabled again), `endpoint_busy`
+ * counts its live leases and `per_endpoint` takes its oldest due
+ * deliveries up to the free slots; so the claim's cost
  * grows with the endpoints that have work, not with one endpoint's backlog.
  * `ranked` numbers each app's candidates, oldest first, and `app_busy`
  * counts each app's live leases; `candidates` keeps an app's candidates up to
@@ -89,6 +91,7 @@ export const CLAIM_DUE_DELIVERIES = `WITH RECURSIVE endpoints AS (
           LIMIT GREATEST($4 - endpoint_busy.n, 0)
        ) c
        WHERE e.endpoint_id IS NOT NULL
+         AND EXISTS (SELECT 1 FROM webhook_endpoints ep WHERE ep.id = e.endpoint_id AND ep.active)
      ), ranked AS (
        SELECT p.id, p.app_id, p.next_attempt_at,
               row_number() OVER (PARTITION BY p.app_id ORDER BY p.next_attempt_at, p.id) AS app_rank
@@ -106,6 +109,7 @@ export const CLAIM_DUE_DELIVERIES = `WITH RECURSIVE endpoints AS (
         WHERE id IN (SELECT id FROM candidates)
           AND state = 'pending' AND next_attempt_at <= $1::timestamptz
           AND (locked_until IS NULL OR locked_until <= $1::timestamptz)
+          AND EXISTS (SELECT 1 FROM webhook_endpoints ep WHERE ep.id = webhook_deliveries.endpoint_id AND ep.active)
         FOR UPDATE SKIP LOCKED
      ), claimed AS (
        UPDATE webhook_deliveries d

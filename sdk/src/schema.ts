@@ -248,6 +248,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/webhooks/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a webhook
+         * @description Final: the webhook and its signing secret are deleted, its pending deliveries end `cancelled` and are never attempted again; its past deliveries stay in the log with `webhook_id` null. Audited.
+         */
+        delete: operations["deleteWebhook"];
+        options?: never;
+        head?: never;
+        /**
+         * Disable or enable a webhook
+         * @description `active: false` disables it: no new events are queued for it (nor sent later) and it is no session's `callback`; its pending deliveries are held, not attempted, until `active: true` enables it again, when they go out at once. An attempt already in flight finishes. Audited.
+         */
+        patch: operations["setWebhookActive"];
+        trace?: never;
+    };
     "/api/v2/webhooks/{id}/test": {
         parameters: {
             query?: never;
@@ -259,7 +283,7 @@ export interface paths {
         put?: never;
         /**
          * Send a simulated event to a webhook
-         * @description Signed with the webhook's real secret, with `test: true` and a session id beginning `sess_test_`; touches no session. `duplicate` delivers one approved event twice with the same event id; `bad_signature` signs an approved event with a wrong secret.
+         * @description Signed with the webhook's real secret, with `test: true` and a session id beginning `sess_test_`; touches no session. `duplicate` delivers one approved event twice with the same event id; `bad_signature` signs an approved event with a wrong secret. To a disabled webhook it is held until the webhook is enabled.
          */
         post: operations["sendTestWebhookEvent"];
         delete?: never;
@@ -299,7 +323,7 @@ export interface paths {
         put?: never;
         /**
          * Resend a delivery
-         * @description A new delivery of the same event (same event id) to the same endpoint, due now.
+         * @description A new delivery of the same event (same event id) to the same endpoint, due now (held while the webhook is disabled; 404 once it was deleted).
          */
         post: operations["resendWebhookDelivery"];
         delete?: never;
@@ -1472,6 +1496,7 @@ export interface components {
             url: string;
             /** @description Only approved, active webhooks receive events (and may be a session's `callback`). */
             approved: boolean;
+            /** @description False while disabled: no new events are queued for it, and its pending deliveries are held until it is enabled. */
             active: boolean;
             /** Format: date-time */
             created_at: string;
@@ -1490,12 +1515,18 @@ export interface components {
             bad_signature: boolean;
             /** @description The bad-signature test's result (null for other deliveries): `refused` (your receiver answered 4xx: it checks signatures), `accepted` (it answered 2xx to a forged signature: fix your receiver, although the delivery succeeded), `unanswered` (no answer says either yet: pending, 5xx or unreachable). */
             forgery: ("refused" | "accepted" | "unanswered") | null;
-            webhook_id: string;
+            /** @description Null once the webhook was deleted (`url` still says where the delivery went). */
+            webhook_id: string | null;
             url: string;
-            /** @enum {string} */
-            state: "pending" | "succeeded" | "failed";
+            /**
+             * @description `cancelled`: the webhook was deleted while the delivery was pending; it is never attempted again.
+             * @enum {string}
+             */
+            state: "pending" | "succeeded" | "failed" | "cancelled";
+            /** @description Pending while its webhook is disabled: not attempted until the webhook is enabled again. */
+            held: boolean;
             attempt_count: number;
-            /** @description When pending: the next attempt. */
+            /** @description When pending and not held: the next attempt. */
             next_attempt_at: string | null;
             /** @description The HTTP status of the last attempt. */
             last_status: number | null;
@@ -5041,6 +5072,398 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "invalid_api_key";
+                            /** @description For people; may change. Branch on `code`. */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `rate_limited` */
+            429: {
+                headers: {
+                    /** @description The request's id (also in the logs); quote it to support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @description `[]`, or an object with details (for `invalid_request`, a map of field → message). */
+                        data: unknown[] | {
+                            [key: string]: unknown;
+                        };
+                        error: {
+                            /** @enum {string} */
+                            code: "rate_limited";
+                            /** @description For people; may change. Branch on `code`. */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `server_error` */
+            500: {
+                headers: {
+                    /** @description The request's id (also in the logs); quote it to support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @description `[]`, or an object with details (for `invalid_request`, a map of field → message). */
+                        data: unknown[] | {
+                            [key: string]: unknown;
+                        };
+                        error: {
+                            /** @enum {string} */
+                            code: "server_error";
+                            /** @description For people; may change. Branch on `code`. */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `service_unavailable` */
+            503: {
+                headers: {
+                    /** @description The request's id (also in the logs); quote it to support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @description `[]`, or an object with details (for `invalid_request`, a map of field → message). */
+                        data: unknown[] | {
+                            [key: string]: unknown;
+                        };
+                        error: {
+                            /** @enum {string} */
+                            code: "service_unavailable";
+                            /** @description For people; may change. Branch on `code`. */
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    deleteWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The webhook id (`webhook_id` of GET /api/v2/webhooks). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            200: {
+                headers: {
+                    /** @description The request's id (also in the logs); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in this bucket. */
+                    "X-RateLimit-Limit"?: string;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            webhook_id: string;
+                            /** @constant */
+                            deleted: true;
+                            /** @description How many pending deliveries were cancelled. */
+                            cancelled_deliveries: number;
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_request` */
+            400: {
+                headers: {
+                    /** @description The request's id (also in the logs); quote it to support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @description `[]`, or an object with details (for `invalid_request`, a map of field → message). */
+                        data: unknown[] | {
+                            [key: string]: unknown;
+                        };
+                        error: {
+                            /** @enum {string} */
+                            code: "invalid_request";
+                            /** @description For people; may change. Branch on `code`. */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_api_key` */
+            401: {
+                headers: {
+                    /** @description The request's id (also in the logs); quote it to support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @description `[]`, or an object with details (for `invalid_request`, a map of field → message). */
+                        data: unknown[] | {
+                            [key: string]: unknown;
+                        };
+                        error: {
+                            /** @enum {string} */
+                            code: "invalid_api_key";
+                            /** @description For people; may change. Branch on `code`. */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `not_found` */
+            404: {
+                headers: {
+                    /** @description The request's id (also in the logs); quote it to support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @description `[]`, or an object with details (for `invalid_request`, a map of field → message). */
+                        data: unknown[] | {
+                            [key: string]: unknown;
+                        };
+                        error: {
+                            /** @enum {string} */
+                            code: "not_found";
+                            /** @description For people; may change. Branch on `code`. */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `rate_limited` */
+            429: {
+                headers: {
+                    /** @description The request's id (also in the logs); quote it to support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @description `[]`, or an object with details (for `invalid_request`, a map of field → message). */
+                        data: unknown[] | {
+                            [key: string]: unknown;
+                        };
+                        error: {
+                            /** @enum {string} */
+                            code: "rate_limited";
+                            /** @description For people; may change. Branch on `code`. */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `server_error` */
+            500: {
+                headers: {
+                    /** @description The request's id (also in the logs); quote it to support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @description `[]`, or an object with details (for `invalid_request`, a map of field → message). */
+                        data: unknown[] | {
+                            [key: string]: unknown;
+                        };
+                        error: {
+                            /** @enum {string} */
+                            code: "server_error";
+                            /** @description For people; may change. Branch on `code`. */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `service_unavailable` */
+            503: {
+                headers: {
+                    /** @description The request's id (also in the logs); quote it to support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @description `[]`, or an object with details (for `invalid_request`, a map of field → message). */
+                        data: unknown[] | {
+                            [key: string]: unknown;
+                        };
+                        error: {
+                            /** @enum {string} */
+                            code: "service_unavailable";
+                            /** @description For people; may change. Branch on `code`. */
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    setWebhookActive: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The webhook id (`webhook_id` of GET /api/v2/webhooks). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    active: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description The webhook as it is now. */
+            200: {
+                headers: {
+                    /** @description The request's id (also in the logs); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in this bucket. */
+                    "X-RateLimit-Limit"?: string;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            webhook: components["schemas"]["WebhookEndpoint"];
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_request` */
+            400: {
+                headers: {
+                    /** @description The request's id (also in the logs); quote it to support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @description `[]`, or an object with details (for `invalid_request`, a map of field → message). */
+                        data: unknown[] | {
+                            [key: string]: unknown;
+                        };
+                        error: {
+                            /** @enum {string} */
+                            code: "invalid_request";
+                            /** @description For people; may change. Branch on `code`. */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_api_key` */
+            401: {
+                headers: {
+                    /** @description The request's id (also in the logs); quote it to support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @description `[]`, or an object with details (for `invalid_request`, a map of field → message). */
+                        data: unknown[] | {
+                            [key: string]: unknown;
+                        };
+                        error: {
+                            /** @enum {string} */
+                            code: "invalid_api_key";
+                            /** @description For people; may change. Branch on `code`. */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `not_found` */
+            404: {
+                headers: {
+                    /** @description The request's id (also in the logs); quote it to support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @description `[]`, or an object with details (for `invalid_request`, a map of field → message). */
+                        data: unknown[] | {
+                            [key: string]: unknown;
+                        };
+                        error: {
+                            /** @enum {string} */
+                            code: "not_found";
+                            /** @description For people; may change. Branch on `code`. */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `request_too_large` */
+            413: {
+                headers: {
+                    /** @description The request's id (also in the logs); quote it to support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @description `[]`, or an object with details (for `invalid_request`, a map of field → message). */
+                        data: unknown[] | {
+                            [key: string]: unknown;
+                        };
+                        error: {
+                            /** @enum {string} */
+                            code: "request_too_large";
                             /** @description For people; may change. Branch on `code`. */
                             message: string;
                         };

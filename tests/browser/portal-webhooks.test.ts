@@ -15,7 +15,9 @@ import { ARTIFACTS, chromiumMissing, expectPortalAccessible, launchChromium, sig
  * signing secret shown once), approve, rotate the secret (shown once; the
  * receiver then verifies with it), one click per simulated event kind, each
  * in the delivery log with its attempts (the log refreshes by itself while
- * a delivery is pending), the state filter, resend and its new attempt.
+ * a delivery is pending), the state filter, resend and its new attempt;
+ * disable / enable (a test event held meanwhile) and delete after a
+ * confirmation (the held delivery cancelled, the log kept).
  * Screenshots at phone and desktop size (test-artifacts/screenshots/portal/),
  * axe-clean.
  */
@@ -155,5 +157,60 @@ describe.skipIf(chromiumMissing !== null)(suiteName, () => {
     await expect.poll(() => top.getByTestId("delivery-attempt").textContent(), { timeout: 20_000 }).toMatch(/^Attempt 1: succeeded, HTTP 200/);
     await receiver.waitFor((r) => r.received.filter((x) => x.headers["x-svc-event-id"] === eventId).length === 2);
     expect(receiver.received.filter((x) => x.headers["x-svc-event-id"] === eventId).map((x) => x.duplicate)).toEqual([false, true]);
+  });
+
+  it("disables and enables a webhook (its test event held meanwhile), and deletes it only after a confirmation, its held delivery cancelled", async () => {
+    const endpoints = page.getByRole("region", { name: t.common.table(w.listHeading) });
+    const row = endpoints.locator("tbody tr").filter({ hasText: receiver.url });
+    /** Sends an approved test event with the page's button; its event id, read from the confirmation (a new one, not the previous send's). */
+    let lastSent = "";
+    const sendApproved = async () => {
+      await page.getByRole("button", { name: w.send(w.kinds.approved) }).click();
+      const sent = page.getByText(new RegExp(`^${w.kinds.approved} test event evt_test_\\w+ queued`));
+      await expect.poll(async () => ((await sent.count()) ? (await sent.textContent())!.match(/evt_test_\w+/)![0] : lastSent)).not.toBe(lastSent);
+      lastSent = (await sent.textContent())!.match(/evt_test_\w+/)![0];
+      return lastSent;
+    };
+    const rowOf = (eventId: string) => logRows(page).filter({ hasText: eventId });
+
+    await page.getByRole("button", { name: w.disableLabel(receiver.url) }).click();
+    await page.getByText(w.disabledNote(receiver.url)).waitFor();
+    await row.getByRole("cell", { name: w.disabled, exact: true }).waitFor();
+    const held = await sendApproved();
+    await rowOf(held).getByText(w.held).waitFor();
+    expect(await rowOf(held).getByRole("cell", { name: w.states.pending, exact: true }).count()).toBe(1);
+    expect(await rowOf(held).textContent()).toContain(w.noAttemptsYet);
+
+    await page.getByRole("button", { name: w.enableLabel(receiver.url) }).click();
+    await page.getByText(w.enabledNote(receiver.url)).waitFor();
+    await row.getByRole("cell", { name: w.approved, exact: true }).waitFor();
+    await expect.poll(() => rowOf(held).getByTestId("delivery-attempt").first().textContent(), { timeout: 20_000 }).toMatch(/^Attempt 1: succeeded, HTTP 200/);
+    await receiver.waitFor((r) => r.processed.some((e) => e.event_id === held));
+
+    // Disabled again, a second test event waits; deleting asks first, says it will be cancelled, and Cancel keeps the webhook.
+    await page.getByRole("button", { name: w.disableLabel(receiver.url) }).click();
+    await row.getByRole("cell", { name: w.disabled, exact: true }).waitFor();
+    const doomed = await sendApproved();
+    await rowOf(doomed).getByText(w.held).waitFor();
+    const rowsBefore = await logRows(page).count();
+    await page.getByRole("button", { name: w.deleteLabel(receiver.url) }).click();
+    const dialog = page.getByRole("dialog", { name: w.deleteConfirm.heading(receiver.url) });
+    await dialog.waitFor();
+    expect(await dialog.textContent()).toContain("Its pending deliveries are cancelled and never sent.");
+    await expectPortalAccessible(page, "webhooks-delete-confirm");
+    await dialog.getByRole("button", { name: t.common.cancel }).click();
+    await dialog.waitFor({ state: "detached" });
+    expect(await row.count()).toBe(1);
+
+    await page.getByRole("button", { name: w.deleteLabel(receiver.url) }).click();
+    await dialog.getByRole("button", { name: w.deleteConfirm.button }).click();
+    await page.getByText(w.deletedNote(receiver.url, 1)).waitFor();
+    await page.getByText(w.empty).waitFor();
+    await rowOf(doomed).getByRole("cell", { name: w.states.cancelled, exact: true }).waitFor();
+    // The log keeps every delivery; a deleted webhook's cannot be resent.
+    expect(await logRows(page).count()).toBe(rowsBefore);
+    expect(await page.getByRole("button", { name: w.resendLabel(doomed) }).count()).toBe(0);
+    expect(receiver.received.some((r) => r.headers["x-svc-event-id"] === doomed)).toBe(false);
+    await expectPortalAccessible(page, "webhooks-deleted");
   });
 });

@@ -263,6 +263,20 @@ const SWEEP: Record<string, Entry> = {
     ownApp: { check: (res) => expect(res.body.data).toMatchObject({ approved: false }) },
     owner: { status: 201, check: (res, r) => expect(res.body.data).toMatchObject({ url: r.webhook.url, approved: false }) },
   },
+  "PATCH /api/portal/apps/{appId}/webhooks/{webhookId}": {
+    kind: "app",
+    params: { webhookId: "webhook" },
+    json: () => ({ active: false }),
+    owner: { status: 200, check: (res, r) => expect(res.body.data.webhook).toMatchObject({ webhook_id: r.pendingWebhook.id, active: false }) },
+  },
+  "DELETE /api/portal/apps/{appId}/webhooks/{webhookId}": {
+    kind: "app",
+    params: { webhookId: "webhook" },
+    owner: {
+      status: 200,
+      check: (res, r) => expect(res.body.data).toEqual({ webhook_id: r.pendingWebhook.id, deleted: true, cancelled_deliveries: expect.any(Number) }),
+    },
+  },
   "POST /api/portal/apps/{appId}/webhooks/{webhookId}/approve": {
     kind: "app",
     params: { webhookId: "webhook" },

@@ -292,6 +292,20 @@ const SWEEP: Record<string, Entry> = {
       },
     ],
   },
+  setWebhookActive: {
+    kind: "path",
+    params: { id: "webhook" },
+    body: () => ({ active: false }),
+    owner: { status: 200, check: (res, r) => expect(res.body.data.webhook).toMatchObject({ webhook_id: r.webhook.id, active: false }) },
+  },
+  deleteWebhook: {
+    kind: "path",
+    params: { id: "webhook" },
+    owner: {
+      status: 200,
+      check: (res, r) => expect(res.body.data).toEqual({ webhook_id: r.webhook.id, deleted: true, cancelled_deliveries: expect.any(Number) }),
+    },
+  },
   sendTestWebhookEvent: {
     kind: "path",
     params: { id: "webhook" },

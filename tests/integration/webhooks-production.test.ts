@@ -36,14 +36,45 @@ describe.skipIf(skipReason !== null)(
   () => {
     let server: RunningServer;
     let env: Record<string, string>;
+    let certificates: ReturnType<typeof makeTestCertificates>;
     const allowed = new TestReceiver();
     const refused = new TestReceiver();
+
+    /** The server's database in this process (the test's env), for what only the domain does (a check result) and for the audit trail. */
+    async function inServerDatabase() {
+      for (const key of ["DATABASE_URL", "DATA_DIR", "ENCRYPTION_KEY"]) {
+        if (env[key] !== undefined) process.env[key] = env[key];
+        else delete process.env[key];
+      }
+      const { disconnectDb, db } = await import("@/lib/db/client");
+      cleanups.push(() => disconnectDb());
+      return { prisma: await db() };
+    }
+
+    /** A session of a liveness workflow of the app, ended APPROVED as the check executor would: its outcome event is queued. */
+    async function approvedSession(headers: Record<string, string>, vendorData: string): Promise<string> {
+      const workflow = await api("POST", "/api/v2/workflows", { base: server.url, headers, json: { name: "prod", features: ["liveness"] } });
+      expect(workflow.status).toBe(201);
+      const created = await api("POST", "/api/v2/session", {
+        base: server.url,
+        headers,
+        json: { workflow_id: workflow.body.data.workflow.id, vendor_data: vendorData },
+      });
+      expect(created.status).toBe(201);
+      const sessionId = created.body.data.session_id as string;
+      await inServerDatabase();
+      const { recordCheckResult } = await import("@/lib/sessions/record-check");
+      const { completeSession } = await import("@/lib/sessions/complete-session");
+      await recordCheckResult({ sessionId, type: "liveness", status: "passed" });
+      await completeSession(sessionId);
+      return sessionId;
+    }
 
     beforeAll(async () => {
       cleanups.push(addHostsEntries([["127.0.0.2", ALLOWED_HOST], ["127.0.0.3", REFUSED_HOST]], `svc-webhook-test-${suffix}`));
       const dir = fs.mkdtempSync(path.join(os.tmpdir(), "svc-webhook-ca-"));
       cleanups.push(() => fs.rmSync(dir, { recursive: true, force: true }));
-      const certificates = makeTestCertificates(dir, [ALLOWED_HOST, REFUSED_HOST]);
+      certificates = makeTestCertificates(dir, [ALLOWED_HOST, REFUSED_HOST]);
       await allowed.start(0, { host: "127.0.0.2", tls: certificates.server, urlHost: ALLOWED_HOST });
       await refused.start(0, { host: "127.0.0.3", tls: certificates.server, urlHost: REFUSED_HOST });
       cleanups.push(() => allowed.stop(), () => refused.stop());
@@ -54,7 +85,7 @@ describe.skipIf(skipReason !== null)(
         ...database.env,
         ENCRYPTION_KEY: randomBytes(32).toString("hex"),
         WEBHOOK_ALLOWED_NETWORKS: "127.0.0.2/32",
-        WEBHOOK_RETRY_SCHEDULE: "0,1,1",
+        WEBHOOK_RETRY_SCHEDULE: "0,1,1,1,1",
         WEBHOOK_POLL_MS: "100",
       };
       server = await startServer({ ...env, NODE_EXTRA_CA_CERTS: certificates.caFile });
@@ -94,27 +125,7 @@ describe.skipIf(skipReason !== null)(
       refused.secret = bad.secret;
 
       const headers = { "X-API-Key": app.api_key as string };
-      const workflow = await api("POST", "/api/v2/workflows", { base: server.url, headers, json: { name: "prod", features: ["liveness"] } });
-      expect(workflow.status).toBe(201);
-      const created = await api("POST", "/api/v2/session", {
-        base: server.url,
-        headers,
-        json: { workflow_id: workflow.body.data.workflow.id, vendor_data: "prod-user" },
-      });
-      expect(created.status).toBe(201);
-      const sessionId = created.body.data.session_id as string;
-
-      // The liveness check's result, recorded as the check executor would, ends the session.
-      for (const key of ["DATABASE_URL", "DATA_DIR", "ENCRYPTION_KEY"]) {
-        if (env[key] !== undefined) process.env[key] = env[key];
-        else delete process.env[key];
-      }
-      const { recordCheckResult } = await import("@/lib/sessions/record-check");
-      const { completeSession } = await import("@/lib/sessions/complete-session");
-      const { disconnectDb } = await import("@/lib/db/client");
-      cleanups.push(() => disconnectDb());
-      await recordCheckResult({ sessionId, type: "liveness", status: "passed" });
-      await completeSession(sessionId);
+      const sessionId = await approvedSession(headers, "prod-user");
 
       await allowed.waitFor((r) => r.processed.some((e) => e.session_id === sessionId));
       const got = allowed.received.find((r) => r.event?.session_id === sessionId)!;
@@ -155,6 +166,177 @@ describe.skipIf(skipReason !== null)(
         .split("\n")
         .find((l) => l.includes("127.0.0.3") && l.includes(REFUSED_HOST));
       expect(JSON.parse(refusal!)).toMatchObject({ level: "warn", error: "destination address not allowed" });
+    });
+
+    // ------------------------------------------------------------------
+    // Disable, enable and delete (issue 33 item 16), on this production app path.
+
+    /** A production app of a new developer, through the CLI; its API key's headers. */
+    async function productionApp() {
+      const dev = await cli(["developer:create", "--email", `p${randomUUID()}@example.com`, "--password", "production-password-1"], env);
+      const app = await cli(["app:create", "--org", dev.organization_id, "--name", "Prod", "--env", "production"], env);
+      return { appId: app.app_id as string, headers: { "X-API-Key": app.api_key as string }, keyPrefix: (app.api_key as string).slice(0, 12) };
+    }
+
+    /** An HTTPS receiver on the allowed host, and an approved webhook of the app to it (the receiver verifies with its secret). */
+    async function receiverWithWebhook(appId: string) {
+      const receiver = await new TestReceiver().start(0, { host: "127.0.0.2", tls: certificates.server, urlHost: ALLOWED_HOST });
+      cleanups.push(() => receiver.stop());
+      const hook = await cli(["webhook:create", "--app", appId, "--url", receiver.url, "--approve"], env);
+      receiver.secret = hook.secret;
+      return { receiver, webhookId: hook.webhook_id as string };
+    }
+
+    async function deliveryLog(headers: Record<string, string>): Promise<any[]> {
+      const res = await api("GET", "/api/v2/webhooks/deliveries", { base: server.url, headers });
+      expect(res.status).toBe(200);
+      return res.body.data.deliveries;
+    }
+
+    async function sendTestEvent(headers: Record<string, string>, webhookId: string): Promise<string> {
+      const res = await api("POST", `/api/v2/webhooks/${webhookId}/test`, { base: server.url, headers, json: { kind: "approved" } });
+      expect(res.status, res.text).toBe(202);
+      return res.body.data.event_id;
+    }
+
+    const requestsFor = (receiver: TestReceiver, eventId: string) => receiver.received.filter((r) => r.headers["x-svc-event-id"] === eventId);
+
+    async function auditActions(webhookId: string) {
+      const { prisma } = await inServerDatabase();
+      const rows = await prisma.auditLog.findMany({ where: { target: webhookId }, orderBy: { createdAt: "asc" } });
+      return rows.map((r) => ({ action: r.action, actor: r.actor, data: r.data }));
+    }
+
+    it("a disabled webhook gets no new events and holds its pending deliveries; enabled again, they are delivered", async () => {
+      const { appId, headers, keyPrefix } = await productionApp();
+      const { receiver, webhookId } = await receiverWithWebhook(appId);
+      const control = await receiverWithWebhook(appId);
+
+      const disabled = await api("PATCH", `/api/v2/webhooks/${webhookId}`, { base: server.url, headers, json: { active: false } });
+      expect(disabled.status, disabled.text).toBe(200);
+      expect(disabled.body.data.webhook).toMatchObject({ webhook_id: webhookId, active: false, approved: true });
+
+      // A test event to it is queued but held; a session's outcome goes to the active webhook only.
+      const held = await sendTestEvent(headers, webhookId);
+      const sessionId = await approvedSession(headers, "while-disabled");
+      // The control webhook's later event arrives: the worker has run past the held delivery.
+      const later = await sendTestEvent(headers, control.webhookId);
+      await control.receiver.waitFor((r) => r.processed.some((e) => e.session_id === sessionId) && r.processed.some((e) => e.event_id === later));
+      expect(receiver.received).toHaveLength(0);
+      let log = await deliveryLog(headers);
+      expect(log.find((d) => d.event_id === held)).toMatchObject({ webhook_id: webhookId, state: "pending", held: true, attempt_count: 0, next_attempt_at: null, attempts: [] });
+      expect(log.filter((d) => d.session_id === sessionId).map((d) => d.webhook_id)).toEqual([control.webhookId]);
+      expect((await api("GET", "/api/v2/webhooks", { base: server.url, headers })).body.data.webhooks.find((w: any) => w.webhook_id === webhookId).active).toBe(false);
+
+      const enabled = await api("PATCH", `/api/v2/webhooks/${webhookId}`, { base: server.url, headers, json: { active: true } });
+      expect(enabled.status, enabled.text).toBe(200);
+      expect(enabled.body.data.webhook).toMatchObject({ webhook_id: webhookId, active: true });
+      await receiver.waitFor((r) => r.processed.some((e) => e.event_id === held));
+      expect(requestsFor(receiver, held).map((r) => r.status)).toEqual([200]);
+      // Nothing queued while it was disabled is sent afterwards (as Stripe: no replay).
+      const after = await sendTestEvent(headers, webhookId);
+      await receiver.waitFor((r) => r.processed.some((e) => e.event_id === after));
+      expect(receiver.processed.map((e) => e.event_id)).toEqual([held, after]);
+      log = await deliveryLog(headers);
+      expect(log.find((d) => d.event_id === held)).toMatchObject({ state: "succeeded", held: false, attempt_count: 1 });
+
+      expect(await auditActions(webhookId)).toEqual([
+        { action: "webhook.disabled", actor: `api_key:${keyPrefix}`, data: { url: receiver.url } },
+        { action: "webhook.enabled", actor: `api_key:${keyPrefix}`, data: { url: receiver.url } },
+      ]);
+    });
+
+    it("deleting a webhook cancels its pending delivery, never attempted again; its past deliveries stay in the log", async () => {
+      const { appId, headers, keyPrefix } = await productionApp();
+      const { receiver, webhookId } = await receiverWithWebhook(appId);
+      const control = await receiverWithWebhook(appId);
+
+      const past = await sendTestEvent(headers, webhookId);
+      await receiver.waitFor((r) => r.processed.some((e) => e.event_id === past));
+      // The receiver now fails: the next event stays pending, retried every second.
+      receiver.failNext = 1_000;
+      const pending = await sendTestEvent(headers, webhookId);
+      await receiver.waitFor((r) => requestsFor(r, pending).length > 0);
+      const deleted = await api("DELETE", `/api/v2/webhooks/${webhookId}`, { base: server.url, headers });
+      const deletedAt = Date.now();
+      expect(deleted.status, deleted.text).toBe(200);
+      expect(deleted.body.data).toEqual({ webhook_id: webhookId, deleted: true, cancelled_deliveries: 1 });
+
+      // The control webhook fails twice and succeeds on its third attempt, one second apart: by then the
+      // cancelled delivery's next retry (due a second after its last attempt, before the delete) is long past.
+      control.receiver.failNext = 2;
+      const controlEvent = await sendTestEvent(headers, control.webhookId);
+      await control.receiver.waitFor((r) => r.processed.some((e) => e.event_id === controlEvent));
+      expect(requestsFor(control.receiver, controlEvent).map((r) => r.status)).toEqual([500, 500, 200]);
+
+      const log = await deliveryLog(headers);
+      const cancelled = log.find((d) => d.event_id === pending);
+      expect(cancelled).toMatchObject({ webhook_id: null, url: receiver.url, state: "cancelled", held: false, next_attempt_at: null });
+      expect(cancelled.attempts.every((a: any) => Date.parse(a.started_at) <= deletedAt)).toBe(true);
+      expect(requestsFor(receiver, pending)).toHaveLength(cancelled.attempt_count);
+      expect(log.find((d) => d.event_id === past)).toMatchObject({ webhook_id: null, url: receiver.url, state: "succeeded", attempt_count: 1 });
+
+      // Deleting is final: gone from the list, 404 to everything, a past delivery cannot be resent.
+      const list = await api("GET", "/api/v2/webhooks", { base: server.url, headers });
+      expect(list.body.data.webhooks.map((w: any) => w.webhook_id)).toEqual([control.webhookId]);
+      for (const [method, path, json] of [
+        ["DELETE", `/api/v2/webhooks/${webhookId}`, undefined],
+        ["PATCH", `/api/v2/webhooks/${webhookId}`, { active: true }],
+        ["POST", `/api/v2/webhooks/${webhookId}/test`, { kind: "approved" }],
+        ["POST", `/api/v2/webhooks/deliveries/${cancelled.delivery_id}/resend`, undefined],
+      ] as const) {
+        const res = await api(method, path, { base: server.url, headers, json });
+        expect(res.status, `${method} ${path}: ${res.text}`).toBe(404);
+        expect(res.body.error.code).toBe("not_found");
+      }
+      expect(await auditActions(webhookId)).toEqual([
+        { action: "webhook.deleted", actor: `api_key:${keyPrefix}`, data: { url: receiver.url, cancelled_deliveries: 1 } },
+      ]);
+    });
+
+    it("PATCH takes only { active: boolean } (400 otherwise); another app's webhook is 404 to PATCH and DELETE and stays as it was", async () => {
+      const mine = await productionApp();
+      const theirs = await productionApp();
+      const hook = await cli(["webhook:create", "--app", theirs.appId, "--url", `https://${ALLOWED_HOST}:1/hook`, "--approve"], env);
+      const own = await cli(["webhook:create", "--app", mine.appId, "--url", `https://${ALLOWED_HOST}:2/hook`], env);
+      for (const body of [{}, { active: "false" }, { active: null }, { active: false, url: "https://elsewhere.example/hook" }, { approved: true }, []]) {
+        const res = await api("PATCH", `/api/v2/webhooks/${own.webhook_id}`, { base: server.url, headers: mine.headers, json: body });
+        expect(res.status, JSON.stringify(body)).toBe(400);
+        expect(res.body).toMatchObject({ success: false, error: { code: "invalid_request" } });
+      }
+      const raw = await api("PATCH", `/api/v2/webhooks/${own.webhook_id}`, { base: server.url, headers: { ...mine.headers, "content-type": "application/json" }, raw: "{active:" });
+      expect(raw.status).toBe(400);
+
+      for (const [method, json] of [["PATCH", { active: false }], ["DELETE", undefined]] as const) {
+        const res = await api(method, `/api/v2/webhooks/${hook.webhook_id}`, { base: server.url, headers: mine.headers, json });
+        expect(res.status, `${method}: ${res.text}`).toBe(404);
+        expect(res.body).toMatchObject({ success: false, error: { code: "not_found" } });
+        expect(res.text).not.toContain(ALLOWED_HOST);
+      }
+      const unknown = await api("DELETE", `/api/v2/webhooks/${randomUUID()}`, { base: server.url, headers: mine.headers });
+      expect(unknown.status).toBe(404);
+      const list = await api("GET", "/api/v2/webhooks", { base: server.url, headers: theirs.headers });
+      expect(list.body.data.webhooks).toEqual([expect.objectContaining({ webhook_id: hook.webhook_id, active: true, approved: true })]);
+    });
+
+    it("the CLI disables, enables and deletes a webhook through the same functions (audited as cli)", async () => {
+      const { appId, headers } = await productionApp();
+      const hook = await cli(["webhook:create", "--app", appId, "--url", `https://${ALLOWED_HOST}:3/hook`, "--approve"], env);
+      const url = hook.url as string;
+      expect(await cli(["webhook:disable", "--webhook", hook.webhook_id], env)).toEqual({
+        webhook: { webhook_id: hook.webhook_id, url, approved: true, active: false, created_at: expect.any(String) },
+      });
+      expect((await cli(["webhook:enable", "--webhook", hook.webhook_id], env)).webhook).toMatchObject({ active: true });
+      expect(await cli(["webhook:delete", "--webhook", hook.webhook_id], env)).toEqual({ webhook_id: hook.webhook_id, deleted: true, cancelled_deliveries: 0 });
+      expect((await api("GET", "/api/v2/webhooks", { base: server.url, headers })).body.data.webhooks).toEqual([]);
+      const again = await runCli(["webhook:delete", "--webhook", hook.webhook_id], env);
+      expect(again.code).toBe(1);
+      expect(JSON.parse(again.stderr.trim().split("\n").at(-1)!).error.code).toBe("not_found");
+      expect((await auditActions(hook.webhook_id)).map((a) => [a.action, a.actor])).toEqual([
+        ["webhook.disabled", "cli"],
+        ["webhook.enabled", "cli"],
+        ["webhook.deleted", "cli"],
+      ]);
     });
   },
 );

@@ -55,6 +55,7 @@ function Attempts({ delivery }: { delivery: PresentedDelivery }) {
         </ol>
       )}
       {delivery.next_attempt_at && <p className="mt-2 text-xs font-medium text-slate-800">{t.nextRetry(formatTime(delivery.next_attempt_at))}</p>}
+      {delivery.held && <p className="mt-2 text-xs font-medium text-amber-900">{t.held}</p>}
     </div>
   );
 }
@@ -77,7 +78,10 @@ function EventCell({ delivery }: { delivery: PresentedDelivery }) {
   );
 }
 
-const STATE_CLASS: Record<string, string> = { succeeded: "text-green-800", failed: "text-red-800", pending: "text-slate-800" };
+const STATE_CLASS: Record<string, string> = { succeeded: "text-green-800", failed: "text-red-800", pending: "text-slate-800", cancelled: "text-slate-700" };
+
+/** A delivery the worker will still attempt by itself (pending, its webhook not disabled): the log is read again while there is one. */
+const awaited = (d: PresentedDelivery) => d.state === "pending" && !d.held;
 const FORGERY_CLASS: Record<string, string> = { refused: "text-green-800", accepted: "text-red-800", unanswered: "text-slate-800" };
 
 /**
@@ -100,8 +104,8 @@ function StateCell({ delivery }: { delivery: PresentedDelivery }) {
 /**
  * The delivery log: newest first, a page at a time (server cursor),
  * filtered on the server by webhook and state; every attempt of each
- * delivery; resend. While a delivery is pending it is read again every
- * second until none is.
+ * delivery; resend. While a delivery is pending (and not held by a disabled
+ * webhook) it is read again every second until none is.
  */
 export function DeliveryLog({ appId, webhooks, firstPage }: { appId: string; webhooks: PresentedWebhookEndpoint[]; firstPage: DeliveryPage }) {
   const queryClient = useQueryClient();
@@ -122,7 +126,7 @@ export function DeliveryLog({ appId, webhooks, firstPage }: { appId: string; web
     getNextPageParam: (last) => last.next_cursor,
     initialData: unfiltered ? { pages: [firstPage], pageParams: [null] } : undefined,
     refetchInterval: (query) =>
-      query.state.data?.pages.some((p) => p.deliveries.some((d) => d.state === "pending")) ? PENDING_REFRESH_MS : false,
+      query.state.data?.pages.some((p) => p.deliveries.some(awaited)) ? PENDING_REFRESH_MS : false,
   });
   const resend = useMutation({
     mutationFn: (delivery: PresentedDelivery) =>
@@ -130,7 +134,7 @@ export function DeliveryLog({ appId, webhooks, firstPage }: { appId: string; web
     onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.allDeliveries(appId) }),
   });
   const deliveries = log.data?.pages.flatMap((p) => p.deliveries) ?? [];
-  const pending = deliveries.some((d) => d.state === "pending");
+  const pending = deliveries.some(awaited);
   return (
     <>
       <div className="mt-4 grid gap-4 sm:grid-cols-2">
@@ -168,17 +172,19 @@ export function DeliveryLog({ appId, webhooks, firstPage }: { appId: string; web
             { header: t.logColumns.attempts, cell: (d) => <Attempts delivery={d} /> },
             {
               header: t.logColumns.actions,
-              cell: (d) => (
-                <Button
-                  variant="secondary"
-                  className="min-h-10 px-3 py-1.5 text-sm"
-                  aria-label={t.resendLabel(d.event_id)}
-                  disabled={resend.isPending}
-                  onClick={() => resend.mutate(d)}
-                >
-                  {t.resend}
-                </Button>
-              ),
+              // A deleted webhook's deliveries cannot be sent again.
+              cell: (d) =>
+                d.webhook_id === null ? null : (
+                  <Button
+                    variant="secondary"
+                    className="min-h-10 px-3 py-1.5 text-sm"
+                    aria-label={t.resendLabel(d.event_id)}
+                    disabled={resend.isPending}
+                    onClick={() => resend.mutate(d)}
+                  >
+                    {t.resend}
+                  </Button>
+                ),
             },
           ]}
         />

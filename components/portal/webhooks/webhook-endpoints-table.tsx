@@ -6,32 +6,67 @@ import { Button } from "@/components/ui/button";
 import { LiveStatus, Notice } from "@/components/ui/notice";
 import { errorMessage, formatDate, portalFetch, queryKeys, text } from "../api";
 import { SecretsOnce } from "../apps/secrets-once";
+import { ConfirmDialog } from "../confirm-dialog";
 import { DataTable } from "../data-table";
-import type { PresentedWebhookEndpoint } from "./types";
+import type { DeletedWebhook, PresentedWebhookEndpoint } from "./types";
 
 const t = text.webhooks;
 const SMALL = "min-h-10 px-3 py-1.5 text-sm";
 
-/** The app's webhooks: URL, status, registered; approve, rotate the signing secret (shown once). */
+/**
+ * The app's webhooks: URL, status, registered; approve, rotate the signing
+ * secret (shown once), disable / enable, delete (after a confirmation that
+ * says its pending deliveries are cancelled). A change reloads the list and
+ * the delivery log (held and cancelled deliveries).
+ */
 export function WebhookEndpointsTable({ appId, webhooks }: { appId: string; webhooks: PresentedWebhookEndpoint[] }) {
   const queryClient = useQueryClient();
   const [rotated, setRotated] = useState<{ url: string; secret: string } | null>(null);
+  const [deleting, setDeleting] = useState<PresentedWebhookEndpoint | null>(null);
+  /** What the last change did, announced (approved, disabled, enabled, deleted). */
+  const [note, setNote] = useState("");
+  const refresh = () =>
+    Promise.all([queryClient.invalidateQueries({ queryKey: queryKeys.webhooks(appId) }), queryClient.invalidateQueries({ queryKey: queryKeys.allDeliveries(appId) })]);
+  const toggle = useMutation({
+    mutationFn: (hook: PresentedWebhookEndpoint) =>
+      portalFetch<{ webhook: PresentedWebhookEndpoint }>("PATCH", `/api/portal/apps/${appId}/webhooks/${hook.webhook_id}`, { active: !hook.active }).then(
+        (d) => d.webhook,
+      ),
+    onSuccess: async (hook) => {
+      setNote(hook.active ? t.enabledNote(hook.url) : t.disabledNote(hook.url));
+      await refresh();
+    },
+  });
+  const remove = useMutation({
+    mutationFn: (hook: PresentedWebhookEndpoint) =>
+      portalFetch<DeletedWebhook>("DELETE", `/api/portal/apps/${appId}/webhooks/${hook.webhook_id}`).then((d) => ({ url: hook.url, cancelled: d.cancelled_deliveries })),
+    onSuccess: async (deleted) => {
+      setDeleting(null);
+      setNote(t.deletedNote(deleted.url, deleted.cancelled));
+      await refresh();
+    },
+    // The error is shown on the page, not behind the modal.
+    onError: () => setDeleting(null),
+  });
   const approve = useMutation({
     mutationFn: (hook: PresentedWebhookEndpoint) =>
       portalFetch<{ webhook: PresentedWebhookEndpoint }>("POST", `/api/portal/apps/${appId}/webhooks/${hook.webhook_id}/approve`).then((d) => d.webhook),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.webhooks(appId) }),
+    onSuccess: (hook) => {
+      setNote(t.approvedNote(hook.url));
+      return queryClient.invalidateQueries({ queryKey: queryKeys.webhooks(appId) });
+    },
   });
   const rotate = useMutation({
     mutationFn: (hook: PresentedWebhookEndpoint) =>
       portalFetch<{ secret: string }>("POST", `/api/portal/apps/${appId}/webhooks/${hook.webhook_id}/secret`).then((d) => ({ url: hook.url, secret: d.secret })),
     onSuccess: setRotated,
   });
-  const failed = approve.isError ? approve.error : rotate.isError ? rotate.error : null;
+  const failed = [approve, rotate, toggle, remove].find((m) => m.isError)?.error ?? null;
   return (
     <>
       {rotated && <SecretsOnce heading={t.rotatedSecret(rotated.url)} secrets={[{ label: t.signingSecret, value: rotated.secret }]} note={t.secretShownOnce} onDone={() => setRotated(null)} />}
       {failed && <Notice tone="error">{errorMessage(failed)}</Notice>}
-      <LiveStatus className="mt-2 text-green-800">{approve.isSuccess ? t.approvedNote(approve.data.url) : ""}</LiveStatus>
+      <LiveStatus className="mt-2 text-green-800">{note}</LiveStatus>
       <DataTable
         label={t.listHeading}
         rows={webhooks}
@@ -41,7 +76,14 @@ export function WebhookEndpointsTable({ appId, webhooks }: { appId: string; webh
           { header: t.columns.url, cell: (hook) => <code className="break-all font-mono">{hook.url}</code> },
           {
             header: t.columns.status,
-            cell: (hook) => (!hook.active ? t.inactive : hook.approved ? t.approved : <span className="font-medium text-amber-900">{t.awaitingApproval}</span>),
+            cell: (hook) =>
+              !hook.active ? (
+                <span className="font-medium text-slate-700">{t.disabled}</span>
+              ) : hook.approved ? (
+                t.approved
+              ) : (
+                <span className="font-medium text-amber-900">{t.awaitingApproval}</span>
+              ),
           },
           { header: t.columns.created, nowrap: true, cell: (hook) => formatDate(hook.created_at) },
           {
@@ -56,12 +98,37 @@ export function WebhookEndpointsTable({ appId, webhooks }: { appId: string; webh
                 <Button variant="secondary" className={SMALL} aria-label={t.rotateLabel(hook.url)} disabled={rotate.isPending} onClick={() => rotate.mutate(hook)}>
                   {t.rotate}
                 </Button>
+                <Button
+                  variant="secondary"
+                  className={SMALL}
+                  aria-label={hook.active ? t.disableLabel(hook.url) : t.enableLabel(hook.url)}
+                  disabled={toggle.isPending}
+                  onClick={() => toggle.mutate(hook)}
+                >
+                  {hook.active ? t.disable : t.enable}
+                </Button>
+                <Button variant="secondary" className={SMALL} aria-label={t.deleteLabel(hook.url)} disabled={remove.isPending} onClick={() => setDeleting(hook)}>
+                  {t.delete}
+                </Button>
               </div>
             ),
           },
         ]}
       />
       <p className="mt-3 text-sm text-slate-700">{t.rotateNote}</p>
+      <p className="mt-1 text-sm text-slate-700">{t.lifecycleNote}</p>
+      {deleting && (
+        <ConfirmDialog
+          heading={t.deleteConfirm.heading(deleting.url)}
+          consequences={t.deleteConfirm.consequences}
+          confirmLabel={t.deleteConfirm.button}
+          pendingLabel={t.deleteConfirm.pending}
+          pending={remove.isPending}
+          danger
+          onCancel={() => setDeleting(null)}
+          onConfirm={() => remove.mutate(deleting)}
+        />
+      )}
     </>
   );
 }

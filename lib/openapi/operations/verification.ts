@@ -5,7 +5,7 @@ import { CheckReviewBody, CHECKS_A_REVIEWER_SETTLES, CreateSessionBody, ListSess
 import { CHECK_STATUSES, SESSION_STATUSES } from "@/lib/sessions/statuses";
 import { SESSION_EVENT_STATUSES } from "@/lib/webhooks/event-types";
 import { DELIVERY_STATES, TEST_EVENT_KINDS } from "@/lib/webhooks/kinds";
-import { DeliveriesQuery, TestEventBody } from "@/lib/webhooks/schemas";
+import { DeliveriesQuery, SetWebhookActiveBody, TestEventBody } from "@/lib/webhooks/schemas";
 import { CreateWorkflowBody, FEATURES, UpdateWorkflowBody } from "@/lib/workflows/schemas";
 import { DOCUMENT_TYPES, FEATURE_SETTINGS, LIVENESS_ACTIONS, SessionSettings } from "@/lib/workflows/settings";
 import { operations } from "../operation";
@@ -315,7 +315,7 @@ const WebhookEndpoint = z
     webhook_id: z.string(),
     url: z.string(),
     approved: z.boolean().meta({ description: "Only approved, active webhooks receive events (and may be a session's `callback`)." }),
-    active: z.boolean(),
+    active: z.boolean().meta({ description: "False while disabled: no new events are queued for it, and its pending deliveries are held until it is enabled." }),
     created_at: timestamp(),
   })
   .meta({ id: "WebhookEndpoint" });
@@ -336,11 +336,14 @@ const WebhookDelivery = z
         description:
           "The bad-signature test's result (null for other deliveries): `refused` (your receiver answered 4xx: it checks signatures), `accepted` (it answered 2xx to a forged signature: fix your receiver, although the delivery succeeded), `unanswered` (no answer says either yet: pending, 5xx or unreachable).",
       }),
-    webhook_id: z.string(),
+    webhook_id: z.string().nullable().meta({ description: "Null once the webhook was deleted (`url` still says where the delivery went)." }),
     url: z.string(),
-    state: z.enum(DELIVERY_STATES),
+    state: z.enum(DELIVERY_STATES).meta({
+      description: "`cancelled`: the webhook was deleted while the delivery was pending; it is never attempted again.",
+    }),
+    held: z.boolean().meta({ description: "Pending while its webhook is disabled: not attempted until the webhook is enabled again." }),
     attempt_count: z.number().int(),
-    next_attempt_at: timestamp().nullable().meta({ description: "When pending: the next attempt." }),
+    next_attempt_at: timestamp().nullable().meta({ description: "When pending and not held: the next attempt." }),
     last_status: z.number().int().nullable().meta({ description: "The HTTP status of the last attempt." }),
     delivered_at: timestamp().nullable(),
     created_at: timestamp(),
@@ -579,12 +582,47 @@ export const VERIFICATION_OPERATIONS = operations([
     errors: [],
   },
   {
+    method: "patch",
+    path: "/api/v2/webhooks/{id}",
+    operationId: "setWebhookActive",
+    summary: "Disable or enable a webhook",
+    description:
+      "`active: false` disables it: no new events are queued for it (nor sent later) and it is no session's `callback`; its pending deliveries are held, not attempted, until `active: true` enables it again, when they go out at once. An attempt already in flight finishes. Audited.",
+    tag: "Webhooks",
+    auth: "apiKey",
+    params: WebhookIdParams,
+    body: SetWebhookActiveBody,
+    success: { status: 200, description: "The webhook as it is now.", schema: z.object({ webhook: WebhookEndpoint }) },
+    errors: ["not_found"],
+  },
+  {
+    method: "delete",
+    path: "/api/v2/webhooks/{id}",
+    operationId: "deleteWebhook",
+    summary: "Delete a webhook",
+    description:
+      "Final: the webhook and its signing secret are deleted, its pending deliveries end `cancelled` and are never attempted again; its past deliveries stay in the log with `webhook_id` null. Audited.",
+    tag: "Webhooks",
+    auth: "apiKey",
+    params: WebhookIdParams,
+    success: {
+      status: 200,
+      description: "Deleted.",
+      schema: z.object({
+        webhook_id: z.string(),
+        deleted: z.literal(true),
+        cancelled_deliveries: z.number().int().meta({ description: "How many pending deliveries were cancelled." }),
+      }),
+    },
+    errors: ["not_found"],
+  },
+  {
     method: "post",
     path: "/api/v2/webhooks/{id}/test",
     operationId: "sendTestWebhookEvent",
     summary: "Send a simulated event to a webhook",
     description:
-      "Signed with the webhook's real secret, with `test: true` and a session id beginning `sess_test_`; touches no session. `duplicate` delivers one approved event twice with the same event id; `bad_signature` signs an approved event with a wrong secret.",
+      "Signed with the webhook's real secret, with `test: true` and a session id beginning `sess_test_`; touches no session. `duplicate` delivers one approved event twice with the same event id; `bad_signature` signs an approved event with a wrong secret. To a disabled webhook it is held until the webhook is enabled.",
     tag: "Webhooks",
     auth: "apiKey",
     params: WebhookIdParams,
@@ -617,7 +655,7 @@ export const VERIFICATION_OPERATIONS = operations([
     path: "/api/v2/webhooks/deliveries/{id}/resend",
     operationId: "resendWebhookDelivery",
     summary: "Resend a delivery",
-    description: "A new delivery of the same event (same event id) to the same endpoint, due now.",
+    description: "A new delivery of the same event (same event id) to the same endpoint, due now (held while the webhook is disabled; 404 once it was deleted).",
     tag: "Webhooks",
     auth: "apiKey",
     params: DeliveryIdParams,
