@@ -5,7 +5,7 @@ import { db } from "@/lib/db/client";
 import { ApiError } from "@/lib/http/api-error";
 import { findSession } from "./find-session";
 import { presentCheck, presentSession } from "./present";
-import { assertReviewPending } from "./review-session";
+import { lockPendingReview } from "./review-session";
 import { CHECKS_A_REVIEWER_SETTLES, type CheckReviewInput, type ReviewerSettledCheck } from "./schemas";
 
 /**
@@ -76,9 +76,7 @@ export async function settleCheckInReview(
   const found = await findSession(app, sessionId);
   const prisma = await db();
   return prisma.$transaction(async (tx) => {
-    const [locked] = await tx.$queryRaw<Array<{ status: string }>>`
-      SELECT status FROM sessions WHERE id = ${found.id} FOR UPDATE`;
-    assertReviewPending(locked?.status ?? null);
+    await lockPendingReview(tx, found.id);
     const check = await tx.checkResult.findUnique({ where: { sessionId_type: { sessionId: found.id, type } } });
     assertReviewerCanSettleCheck(type, check);
     const at = now();

@@ -1,6 +1,6 @@
 import type { App } from "@/generated/prisma/client";
 import { now } from "@/lib/clock";
-import { db } from "@/lib/db/client";
+import { db, type Tx } from "@/lib/db/client";
 import { recordAudit } from "@/lib/audit/record-audit";
 import { canApproveManually, type CheckOutcome } from "@/lib/decisions/decide";
 import { ApiError } from "@/lib/http/api-error";
@@ -26,6 +26,13 @@ export function assertReviewPending(status: string | null): void {
   }
 }
 
+/** Locks the session's row in `tx` and applies the review rule (assertReviewPending) to its current status. */
+export async function lockPendingReview(tx: Tx, sessionId: string): Promise<void> {
+  const [locked] = await tx.$queryRaw<Array<{ status: string }>>`
+      SELECT status FROM sessions WHERE id = ${sessionId} FOR UPDATE`;
+  assertReviewPending(locked?.status ?? null);
+}
+
 export async function reviewSession(
   app: App,
   id: string,
@@ -35,9 +42,7 @@ export async function reviewSession(
   const found = await findSession(app, id);
   const prisma = await db();
   const updated = await prisma.$transaction(async (tx) => {
-    const [locked] = await tx.$queryRaw<Array<{ status: string }>>`
-      SELECT status FROM sessions WHERE id = ${found.id} FOR UPDATE`;
-    assertReviewPending(locked?.status ?? null);
+    await lockPendingReview(tx, found.id);
     if (to === "APPROVED") {
       const checks = await tx.checkResult.findMany({ where: { sessionId: found.id } });
       if (!canApproveManually(checks as CheckOutcome[])) {
