@@ -157,8 +157,7 @@ export function AccountDetails({ view, message }: { view: SignedIn; message: Mes
               <li key={app.app_id} className="py-3">
                 <p className="font-semibold text-slate-900">{app.name}</p>
                 <p className="text-sm text-slate-700">
-                  {S.signIns.grantedOn(app.granted_at)}
-                  {app.last_used_at ? `, ${S.signIns.lastUsed(app.last_used_at)}` : ""}
+                  {`${S.signIns.grantedOn(app.granted_at)}${app.last_used_at ? `, ${S.signIns.lastUsed(app.last_used_at)}` : ""}`}
                 </p>
                 <p className="mt-1 text-sm text-slate-700">{S.signIns.mayRead}</p>
                 <ul className="list-disc pl-5 text-sm text-slate-700">
