@@ -28,7 +28,8 @@ describe.skipIf(chromiumMissing !== null)(suiteName, () => {
       let release!: () => void;
       const released = new Promise<void>((resolve) => (release = resolve));
       let held = 0;
-      await context.route("**/_next/static/chunks/**", async (route: Route) => {
+      // Only the scripts: the stylesheet must arrive (inline scripts wait for it, and with them the HTML's parsing).
+      await context.route("**/_next/static/chunks/*.js", async (route: Route) => {
         held++;
         await released;
         await route.continue();
