@@ -3,10 +3,13 @@ import { INPUT, Notice, SubmitButton } from "@/components/oidc/ui";
 import type { ProofState } from "@/lib/identity/profile";
 import { ACCOUNT_STRINGS as S } from "@/lib/identity/account-page/account-strings";
 import type { AccountView } from "@/lib/identity/account-page/account-view";
+import { STRINGS as OIDC_STRINGS } from "@/lib/oidc/strings";
+import { ConfirmedPost } from "./confirmed-post";
 
 /**
  * The account page's views: server components, plain HTML forms (they work
- * without JavaScript), each with the page's CSRF token.
+ * without JavaScript), each with the page's CSRF token; revoking an app
+ * asks for confirmation first (ConfirmedPost, which needs the page's script).
  */
 type Message = { tone: "success" | "error" | "info"; text: string } | null;
 type SignedIn = Extract<AccountView, { signedIn: true }>;
@@ -126,22 +129,55 @@ export function AccountDetails({ view, message }: { view: SignedIn; message: Mes
                 {app.revoked_at ? (
                   <p className="text-sm font-semibold text-slate-900">{S.apps.revokedOn(app.revoked_at)}</p>
                 ) : (
-                  <PostForm action="revoke" csrf={view.csrf} className="mt-2">
-                    <input type="hidden" name="app_id" value={app.app_id} />
-                    <button
-                      type="submit"
-                      aria-label={S.apps.revoke(app.name)}
-                      className="inline-flex min-h-11 items-center rounded-lg border border-slate-500 bg-white px-4 py-2 font-semibold text-slate-900 hover:bg-slate-100 focus-visible:outline focus-visible:outline-3 focus-visible:outline-offset-2 focus-visible:outline-blue-700"
-                    >
-                      {S.apps.revokeShort}
-                    </button>
-                  </PostForm>
+                  <ConfirmedPost
+                    action="revoke"
+                    csrf={view.csrf}
+                    appId={app.app_id}
+                    label={S.apps.revoke(app.name)}
+                    buttonText={S.apps.revokeShort}
+                    confirm={{ heading: S.apps.confirm.heading(app.name), consequences: S.apps.confirm.consequences, confirmLabel: S.apps.confirm.confirm, pendingLabel: S.apps.confirm.pending }}
+                  />
                 )}
               </li>
             ))}
           </ul>
         )}
         <p className="mt-2 text-sm text-slate-700">{S.apps.revokeNote}</p>
+      </section>
+
+      <section aria-labelledby="sign-ins" className="mt-8">
+        <h2 id="sign-ins" className="text-lg font-semibold text-slate-900">
+          {S.signIns.heading}
+        </h2>
+        {view.signIns.length === 0 ? (
+          <p className="mt-2 text-slate-700">{S.signIns.none}</p>
+        ) : (
+          <ul className="mt-3 divide-y divide-slate-200" data-testid="signed-in-apps">
+            {view.signIns.map((app) => (
+              <li key={app.app_id} className="py-3">
+                <p className="font-semibold text-slate-900">{app.name}</p>
+                <p className="text-sm text-slate-700">
+                  {`${S.signIns.grantedOn(app.granted_at)}${app.last_used_at ? `, ${S.signIns.lastUsed(app.last_used_at)}` : ""}`}
+                </p>
+                <p className="mt-1 text-sm text-slate-700">{S.signIns.mayRead}</p>
+                <ul className="list-disc pl-5 text-sm text-slate-700">
+                  {app.scopes.map((scope) => (
+                    <li key={scope}>{OIDC_STRINGS.scopes[scope] ?? scope}</li>
+                  ))}
+                </ul>
+                <ConfirmedPost
+                  action="end-sign-in"
+                  csrf={view.csrf}
+                  appId={app.app_id}
+                  label={S.signIns.revoke(app.name)}
+                  buttonText={S.signIns.revokeShort}
+                  confirm={{ heading: S.signIns.confirm.heading(app.name), consequences: S.signIns.confirm.consequences, confirmLabel: S.signIns.confirm.confirm, pendingLabel: S.signIns.confirm.pending }}
+                />
+              </li>
+            ))}
+          </ul>
+        )}
+        <p className="mt-2 text-sm text-slate-700">{S.signIns.note}</p>
       </section>
 
       <section aria-labelledby="delete" className="mt-8 border-t border-slate-200 pt-6">

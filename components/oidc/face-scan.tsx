@@ -12,14 +12,17 @@ import { ColourLight } from "@/components/verify/liveness/colour-light";
 import { colourTimeline } from "@/components/verify/liveness/colour-schedule";
 import { useMessages } from "@/components/verify/i18n";
 import { STRINGS } from "@/lib/oidc/strings";
+import { HydrationGate } from "@/components/ui/hydration";
 
 /**
  * The face scan of the sign-in page (lib/identity/face-sign-in.ts): the same
  * camera, challenge timeline and burst as the verification flow's liveness
  * step (components/verify/liveness), sent to the sign-in request's own
  * endpoints with the page's CSRF token. Signed in, the browser goes on to
- * the consent step. The server's error messages are written for people and
- * are shown as they are.
+ * the consent step (for the account page, straight back to it). Its button
+ * needs the script: disabled until the page is hydrated (HydrationGate).
+ * The server's error messages are written for people and are shown as
+ * they are.
  */
 type Challenge = {
   challenge_id: string;
@@ -130,54 +133,56 @@ export function FaceScan({ endpoint, csrf, attemptsLeft: initialTries, doneText 
 
   const showCamera = phase.kind === "preparing" || phase.kind === "running";
   return (
-    <div className="mt-6" data-testid="face-scan">
-      {(phase.kind === "idle" || phase.kind === "failed" || phase.kind === "camera_problem") && (
-        <>
-          {phase.kind === "failed" && (
-            <div role="alert" className="mb-4 rounded-lg border border-red-300 bg-red-50 p-4 text-red-950">
-              {phase.message}
+    <HydrationGate>
+      <div className="mt-6" data-testid="face-scan">
+        {(phase.kind === "idle" || phase.kind === "failed" || phase.kind === "camera_problem") && (
+          <>
+            {phase.kind === "failed" && (
+              <div role="alert" className="mb-4 rounded-lg border border-red-300 bg-red-50 p-4 text-red-950">
+                {phase.message}
+              </div>
+            )}
+            {phase.kind === "camera_problem" && <CameraProblemNotice problem={phase.problem} />}
+            <p className="mb-3 rounded-lg border border-amber-300 bg-amber-50 p-4 text-amber-950" data-testid="colour-warning">
+              {t.liveness.colourLight.scanWarning}
+            </p>
+            <p className="text-slate-700">{s.triesLeft(tries)}</p>
+            <button
+              type="button"
+              onClick={start}
+              className="mt-4 inline-flex min-h-12 w-full items-center justify-center rounded-lg bg-blue-700 px-5 py-3 text-base font-semibold text-white hover:bg-blue-800 focus-visible:outline focus-visible:outline-3 focus-visible:outline-offset-2 focus-visible:outline-blue-700 sm:w-auto"
+            >
+              {phase.kind === "idle" ? s.start : s.tryAgain}
+            </button>
+          </>
+        )}
+        {showCamera && <ColourLight colour={light} />}
+        {showCamera && (
+          <div className="relative z-50">
+            <BurstInstructions challenge={phase.kind === "running" ? phase.challenge : null} moment={phase.kind === "running" ? phase.moment : null} />
+            <div className="mt-3">
+              <CameraPreview ref={video} stream={stream} mirrored>
+                <OvalGuide label={t.liveness.ovalLabel} />
+              </CameraPreview>
             </div>
-          )}
-          {phase.kind === "camera_problem" && <CameraProblemNotice problem={phase.problem} />}
-          <p className="mb-3 rounded-lg border border-amber-300 bg-amber-50 p-4 text-amber-950" data-testid="colour-warning">
-            {t.liveness.colourLight.scanWarning}
-          </p>
-          <p className="text-slate-700">{s.triesLeft(tries)}</p>
-          <button
-            type="button"
-            onClick={start}
-            className="mt-4 inline-flex min-h-12 w-full items-center justify-center rounded-lg bg-blue-700 px-5 py-3 text-base font-semibold text-white hover:bg-blue-800 focus-visible:outline focus-visible:outline-3 focus-visible:outline-offset-2 focus-visible:outline-blue-700 sm:w-auto"
-          >
-            {phase.kind === "idle" ? s.start : s.tryAgain}
-          </button>
-        </>
-      )}
-      {showCamera && <ColourLight colour={light} />}
-      {showCamera && (
-        <div className="relative z-50">
-          <BurstInstructions challenge={phase.kind === "running" ? phase.challenge : null} moment={phase.kind === "running" ? phase.moment : null} />
-          <div className="mt-3">
-            <CameraPreview ref={video} stream={stream} mirrored>
-              <OvalGuide label={t.liveness.ovalLabel} />
-            </CameraPreview>
           </div>
-        </div>
-      )}
-      {phase.kind === "sending" && (
-        <p role="status" className="text-slate-900">
-          {s.checking}
-        </p>
-      )}
-      {phase.kind === "signed_in" && (
-        <p role="status" className="font-semibold text-green-900">
-          {doneText ?? s.signedIn}
-        </p>
-      )}
-      {phase.kind === "over" && (
-        <div role="alert" className="rounded-lg border border-red-300 bg-red-50 p-4 text-red-950">
-          {phase.message}
-        </div>
-      )}
-    </div>
+        )}
+        {phase.kind === "sending" && (
+          <p role="status" className="text-slate-900">
+            {s.checking}
+          </p>
+        )}
+        {phase.kind === "signed_in" && (
+          <p role="status" className="font-semibold text-green-900">
+            {doneText ?? s.signedIn}
+          </p>
+        )}
+        {phase.kind === "over" && (
+          <div role="alert" className="rounded-lg border border-red-300 bg-red-50 p-4 text-red-950">
+            {phase.message}
+          </div>
+        )}
+      </div>
+    </HydrationGate>
   );
 }

@@ -4,6 +4,7 @@ import { db } from "@/lib/db/client";
 import { ApiError } from "@/lib/http/api-error";
 import { issuer, OIDC_TTL, splitScope, SUPPORTED_SCOPES } from "./config";
 import { consentCovers } from "./grants/consent";
+import { skipsConsent } from "./first-party";
 import { createGrantWithCode } from "./grants/create-grant";
 import { withQuery } from "./http";
 import { verifyIdTokenHint } from "./id-token";
@@ -29,8 +30,9 @@ const MAX_PARAM = 2048;
  *
  * A browser with a live sign-in session (lib/oidc/provider-session.ts) that
  * the request lets be reused (reusableSession) skips the sign-in: with the
- * app's consent already given in that login, the code goes straight back;
- * otherwise the page opens at consent. `prompt=none` never shows a page: it
+ * app's consent already given in that login (or for the service's own
+ * account page, which asks none: lib/oidc/first-party.ts), the code goes
+ * straight back; otherwise the page opens at consent. `prompt=none` never shows a page: it
  * answers `login_required` or `consent_required` instead.
  */
 export async function startAuthorization(params: Map<string, string>, cookieHeader: string | null = null): Promise<AuthorizeOutcome> {
@@ -76,7 +78,7 @@ export async function startAuthorization(params: Map<string, string>, cookieHead
     at: now(),
   });
   if (!session && prompts.includes("none")) return back({ error: "login_required", error_description: "Sign-in is required" });
-  if (session && !prompts.includes("consent") && (await consentCovers(session.accountId, app.id, scope))) {
+  if (session && (skipsConsent(app) || (!prompts.includes("consent") && (await consentCovers(session.accountId, app.id, scope))))) {
     const { code } = await createGrantWithCode({
       appId: app.id,
       accountId: session.accountId,

@@ -4,7 +4,7 @@ import type { RequestView } from "@/lib/http/core/request";
 import { issueFaceSignInChallenge, judgeFaceSignIn, signInOver } from "@/lib/identity/face-sign-in";
 import { BURST_FRAMES } from "@/lib/liveness/challenges";
 import { assertOwnPagePost } from "./browser-guard";
-import { completeSignIn, page, loadBoundInteraction } from "./interaction";
+import { completeSignIn, loadBoundInteraction } from "./interaction";
 import { csrfValid, readInteractionCookie } from "./interaction-cookie";
 import { startOidcMaintenance } from "./maintenance";
 
@@ -38,7 +38,8 @@ export const faceChallengeRoute = apiRoute({ auth: "none", rawBody: true, bodyLi
 /**
  * POST /oidc/interaction/{id}/face: the burst (`frames`, `challenge_id`; the
  * CSRF token in the `X-CSRF-Token` header, checked before the upload is
- * read); signed in: `{ location }` of the consent step.
+ * read); signed in: `{ location }` of the consent step (for the account
+ * page, which asks no consent, the way back with the code).
  */
 export const faceBurstRoute = apiRoute(
   {
@@ -52,6 +53,6 @@ export const faceBurstRoute = apiRoute(
     const { accountId } = await judgeFaceSignIn(step.interactionId, step.email, upload!);
     const signedIn = await completeSignIn(step.interactionId, accountId, req.headers.get("cookie"));
     if (!signedIn) throw signInOver();
-    return reply({ signed_in: true, location: page(step.interactionId) }, 200, { "Cache-Control": "no-store", "Set-Cookie": signedIn.setCookie });
+    return reply({ signed_in: true, location: signedIn.location }, 200, { "Cache-Control": "no-store", "Set-Cookie": signedIn.setCookie });
   },
 );

@@ -12,6 +12,7 @@ import { createGrantWithCode } from "./grants/create-grant";
 import { withQuery } from "./http";
 import { faceSignInTriesLeft } from "@/lib/identity/face-sign-in";
 import { clearInteractionCookie, csrfToken, csrfValid, interactionPath, openInteraction } from "./interaction-cookie";
+import { skipsConsent } from "./first-party";
 import { startProviderSession } from "./provider-session";
 
 /**
@@ -193,9 +194,16 @@ export async function restartLogin(input: FormInput): Promise<ActionResult> {
 /**
  * The person proved who they are (one-time code or face): the request goes
  * on to consent, and the browser's provider session starts (replacing its
- * previous one). Null when the request was completed meanwhile.
+ * previous one). For the service's own account page (no consent:
+ * lib/oidc/first-party.ts) the code goes straight back instead. `location`
+ * is where the browser goes next. Null when the request was completed
+ * meanwhile.
  */
-export async function completeSignIn(interactionId: string, accountId: string, cookieHeader: string | null): Promise<{ setCookie: string[] } | null> {
+export async function completeSignIn(
+  interactionId: string,
+  accountId: string,
+  cookieHeader: string | null,
+): Promise<{ setCookie: string[]; location: string } | null> {
   const prisma = await db();
   const authTime = now();
   const signedIn = await prisma.oidcInteraction.updateMany({
@@ -203,7 +211,14 @@ export async function completeSignIn(interactionId: string, accountId: string, c
     data: { accountId, authTime, pendingEmail: null, pendingMethod: "code" },
   });
   if (signedIn.count === 0) return null;
-  return { setCookie: [await startProviderSession(accountId, authTime, cookieHeader)] };
+  const session = await startProviderSession(accountId, authTime, cookieHeader);
+  const row = await prisma.oidcInteraction.findUnique({ where: { id: interactionId }, include: { app: true } });
+  if (row && skipsConsent(row.app)) {
+    const { app, ...interaction } = row;
+    const done = await finishInteraction(interaction, app, true);
+    if (done) return { location: done.location, setCookie: [session, ...(done.setCookie ?? [])] };
+  }
+  return { setCookie: [session], location: page(interactionId) };
 }
 
 /** POST .../code: the one-time code signs the person in (creating the account on first use). */
@@ -218,7 +233,7 @@ export async function submitCode(input: FormInput): Promise<ActionResult> {
   if (!outcome.ok) return { location: page(input.id, outcome.reason) };
   const account = await signInAccountByEmail(outcome.email);
   const signedIn = await completeSignIn(interaction.id, account.id, input.cookieHeader);
-  return { location: page(input.id), setCookie: signedIn?.setCookie };
+  return { location: signedIn?.location ?? page(input.id), setCookie: signedIn?.setCookie };
 }
 
 /**
@@ -230,16 +245,22 @@ export async function submitCode(input: FormInput): Promise<ActionResult> {
 export async function submitConsent(input: FormInput): Promise<ActionResult> {
   const bound = await bind(input);
   if (isResult(bound)) return bound;
-  const { interaction, app } = bound;
-  const allow = input.form.get("decision") === "allow";
   await ensureStored(bound);
+  return (await finishInteraction(bound.interaction, bound.app, input.form.get("decision") === "allow")) ?? { location: page(input.id) };
+}
+
+/**
+ * Uses the request up and sends the browser back to the app: with `allow`
+ * and a signed-in person, a new grant's authorization code; otherwise
+ * `error=access_denied`. Null when the request was already used up.
+ */
+async function finishInteraction(interaction: OidcInteraction, app: App, allow: boolean): Promise<ActionResult | null> {
   const prisma = await db();
-  const at = now();
   const finished = await prisma.oidcInteraction.updateMany({
     where: { id: interaction.id, completedAt: null },
-    data: { completedAt: at },
+    data: { completedAt: now() },
   });
-  if (finished.count === 0) return { location: page(input.id) };
+  if (finished.count === 0) return null;
   const setCookie = clearInteractionCookie(interaction.id);
   const back = (params: Record<string, string | undefined>) =>
     withQuery(interaction.redirectUri, { ...params, state: interaction.state, iss: issuer() });

@@ -373,8 +373,8 @@ describe("reusable identity (verify once, reuse), for a production app", () => {
       await page.getByLabel("Email address").fill(signIn.email);
       await page.getByRole("button", { name: "Send code" }).click();
       await page.getByLabel("6-digit code").fill(await readCode(signIn.email));
+      // No consent step for the service's own account page: straight back to it.
       await page.getByRole("button", { name: "Sign in", exact: true }).click();
-      await page.getByRole("button", { name: "Allow" }).click();
       await page.getByText(`Signed in as ${signIn.email}.`).waitFor();
       expect(new URL(page.url()).pathname).toBe("/account");
       const proofs = await page.getByTestId("proofs").textContent();
@@ -391,6 +391,7 @@ describe("reusable identity (verify once, reuse), for a production app", () => {
       const identity = () => api("GET", `/api/v2/identity?svc_id=${svcId}`, { headers: keyHeader(t) });
       expect((await identity()).status).toBe(200);
       await page.getByRole("button", { name: `Revoke access for ${appName}` }).click();
+      await page.getByRole("dialog", { name: `Revoke access for ${appName}?` }).getByRole("button", { name: "Revoke access" }).click();
       await page.getByText("Access revoked. That app can no longer read your identity.").waitFor();
       await page.getByText(/^Access revoked on /).waitFor();
       expect((await identity()).status).toBe(404);

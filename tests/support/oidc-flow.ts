@@ -156,6 +156,22 @@ export async function login(b: Browser & { html: string }, email: string): Promi
   return (await get(b.page, b)).text();
 }
 
+/**
+ * Email -> code for the service's own account page (/account, and the
+ * activation page's sign-in), which asks no consent: returns where the
+ * code's post sends the browser, the page's callback with the code.
+ */
+export async function loginFirstParty(b: Browser & { html: string }, email: string): Promise<string> {
+  const csrf = csrfOf(b.html);
+  const sent = await post(`${b.page}/email`, b, { csrf, email });
+  expect(sent.headers.get("location")).toBe(b.page);
+  const signedIn = await post(`${b.page}/code`, b, { csrf, code: await readCode(email) });
+  expect(signedIn.status).toBe(303);
+  const callback = signedIn.headers.get("location")!;
+  expect(callback).toMatch(new RegExp(`^${provider().op.url}/account/callback\\?code=`));
+  return callback;
+}
+
 /** `session`: the browser's provider sign-in session cookie (`svc_oidc_session=...`). */
 export type Flow = { callback: URL; verifier: string; state: string; nonce: string; email: string; session?: string };
 

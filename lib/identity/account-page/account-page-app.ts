@@ -2,6 +2,7 @@ import type { App } from "@/generated/prisma/client";
 import { hashSecret, randomToken } from "@/lib/crypto/secrets";
 import { db } from "@/lib/db/client";
 import { issuer } from "@/lib/oidc/config";
+import { ACCOUNT_PAGE_CLIENT_ID, SYSTEM_ORGANIZATION_ID } from "@/lib/oidc/first-party";
 
 /**
  * The account page (/account) signs people in through this service's own
@@ -11,11 +12,9 @@ import { issuer } from "@/lib/oidc/config";
  * use; no developer belongs to that organization, so no portal shows it. Its
  * code is redeemed in process (lib/identity/account-page/sign-in.ts), so its
  * client secret is random and never kept in clear: nobody can use it from
- * outside. Its one redirect URI follows PUBLIC_BASE_URL.
+ * outside. Its one redirect URI follows PUBLIC_BASE_URL. It signs in
+ * without a consent screen (lib/oidc/first-party.ts skipsConsent).
  */
-export const ACCOUNT_PAGE_CLIENT_ID = "svc_account_page";
-const SYSTEM_ORGANIZATION_ID = "00000000-0000-4000-8000-00000000a11c";
-
 export const accountCallbackUri = () => `${issuer()}/account/callback`;
 
 export async function accountPageApp(): Promise<App> {

@@ -33,6 +33,35 @@ export const ACCOUNT_STRINGS = {
     revoke: (name: string) => `Revoke access for ${name}`,
     revokeShort: "Revoke access",
     revokeNote: "A revoked app can no longer read your identity, and its sign-ins with your account end at once. It keeps the verification results it already received.",
+    confirm: {
+      heading: (name: string) => `Revoke access for ${name}?`,
+      consequences: [
+        "It can no longer read your identity or your proofs.",
+        "Its sign-ins with your account end at once.",
+        "It keeps the verification results it already received.",
+      ],
+      confirm: "Revoke access",
+      pending: "Revoking…",
+    },
+  },
+  signIns: {
+    heading: "Apps you signed in to",
+    none: "You are not signed in to any app with this account.",
+    mayRead: "It may read:",
+    grantedOn: (d: string) => `Allowed on ${date(d)}`,
+    lastUsed: (d: string) => `last used on ${date(d)}`,
+    revoke: (name: string) => `Revoke sign-in for ${name}`,
+    revokeShort: "Revoke",
+    note: "Revoking ends the app's sign-in at once: it can no longer read anything about you until you sign in to it again.",
+    confirm: {
+      heading: (name: string) => `Revoke ${name}'s sign-in?`,
+      consequences: [
+        "The app can no longer read any of the details listed, from now on.",
+        "You are signed out of the app; signing in again asks for your permission again.",
+      ],
+      confirm: "Revoke",
+      pending: "Revoking…",
+    },
   },
   delete: {
     heading: "Delete your account",
@@ -43,6 +72,8 @@ export const ACCOUNT_STRINGS = {
   messages: {
     revoked: { tone: "success", text: "Access revoked. That app can no longer read your identity." },
     not_found: { tone: "error", text: "That app has not received your proofs." },
+    sign_in_ended: { tone: "success", text: "Sign-in revoked. That app can no longer read anything about you." },
+    sign_in_not_found: { tone: "error", text: "You are not signed in to that app." },
     deleted: { tone: "success", text: "Your account is deleted. You are signed out." },
     signed_out: { tone: "info", text: "You are signed out." },
     sign_in_failed: { tone: "error", text: "Signing in did not work. Please try again." },

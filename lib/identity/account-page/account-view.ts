@@ -1,6 +1,7 @@
 import { now } from "@/lib/clock";
 import { db } from "@/lib/db/client";
 import { listSharedApps } from "@/lib/identity/account-lifecycle";
+import { listSignedInApps } from "@/lib/oidc/grants/signed-in-apps";
 import { identityPredicates } from "@/lib/identity/predicates";
 import { readProfile, type ProofState } from "@/lib/identity/profile";
 import { accountCsrf, signedInAccount } from "./account-cookies";
@@ -8,7 +9,8 @@ import { accountCsrf, signedInAccount } from "./account-cookies";
 /**
  * What the account page shows the signed-in person: what was proven and
  * when (never the document's fields: no name, date of birth or number), the
- * apps that received their proofs, and the CSRF token of its forms.
+ * apps that received their proofs, the apps they are signed in to (and what
+ * each may read), and the CSRF token of its forms.
  */
 export type AccountView =
   | { signedIn: false }
@@ -21,6 +23,7 @@ export type AccountView =
       licences: Array<{ type: string; state: ProofState; expiresOn: string | null; verifiedAt: Date }>;
       ageOver18: boolean | undefined;
       apps: Awaited<ReturnType<typeof listSharedApps>>;
+      signIns: Awaited<ReturnType<typeof listSignedInApps>>;
     };
 
 export async function accountView(cookie: string | undefined): Promise<AccountView> {
@@ -30,7 +33,7 @@ export async function accountView(cookie: string | undefined): Promise<AccountVi
   const account = await prisma.account.findUnique({ where: { id: accountId }, select: { email: true } });
   if (!account) return { signedIn: false };
   const at = now();
-  const [profile, apps] = await Promise.all([readProfile(accountId, at), listSharedApps(accountId)]);
+  const [profile, apps, signIns] = await Promise.all([readProfile(accountId, at), listSharedApps(accountId), listSignedInApps(accountId)]);
   const d = profile.document;
   return {
     signedIn: true,
@@ -41,5 +44,6 @@ export async function accountView(cookie: string | undefined): Promise<AccountVi
     licences: profile.licences.map((l) => ({ type: l.content.license_type, state: l.state, expiresOn: l.content.expires_on, verifiedAt: l.verifiedAt })),
     ageOver18: identityPredicates(profile, at).age_over_18,
     apps,
+    signIns,
   };
 }
