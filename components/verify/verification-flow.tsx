@@ -4,7 +4,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { messagesFor, pickLocale } from "@/lib/i18n";
 import { createFlowApi, FlowApiError, isSessionProblem, type FlowApi } from "./api/flow-api";
 import { readSessionLink, safeReturnUrl, sessionUrl, type SessionLink } from "./api/session-link";
-import { DECIDED_STATUSES, GONE_STATUSES, type FlowState, type FlowStep } from "./api/types";
+import { DECIDED_STATUSES, GONE_STATUSES, type FlowState, type FlowStep, type StoppedBy } from "./api/types";
 import { cameraAvailability, isDesktopLike, type CameraAvailability } from "./camera/open-camera";
 import { CredentialStep } from "./credential/credential-step";
 import { DocumentStep } from "./document/document-step";
@@ -14,6 +14,7 @@ import { firstOpenStep, isStepDone, needsCamera, personSteps } from "./flow/pers
 import { ProgressIndicator } from "./flow/progress-indicator";
 import { SessionProblemPage, type SessionProblem } from "./flow/session-problem-page";
 import { StartPage } from "./flow/start-page";
+import { StopPage } from "./flow/stop-page";
 import type { StepProps } from "./flow/step-props";
 import { VerifyShell } from "./flow/verify-shell";
 import { HandoffPanel } from "./handoff/handoff-panel";
@@ -37,7 +38,8 @@ type View =
   | { kind: "step"; index: number }
   | { kind: "finishing" }
   | { kind: "following" }
-  | { kind: "done"; status: string; redirectUrl: string | null; alreadyComplete: boolean };
+  | { kind: "done"; status: string; redirectUrl: string | null; alreadyComplete: boolean }
+  | { kind: "stopped"; stoppedBy: StoppedBy; returnUrl: string | null };
 
 const STEP_COMPONENTS: Record<string, (props: StepProps) => React.ReactNode> = {
   id_verification: DocumentStep,
@@ -67,9 +69,14 @@ export function VerificationFlow({ sessionId }: { sessionId: string }) {
     setFlow(next);
   }, []);
 
+  // A session a check decided before the end shows why (the stop page), not the final page.
   const showDecided = useCallback(
     (next: FlowState, alreadyComplete: boolean) =>
-      setView({ kind: "done", status: next.status, redirectUrl: safeReturnUrl(next.return_url), alreadyComplete }),
+      setView(
+        next.stopped_by
+          ? { kind: "stopped", stoppedBy: next.stopped_by, returnUrl: safeReturnUrl(next.return_url) }
+          : { kind: "done", status: next.status, redirectUrl: safeReturnUrl(next.return_url), alreadyComplete },
+      ),
     [],
   );
 
@@ -147,11 +154,12 @@ export function VerificationFlow({ sessionId }: { sessionId: string }) {
         // Keep what we have; the finish call will tell if something is wrong.
       }
       if (latest) rememberFlow(latest);
+      if (latest && DECIDED_STATUSES.has(latest.status)) return showDecided(latest, false);
       const list = latest ? personSteps(latest) : steps;
       const next = list.findIndex((s, i) => i > index && !isStepDone(s));
       setView(next === -1 ? { kind: "finishing" } : { kind: "step", index: next });
     },
-    [api, rememberFlow, steps],
+    [api, rememberFlow, showDecided, steps],
   );
 
   // Finishing: the decision engine runs; then the final page.
@@ -269,6 +277,9 @@ export function VerificationFlow({ sessionId }: { sessionId: string }) {
           alreadyComplete={view.alreadyComplete}
         />
       );
+      break;
+    case "stopped":
+      content = <StopPage appName={flow?.app.name ?? ""} stoppedBy={view.stoppedBy} returnUrl={view.returnUrl} onPhone={onPhone} />;
       break;
   }
 
