@@ -5,6 +5,7 @@ import { messagesFor, pickLocale } from "@/lib/i18n";
 import { createFlowApi, FlowApiError, isSessionProblem, type FlowApi } from "./api/flow-api";
 import { readSessionLink, safeReturnUrl, sessionUrl, type SessionLink } from "./api/session-link";
 import { DECIDED_STATUSES, GONE_STATUSES, type FlowState, type FlowStep, type StoppedBy } from "./api/types";
+import { isPhoneLike } from "./camera/device-kind";
 import { cameraAvailability, isDesktopLike, type CameraAvailability } from "./camera/open-camera";
 import { CredentialStep } from "./credential/credential-step";
 import { DocumentStep } from "./document/document-step";
@@ -62,6 +63,7 @@ export function VerificationFlow({ sessionId }: { sessionId: string }) {
   const [view, setView] = useState<View>({ kind: "loading" });
   const [camera, setCamera] = useState<CameraAvailability>("unknown");
   const [desktop, setDesktop] = useState(false);
+  const [phone, setPhone] = useState(false);
   const flowRef = useRef<FlowState | null>(null);
 
   const rememberFlow = useCallback((next: FlowState) => {
@@ -135,6 +137,7 @@ export function VerificationFlow({ sessionId }: { sessionId: string }) {
     };
     window.addEventListener("hashchange", onHashChange);
     setDesktop(isDesktopLike());
+    setPhone(isPhoneLike());
     void cameraAvailability().then(setCamera);
     return () => window.removeEventListener("hashchange", onHashChange);
   }, [sessionId]);
@@ -195,8 +198,10 @@ export function VerificationFlow({ sessionId }: { sessionId: string }) {
   const newTabUrl = token && typeof window !== "undefined" ? sessionUrl(sessionId, token) : null;
   const cameraNeeded = needsCamera(steps);
   const noCameraHere = camera === "none" || camera === "unsupported" || camera === "insecure_context";
+  // The QR hand-off is for desktops only: a phone is the device to use, so it keeps its Start button
+  // and, when its camera is refused, is told how to allow it (README "Hosted flow on phones").
   const handoffMode: "no_camera" | "offer" | null =
-    onPhone || !api || !token || !cameraNeeded ? null : noCameraHere ? "no_camera" : desktop ? "offer" : null;
+    onPhone || phone || !api || !token || !cameraNeeded ? null : noCameraHere ? "no_camera" : desktop ? "offer" : null;
   const handoffPanel = (mode: "no_camera" | "offer") =>
     api && token ? <HandoffPanel url={sessionUrl(sessionId, token, { handoff: true })} api={api} mode={mode} onFlow={onPolledFlow} /> : null;
 
@@ -247,8 +252,9 @@ export function VerificationFlow({ sessionId }: { sessionId: string }) {
               api={api}
               appName={flow.app.name}
               onDone={() => void goToStepAfter(view.index)}
-              handoff={onPhone ? null : handoffPanel("no_camera")}
+              handoff={onPhone || phone ? null : handoffPanel("no_camera")}
               newTabUrl={newTabUrl}
+              phone={phone}
             />
           </>
         ) : null;

@@ -152,6 +152,28 @@ export const en = {
       },
     },
     openInNewTab: "Open in a new tab",
+    /** On a phone or tablet: how to allow the camera, browser by browser, in plain words. */
+    phone: {
+      permissionIntro: "This page needs your permission to use the camera. To allow it:",
+      browsers: [
+        {
+          name: "Chrome on Android",
+          steps: "Tap the icon to the left of the web address, tap Permissions (or Site settings), set Camera to Allow, then tap Try again below.",
+        },
+        {
+          name: "Safari on iPhone or iPad",
+          steps: "Tap aA at the left of the address bar, tap Website Settings, set Camera to Allow, then tap Try again below. If it stays blocked, open the Settings app, tap Safari, then Camera, and choose Ask or Allow.",
+        },
+      ],
+      otherBrowsers: "In another browser, look for the camera or site settings next to the web address.",
+      noCamera: "We could not find a camera on this phone. Close any other app that may be using it, then try again.",
+      cameraApp: "Or take the picture with your phone's camera app: it comes straight back to this page.",
+    },
+    /** The file picker that opens the phone's own camera app (`<input type=file accept=image/* capture>`). */
+    cameraApp: {
+      environment: (side: string) => `Take the photo with your camera app: ${side}`,
+      user: "Take a selfie with your camera app",
+    },
   },
 
   handoff: {

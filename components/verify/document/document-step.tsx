@@ -22,7 +22,7 @@ import { DocumentTypePicker } from "./document-type-picker";
  */
 type Result = { kind: "passed" } | { kind: "review" };
 
-export function DocumentStep({ step, api, onDone, newTabUrl }: StepProps) {
+export function DocumentStep({ step, api, onDone, newTabUrl, phone }: StepProps) {
   const t = useMessages();
   const input = step.input as unknown as DocumentInput;
   const types = input.document_types.length ? input.document_types : ["passport", "id_card", "driving_licence"];
@@ -118,6 +118,7 @@ export function DocumentStep({ step, api, onDone, newTabUrl }: StepProps) {
               image={images[side] ?? null}
               problem={problem?.side === side ? problem.message : null}
               newTabUrl={newTabUrl}
+              phone={phone}
               onImage={(blob, name) => setImage(side, blob, name)}
               onClear={() => setImage(side, null)}
             />
