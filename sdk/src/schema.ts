@@ -7034,7 +7034,7 @@ export interface operations {
                             /** @description The checks this step ran: its own, then any that follow from it (age, face match, face uniqueness). */
                             checks: components["schemas"]["FlowCheck"][];
                             /**
-                             * @description `DECLINED` when this document decided the session (id_verification or age `failed`): the session is decided now, the steps left are neither run nor billed, and later steps answer 409 `session_closed` (README "Hosted flow: a check that decides the session").
+                             * @description `DECLINED` when this document decided the session (id_verification or age `failed`): the session is decided now, the steps left are neither run nor billed, and later steps answer 409 `session_closed` (README "Decision engine").
                              * @enum {string}
                              */
                             session_status: "IN_PROGRESS" | "DECLINED";
@@ -8345,7 +8345,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The checks recorded, and the session's status after them. */
+            /** @description The checks recorded. */
             200: {
                 headers: {
                     /** @description The request's id (also in the logs); quote it to support. */
@@ -8363,11 +8363,6 @@ export interface operations {
                         data: {
                             /** @description The checks this step ran: its own, then any that follow from it (age, face match, face uniqueness). */
                             checks: components["schemas"]["FlowCheck"][];
-                            /**
-                             * @description `DECLINED` when this document decided the session (id_verification or age `failed`): the session is decided now, the steps left are neither run nor billed, and later steps answer 409 `session_closed` (README "Hosted flow: a check that decides the session").
-                             * @enum {string}
-                             */
-                            session_status: "IN_PROGRESS" | "DECLINED";
                         };
                     };
                 };

@@ -284,7 +284,7 @@ export const HOSTED_FLOW_OPERATIONS = operations([
       schema: StepChecks.extend({
         session_status: z.enum(["IN_PROGRESS", "DECLINED"]).meta({
           description:
-            "`DECLINED` when this document decided the session (id_verification or age `failed`): the session is decided now, the steps left are neither run nor billed, and later steps answer 409 `session_closed` (README \"Hosted flow: a check that decides the session\").",
+            "`DECLINED` when this document decided the session (id_verification or age `failed`): the session is decided now, the steps left are neither run nor billed, and later steps answer 409 `session_closed` (README \"Decision engine\").",
         }),
       }),
     },
@@ -359,16 +359,7 @@ export const HOSTED_FLOW_OPERATIONS = operations([
     tag: "Hosted flow",
     auth: "sessionToken",
     upload: { files: { image: { description: "The selfie (also accepted as `selfie`)." } } },
-    success: {
-      status: 200,
-      description: "The checks recorded, and the session's status after them.",
-      schema: StepChecks.extend({
-        session_status: z.enum(["IN_PROGRESS", "DECLINED"]).meta({
-          description:
-            "`DECLINED` when this document decided the session (id_verification or age `failed`): the session is decided now, the steps left are neither run nor billed, and later steps answer 409 `session_closed` (README \"Hosted flow: a check that decides the session\").",
-        }),
-      }),
-    },
+    success: { status: 200, description: "The checks recorded.", schema: StepChecks },
     errors: ["invalid_image", ["invalid_image", 422], "no_face", "face_rescan_required", "image_too_large", "face_match_unavailable", "insufficient_funds"],
   },
   {
