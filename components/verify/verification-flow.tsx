@@ -4,7 +4,8 @@ import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { messagesFor, pickLocale } from "@/lib/i18n";
 import { createFlowApi, FlowApiError, isSessionProblem, type FlowApi } from "./api/flow-api";
 import { readSessionLink, safeReturnUrl, sessionUrl, type SessionLink } from "./api/session-link";
-import { DECIDED_STATUSES, GONE_STATUSES, type FlowState, type FlowStep } from "./api/types";
+import { DECIDED_STATUSES, GONE_STATUSES, type FlowState, type FlowStep, type StoppedBy } from "./api/types";
+import { isPhoneLike } from "./camera/device-kind";
 import { cameraAvailability, isDesktopLike, type CameraAvailability } from "./camera/open-camera";
 import { CredentialStep } from "./credential/credential-step";
 import { DocumentStep } from "./document/document-step";
@@ -14,6 +15,7 @@ import { firstOpenStep, isStepDone, needsCamera, personSteps } from "./flow/pers
 import { ProgressIndicator } from "./flow/progress-indicator";
 import { SessionProblemPage, type SessionProblem } from "./flow/session-problem-page";
 import { StartPage } from "./flow/start-page";
+import { StopPage } from "./flow/stop-page";
 import type { StepProps } from "./flow/step-props";
 import { VerifyShell } from "./flow/verify-shell";
 import { HandoffPanel } from "./handoff/handoff-panel";
@@ -37,7 +39,8 @@ type View =
   | { kind: "step"; index: number }
   | { kind: "finishing" }
   | { kind: "following" }
-  | { kind: "done"; status: string; redirectUrl: string | null; alreadyComplete: boolean };
+  | { kind: "done"; status: string; redirectUrl: string | null; alreadyComplete: boolean }
+  | { kind: "stopped"; stoppedBy: StoppedBy; returnUrl: string | null };
 
 const STEP_COMPONENTS: Record<string, (props: StepProps) => React.ReactNode> = {
   id_verification: DocumentStep,
@@ -60,6 +63,7 @@ export function VerificationFlow({ sessionId }: { sessionId: string }) {
   const [view, setView] = useState<View>({ kind: "loading" });
   const [camera, setCamera] = useState<CameraAvailability>("unknown");
   const [desktop, setDesktop] = useState(false);
+  const [phone, setPhone] = useState(false);
   const flowRef = useRef<FlowState | null>(null);
 
   const rememberFlow = useCallback((next: FlowState) => {
@@ -67,9 +71,14 @@ export function VerificationFlow({ sessionId }: { sessionId: string }) {
     setFlow(next);
   }, []);
 
+  // A session a check decided before the end shows why (the stop page), not the final page.
   const showDecided = useCallback(
     (next: FlowState, alreadyComplete: boolean) =>
-      setView({ kind: "done", status: next.status, redirectUrl: safeReturnUrl(next.return_url), alreadyComplete }),
+      setView(
+        next.stopped_by
+          ? { kind: "stopped", stoppedBy: next.stopped_by, returnUrl: safeReturnUrl(next.return_url) }
+          : { kind: "done", status: next.status, redirectUrl: safeReturnUrl(next.return_url), alreadyComplete },
+      ),
     [],
   );
 
@@ -128,6 +137,7 @@ export function VerificationFlow({ sessionId }: { sessionId: string }) {
     };
     window.addEventListener("hashchange", onHashChange);
     setDesktop(isDesktopLike());
+    setPhone(isPhoneLike());
     void cameraAvailability().then(setCamera);
     return () => window.removeEventListener("hashchange", onHashChange);
   }, [sessionId]);
@@ -147,11 +157,12 @@ export function VerificationFlow({ sessionId }: { sessionId: string }) {
         // Keep what we have; the finish call will tell if something is wrong.
       }
       if (latest) rememberFlow(latest);
+      if (latest && DECIDED_STATUSES.has(latest.status)) return showDecided(latest, false);
       const list = latest ? personSteps(latest) : steps;
       const next = list.findIndex((s, i) => i > index && !isStepDone(s));
       setView(next === -1 ? { kind: "finishing" } : { kind: "step", index: next });
     },
-    [api, rememberFlow, steps],
+    [api, rememberFlow, showDecided, steps],
   );
 
   // Finishing: the decision engine runs; then the final page.
@@ -187,8 +198,10 @@ export function VerificationFlow({ sessionId }: { sessionId: string }) {
   const newTabUrl = token && typeof window !== "undefined" ? sessionUrl(sessionId, token) : null;
   const cameraNeeded = needsCamera(steps);
   const noCameraHere = camera === "none" || camera === "unsupported" || camera === "insecure_context";
+  // The QR hand-off is for desktops only: a phone is the device to use, so it keeps its Start button
+  // and, when its camera is refused, is told how to allow it (README "Hosted flow on phones").
   const handoffMode: "no_camera" | "offer" | null =
-    onPhone || !api || !token || !cameraNeeded ? null : noCameraHere ? "no_camera" : desktop ? "offer" : null;
+    onPhone || phone || !api || !token || !cameraNeeded ? null : noCameraHere ? "no_camera" : desktop ? "offer" : null;
   const handoffPanel = (mode: "no_camera" | "offer") =>
     api && token ? <HandoffPanel url={sessionUrl(sessionId, token, { handoff: true })} api={api} mode={mode} onFlow={onPolledFlow} /> : null;
 
@@ -239,8 +252,9 @@ export function VerificationFlow({ sessionId }: { sessionId: string }) {
               api={api}
               appName={flow.app.name}
               onDone={() => void goToStepAfter(view.index)}
-              handoff={onPhone ? null : handoffPanel("no_camera")}
+              handoff={onPhone || phone ? null : handoffPanel("no_camera")}
               newTabUrl={newTabUrl}
+              phone={phone}
             />
           </>
         ) : null;
@@ -269,6 +283,9 @@ export function VerificationFlow({ sessionId }: { sessionId: string }) {
           alreadyComplete={view.alreadyComplete}
         />
       );
+      break;
+    case "stopped":
+      content = <StopPage appName={flow?.app.name ?? ""} stoppedBy={view.stoppedBy} returnUrl={view.returnUrl} onPhone={onPhone} />;
       break;
   }
 

@@ -16,6 +16,7 @@ import { rejudgeLicenceAfterDocument } from "@/lib/credentials/rejudge-after-doc
 import { ageVerdict } from "./age-verdict";
 import { documentVerdict } from "./document-verdict";
 import { runFaceMatchIfReady } from "./run-face-match";
+import { stopAtDecisiveFailure } from "./stop-at-decisive-failure";
 
 /** The upload's text field (the images are its file parts, read by lib/http/read-upload.ts). */
 export const DocumentFields = z.strictObject({
@@ -49,7 +50,9 @@ const RETAKE_HINT: Record<string, string> = {
  * - `passed`: read, check digits valid, not expired, portrait found, the
  *   front agreeing with the back (licences and ID cards).
  * The age check (when the workflow has it) follows from the date of birth,
- * and face match runs once the liveness selfie exists.
+ * and face match runs once the liveness selfie exists. A `failed` document
+ * or age decides the session DECLINED right here (./stop-at-decisive-failure.ts):
+ * `session_status` says so, and later steps are refused.
  */
 export async function submitDocument(session: Session, upload: Upload) {
   const settings = (session.workflowSnapshot as WorkflowSnapshot).settings;
@@ -130,7 +133,8 @@ export async function submitDocument(session: Session, upload: Upload) {
   await rejudgeLicenceAfterDocument(session, holderOf(reading.fields));
 
   const checks: unknown[] = [{ type: "id_verification", status, score: reading.confidence, data: idData, error }];
-  if (session.features.includes("age") && settings.age) {
+  // A failed document decides the session: the age it gives is neither run nor billed.
+  if (session.features.includes("age") && settings.age && status !== "failed") {
     const age = ageVerdict(reading.fields.date_of_birth, settings.age.minimum_age, now());
     const ageStatus = status === "review" ? "review" : age.status;
     await recordCheckResult({
@@ -143,7 +147,10 @@ export async function submitDocument(session: Session, upload: Upload) {
     });
     checks.push({ type: "age", status: ageStatus, data: age.data, error: age.error });
   }
+  // A failed document or an age under the minimum decides the session here: no face match, no later step.
+  const stopped = await stopAtDecisiveFailure(session);
+  if (stopped) return { checks, session_status: stopped.status };
   const faceMatch = await runFaceMatchIfReady(session);
   if (faceMatch) checks.push(faceMatch);
-  return { checks };
+  return { checks, session_status: "IN_PROGRESS" };
 }

@@ -28,3 +28,16 @@ export function canApproveManually(checks: readonly CheckOutcome[]): boolean {
   const byType = new Map(checks.map((c) => [c.type, c.status]));
   return REQUIRED_FOR_MANUAL_APPROVAL.every((t) => byType.get(t) === "passed");
 }
+
+/**
+ * Whether the outcome is DECLINED whatever the checks still to come give:
+ * the decision engine run with every feature that has no final result
+ * assumed `passed` (the best the rest can do) still declines. The hosted
+ * flow stops there (lib/checks/stop-at-decisive-failure.ts). A `review`
+ * never seals the outcome: a reviewer can still approve.
+ */
+export function declinedWhateverFollows(features: readonly string[], finalChecks: readonly CheckOutcome[]): boolean {
+  const byType = new Map(finalChecks.map((c) => [c.type, c.status]));
+  const best = features.map((type) => ({ type, status: byType.get(type) ?? "passed" }) as CheckOutcome);
+  return decide(features, best) === "DECLINED";
+}

@@ -1,4 +1,5 @@
 import type { Session } from "@/generated/prisma/client";
+import { isFinalFailure } from "@/lib/checks/stop-at-decisive-failure";
 import { db } from "@/lib/db/client";
 import { BURST_FRAMES, livenessAttemptsUsed } from "@/lib/liveness/challenges";
 import type { WorkflowSnapshot } from "@/lib/sessions/present";
@@ -49,6 +50,20 @@ function stepInput(type: Feature, snapshot: WorkflowSnapshot, features: readonly
 }
 
 /**
+ * The check whose failure decided a DECLINED session before the flow ended
+ * (lib/checks/stop-at-decisive-failure.ts), in workflow order: the hosted
+ * page explains it in words.
+ */
+function stoppedBy(session: Session, checks: Array<{ type: string; status: string; error: unknown }>) {
+  if (session.status !== "DECLINED") return null;
+  const order = (type: string) => session.features.indexOf(type);
+  const decisive = checks.filter(isFinalFailure).sort((a, b) => order(a.type) - order(b.type))[0];
+  if (!decisive) return null;
+  const code = (decisive.error as { code?: unknown } | null)?.code;
+  return { type: decisive.type, code: typeof code === "string" ? code : "failed" };
+}
+
+/**
  * GET /api/v2/flow: what the hosted page needs to render the session: who
  * asks (the app's name), the steps in order with their progress, and where
  * to return. No personal data.
@@ -57,7 +72,7 @@ export async function flowState(session: Session) {
   const prisma = await db();
   const [app, checks, livenessAttempts] = await Promise.all([
     prisma.app.findUniqueOrThrow({ where: { id: session.appId }, select: { name: true, logo: true } }),
-    prisma.checkResult.findMany({ where: { sessionId: session.id }, select: { type: true, status: true, attempts: true, data: true } }),
+    prisma.checkResult.findMany({ where: { sessionId: session.id }, select: { type: true, status: true, attempts: true, data: true, error: true } }),
     session.features.includes("liveness") ? livenessAttemptsUsed(prisma, session.id) : 0,
   ]);
   const byType = new Map(checks.map((c) => [c.type, c]));
@@ -84,5 +99,6 @@ export async function flowState(session: Session) {
     /** Once the session is over (decided, in review, expired): where to send the person, with the status hint. */
     return_url: isOpen ? null : returnUrlWithHint(session),
     expires_at: session.expiresAt.toISOString(),
+    stopped_by: stoppedBy(session, checks),
   };
 }

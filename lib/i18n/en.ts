@@ -152,6 +152,28 @@ export const en = {
       },
     },
     openInNewTab: "Open in a new tab",
+    /** On a phone or tablet: how to allow the camera, browser by browser, in plain words. */
+    phone: {
+      permissionIntro: "This page needs your permission to use the camera. To allow it:",
+      browsers: [
+        {
+          name: "Chrome on Android",
+          steps: "Tap the icon to the left of the web address, tap Permissions (or Site settings), set Camera to Allow, then tap Try again below.",
+        },
+        {
+          name: "Safari on iPhone or iPad",
+          steps: "Tap aA at the left of the address bar, tap Website Settings, set Camera to Allow, then tap Try again below. If it stays blocked, open the Settings app, tap Safari, then Camera, and choose Ask or Allow.",
+        },
+      ],
+      otherBrowsers: "In another browser, look for the camera or site settings next to the web address.",
+      noCamera: "We could not find a camera on this phone. Close any other app that may be using it, then try again.",
+      cameraApp: "Or take the picture with your phone's camera app: it comes straight back to this page.",
+    },
+    /** The file picker that opens the phone's own camera app (`<input type=file accept=image/* capture>`). */
+    cameraApp: {
+      environment: (side: string) => `Take the photo with your camera app: ${side}`,
+      user: "Take a selfie with your camera app",
+    },
   },
 
   handoff: {
@@ -218,14 +240,6 @@ export const en = {
       image_too_large: "This photo is larger than 20 MB. Choose a smaller photo.",
       unavailable: "We could not check your document just now. Please try again.",
     },
-    failed: {
-      document_expired: "This document has expired. Use a document that is still valid.",
-      check_digits_invalid: "We could not confirm that this document is genuine. Use another document, or continue.",
-      document_inconsistent: "The front and the back of this document do not match. Photograph both sides of the same document.",
-      other: "This document could not be verified. Use another document, or continue.",
-    } as Record<string, string>,
-    useAnother: "Use another document",
-    continueAnyway: "Continue with this document",
     whichSide: (side: string) => `Photo to retake: ${side}.`,
   },
 
@@ -401,6 +415,24 @@ export const en = {
       title: "No licence checks left",
       body: "You have used all the licence checks for this verification. You can continue; the verification will say your licence was not verified.",
     },
+  },
+
+  /** The page that replaces the flow once a check decided the session (a failed document, an age under the minimum). */
+  stopped: {
+    heading: "We could not verify you",
+    reasons: {
+      under_minimum_age: (app: string) => `The date of birth on your document shows that you are younger than the minimum age ${app} requires.`,
+      missing_dob: () => "We could not find a date of birth on your document, so we could not confirm your age.",
+      document_expired: () => "The document you used has expired.",
+      document_inconsistent: () => "The details on the front of your document do not match the ones in its barcode or its lines of letters and chevrons (<<<).",
+      check_digits_invalid: () => "We could not confirm that your document is genuine: its control numbers do not add up.",
+      other: () => "Your document could not be verified.",
+    } as Record<string, (app: string) => string>,
+    skipped: "Your verification stopped here: the remaining steps could not change this result, so you will not be asked to do them.",
+    whatNext: (app: string) =>
+      `${app} has been told the result. If you think this is a mistake, or you want to try again with another document, contact ${app}: they can start a new verification for you.`,
+    returnTo: (app: string) => `Return to ${app}`,
+    closeTab: "You can close this page.",
   },
 
   finish: {

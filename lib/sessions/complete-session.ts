@@ -1,3 +1,4 @@
+import type { Session } from "@/generated/prisma/client";
 import { now } from "@/lib/clock";
 import { db } from "@/lib/db/client";
 import { decide, type CheckOutcome } from "@/lib/decisions/decide";
@@ -13,12 +14,26 @@ import { lockOpenSession } from "./open-session";
  * manual decision. Each outcome emits its event in the same transaction.
  */
 export async function completeSession(sessionId: string) {
+  return (await completeSessionIf(sessionId, () => true))!;
+}
+
+/**
+ * completeSession, but only when `shouldDecide` says so for the session and
+ * its results read under the row lock (null otherwise, nothing written): a
+ * check that already decides the session ends it there
+ * (lib/checks/stop-at-decisive-failure.ts).
+ */
+export async function completeSessionIf(
+  sessionId: string,
+  shouldDecide: (session: Session, results: readonly CheckOutcome[]) => boolean,
+): Promise<Session | null> {
   const prisma = await db();
   return prisma.$transaction(async (tx) => {
     const at = now();
     await lockOpenSession(tx, sessionId, at);
     const session = await tx.session.findUniqueOrThrow({ where: { id: sessionId } });
     const results = await tx.checkResult.findMany({ where: { sessionId } });
+    if (!shouldDecide(session, results as CheckOutcome[])) return null;
     const ran = new Set(results.map((r) => r.type));
     for (const type of session.features.filter((f) => !ran.has(f))) {
       await tx.checkResult.create({

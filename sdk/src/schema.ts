@@ -423,7 +423,7 @@ export interface paths {
         put?: never;
         /**
          * Submit the identity document
-         * @description The document step (id_verification; then age, and face match once a selfie exists). Images under 20 MB each. A picture to retake is refused and not counted: 422 `invalid_image` (unreadable, no barcode or MRZ: `data.reason`), `no_face` or `face_rescan_required` (no clear portrait). A read document is recorded (billed once per session; a retake replaces it).
+         * @description The document step (id_verification; then age, and face match once a selfie exists). Images under 20 MB each. A picture to retake is refused and not counted: 422 `invalid_image` (unreadable, no barcode or MRZ: `data.reason`), `no_face` or `face_rescan_required` (no clear portrait). A read document is recorded (billed once per session; a retake replaces it). A document that fails, or an age under the workflow's minimum, decides the session DECLINED at once (`session_status`).
          */
         post: operations["submitDocument"];
         delete?: never;
@@ -1617,6 +1617,16 @@ export interface components {
             redirect_url: string | null;
             /** @description Once the session is over: `redirect_url` with `status` and `session_id` hints; null while open or without one. */
             return_url: string | null;
+            /** @description For a DECLINED session: the check whose failure decided it before the rest of the flow ran; null otherwise. */
+            stopped_by: {
+                /**
+                 * @description The check (id_verification or age).
+                 * @enum {string}
+                 */
+                type: "id_verification" | "liveness" | "face_match" | "credential" | "age" | "location" | "face_uniqueness";
+                /** @description Why it failed, e.g. `under_minimum_age`, `document_expired`. */
+                code: string;
+            } | null;
             /** Format: date-time */
             expires_at: string;
         };
@@ -7005,7 +7015,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The checks recorded. */
+            /** @description The checks recorded, and the session's status after them. */
             200: {
                 headers: {
                     /** @description The request's id (also in the logs); quote it to support. */
@@ -7023,6 +7033,11 @@ export interface operations {
                         data: {
                             /** @description The checks this step ran: its own, then any that follow from it (age, face match, face uniqueness). */
                             checks: components["schemas"]["FlowCheck"][];
+                            /**
+                             * @description `DECLINED` when this document decided the session (id_verification or age `failed`): the session is decided now, the steps left are neither run nor billed, and later steps answer 409 `session_closed` (README "Decision engine").
+                             * @enum {string}
+                             */
+                            session_status: "IN_PROGRESS" | "DECLINED";
                         };
                     };
                 };

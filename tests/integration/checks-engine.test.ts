@@ -20,11 +20,16 @@ useServerDatabase();
 
 let t: Tenant;
 let kyc: string;
+/** Without the age check: person B (19) is then no reason to stop, so face match runs on her document (item 21). */
+let kycAnyAge: string;
 beforeAll(async () => {
   // A production app: the checks run as they do for a live integration.
   t = await createTenant(shared().env, "production");
   kyc = await createWorkflow(t, ["id_verification", "liveness", "face_match", "age", "location"], {
     settings: { liveness: { actions: ["turn_left", "turn_right"], actions_per_challenge: 2 }, age: { minimum_age: 21 } },
+  });
+  kycAnyAge = await createWorkflow(t, ["id_verification", "liveness", "face_match", "location"], {
+    settings: { liveness: { actions: ["turn_left", "turn_right"], actions_per_challenge: 2 } },
   });
 });
 
@@ -93,11 +98,18 @@ describe("a full KYC session on person A's fixtures", () => {
     expect(charges).toBe(5);
   });
 
-  it("person B's licence against person A's face: face match fails, B (19) is under the minimum age of 21 -> DECLINED", async () => {
+  it("person B (19) under the minimum age of 21: the age check fails and the session is DECLINED at the document", async () => {
     const s = await createSession(t, { workflow_id: kyc });
     const doc = await postDocument(s.session_token, "driving_licence", licence("b"));
     expect(check(doc, "id_verification").status).toBe("passed");
     expect(check(doc, "age")).toMatchObject({ status: "failed", data: { is_18_plus: true, is_21_plus: false, meets_minimum_age: false }, error: { code: "under_minimum_age" } });
+    expect(doc.body.data.session_status).toBe("DECLINED");
+  });
+
+  it("person B's licence against person A's face: face match fails -> DECLINED", async () => {
+    const s = await createSession(t, { workflow_id: kycAnyAge });
+    const doc = await postDocument(s.session_token, "driving_licence", licence("b"));
+    expect(check(doc, "id_verification").status).toBe("passed");
     const live = await postBurst(s.session_token);
     expect(check(live, "liveness").status).toBe("passed");
     const match = check(live, "face_match");
@@ -109,7 +121,7 @@ describe("a full KYC session on person A's fixtures", () => {
   });
 
   it("a burst in the wrong order fails liveness, and a retaken document re-runs face match", async () => {
-    const s = await createSession(t, { workflow_id: kyc });
+    const s = await createSession(t, { workflow_id: kycAnyAge });
     const wrong = await postBurst(s.session_token, "reverse");
     expect(check(wrong, "liveness")).toMatchObject({ status: "failed", error: { code: "action_not_detected" } });
     expect(check(wrong, "liveness").data.live_score).toBeLessThan(0.5);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { canApproveManually, decide } from "@/lib/decisions/decide";
+import { canApproveManually, decide, declinedWhateverFollows } from "@/lib/decisions/decide";
+import { isFinalFailure } from "@/lib/checks/stop-at-decisive-failure";
 import { faceMatchStatus } from "@/lib/checks/face-match-verdict";
 import { haversineMeters, locationVerdict } from "@/lib/checks/location-verdict";
 import { resolveSettings } from "@/lib/workflows/settings";
@@ -102,5 +103,20 @@ describe("workflow settings", () => {
         "settings.nonsense",
       ]);
     }
+  });
+});
+
+describe("a check that decides the session (issue 33 item 21)", () => {
+  const WF = ["id_verification", "age", "liveness", "face_match"];
+  const finals = (checks: Array<{ type: string; status: CheckStatus }>) => checks.filter(isFinalFailure);
+  it("a failed document or age declines whatever follows", () => {
+    expect(declinedWhateverFollows(WF, finals([c("id_verification", "passed"), c("age", "failed")]))).toBe(true);
+    expect(declinedWhateverFollows(WF, finals([c("id_verification", "failed")]))).toBe(true);
+  });
+  it("review, passes and failures the person can still retry do not", () => {
+    expect(declinedWhateverFollows(WF, finals([c("id_verification", "review"), c("age", "review")]))).toBe(false);
+    expect(declinedWhateverFollows(WF, finals([c("id_verification", "passed"), c("age", "passed")]))).toBe(false);
+    expect(declinedWhateverFollows(WF, finals([c("id_verification", "passed"), c("liveness", "failed"), c("face_match", "failed")]))).toBe(false);
+    expect(declinedWhateverFollows(WF, [])).toBe(false);
   });
 });

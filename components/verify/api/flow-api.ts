@@ -1,4 +1,4 @@
-import type { Challenge, ChecksResponse, CredentialProvider, CredentialResponse, CredentialState, FinishResponse, FlowState, LicenceField } from "./types";
+import type { Challenge, ChecksResponse, DocumentResponse, CredentialProvider, CredentialResponse, CredentialState, FinishResponse, FlowState, LicenceField } from "./types";
 
 /**
  * The page's calls to the hosted-flow API, each authenticated by the session
@@ -61,7 +61,7 @@ export function createFlowApi(token: string, options: { onSessionProblem?: (err:
 
   return {
     getFlow: () => call<FlowState>("GET", "/api/v2/flow"),
-    submitDocument: (endpoint: string, form: FormData) => call<ChecksResponse>("POST", endpoint, form),
+    submitDocument: (endpoint: string, form: FormData) => call<DocumentResponse>("POST", endpoint, form),
     requestChallenge: (endpoint: string, body?: { skip_colours: boolean }) => call<Challenge>("POST", endpoint, body),
     submitBurst: (endpoint: string, form: FormData) => call<ChecksResponse>("POST", endpoint, form),
     submitSelfie: (endpoint: string, form: FormData) => call<ChecksResponse>("POST", endpoint, form),

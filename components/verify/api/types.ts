@@ -33,7 +33,11 @@ export type FlowState = {
   /** Set once the session is over: redirect_url with the status hint. */
   return_url: string | null;
   expires_at: string;
+  /** A DECLINED session: the check whose failure decided it before the flow ended (the page explains it). */
+  stopped_by?: StoppedBy | null;
 };
+
+export type StoppedBy = { type: string; code: string };
 
 export type CheckResult = {
   type: string;
@@ -44,6 +48,9 @@ export type CheckResult = {
 };
 
 export type ChecksResponse = { checks: CheckResult[] };
+
+/** The document step also says whether it decided the session (a failed document or an age under the minimum). */
+export type DocumentResponse = ChecksResponse & { session_status?: SessionStatus };
 
 export type Challenge = {
   challenge_id: string;

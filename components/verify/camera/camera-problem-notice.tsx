@@ -8,14 +8,42 @@ import { isEmbedded, type CameraProblem } from "./camera-problems";
 /**
  * The plain-words explanation of a camera problem, with the way out that
  * fits it: inside an iframe that blocks the camera, a link that opens the
- * same session in its own tab.
+ * same session in its own tab; on a phone (`phone`), how to allow the camera
+ * in Chrome on Android and Safari on iPhone or iPad, and, where the step
+ * takes a picture (`cameraApp`), a note that the camera app can be used instead.
  */
-export function CameraProblemNotice({ problem, newTabUrl }: { problem: CameraProblem; newTabUrl?: string | null }) {
+export function CameraProblemNotice({
+  problem,
+  newTabUrl,
+  phone = false,
+  cameraApp = false,
+}: {
+  problem: CameraProblem;
+  newTabUrl?: string | null;
+  phone?: boolean;
+  cameraApp?: boolean;
+}) {
   const t = useMessages();
   const text = t.camera.problems[problem];
+  const phoneHelp = phone && problem === "permission_denied" && !isEmbedded();
   return (
     <Notice tone="error" title={text.title}>
-      <p>{text.body}</p>
+      {phoneHelp ? (
+        <div data-testid="phone-camera-help">
+          <p>{t.camera.phone.permissionIntro}</p>
+          <ul className="mt-2 list-disc space-y-2 pl-5">
+            {t.camera.phone.browsers.map((b) => (
+              <li key={b.name}>
+                <strong>{b.name}:</strong> {b.steps}
+              </li>
+            ))}
+          </ul>
+          <p className="mt-2">{t.camera.phone.otherBrowsers}</p>
+        </div>
+      ) : (
+        <p>{phone && problem === "not_found" ? t.camera.phone.noCamera : text.body}</p>
+      )}
+      {phone && cameraApp && <p className="mt-2">{t.camera.phone.cameraApp}</p>}
       {newTabUrl && (problem === "blocked_by_embedding" || (problem === "permission_denied" && isEmbedded())) && (
         <a href={newTabUrl} target="_blank" rel="noopener noreferrer" className={buttonClass("primary", "mt-3")}>
           {t.camera.openInNewTab}

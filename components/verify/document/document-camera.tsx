@@ -2,6 +2,7 @@
 
 import { useEffect, useRef, useState } from "react";
 import { CameraPreview, DocumentFrameGuide } from "../camera/camera-preview";
+import { CameraAppPicker } from "../camera/camera-app-picker";
 import { CameraProblemNotice } from "../camera/camera-problem-notice";
 import { CameraError, type CameraProblem } from "../camera/camera-problems";
 import { captureFrame, whenPlaying } from "../camera/capture-frame";
@@ -19,12 +20,17 @@ export function DocumentCamera({
   ratio,
   sideLabel,
   newTabUrl,
+  phone,
+  onFile,
   onCapture,
   onCancel,
 }: {
   ratio: number;
   sideLabel: string;
   newTabUrl: string | null;
+  /** On a phone, a camera problem offers the camera app instead (its picture comes back as a file, `onFile`). */
+  phone: boolean;
+  onFile: (e: React.ChangeEvent<HTMLInputElement>) => void;
   onCapture: (blob: Blob) => void;
   onCancel: () => void;
 }) {
@@ -62,8 +68,9 @@ export function DocumentCamera({
   if (problem) {
     return (
       <div>
-        <CameraProblemNotice problem={problem} newTabUrl={newTabUrl} />
+        <CameraProblemNotice problem={problem} newTabUrl={newTabUrl} phone={phone} cameraApp={phone} />
         <Actions>
+          {phone && <CameraAppPicker facing="environment" label={t.camera.cameraApp.environment(sideLabel)} onChange={onFile} />}
           <Button variant="secondary" onClick={onCancel}>
             {t.common.cancel}
           </Button>

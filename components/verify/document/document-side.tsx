@@ -20,6 +20,7 @@ export function DocumentSide({
   image,
   problem,
   newTabUrl,
+  phone,
   onImage,
   onClear,
 }: {
@@ -29,6 +30,7 @@ export function DocumentSide({
   image: CapturedImage | null;
   problem: string | null;
   newTabUrl: string | null;
+  phone: boolean;
   onImage: (blob: Blob, fileName: string) => void;
   onClear: () => void;
 }) {
@@ -78,6 +80,11 @@ export function DocumentSide({
           ratio={ratio}
           sideLabel={title}
           newTabUrl={newTabUrl}
+          phone={phone}
+          onFile={(e) => {
+            setCamera(false);
+            onFile(e);
+          }}
           onCapture={(blob) => {
             setCamera(false);
             setFileError(null);

@@ -16,12 +16,13 @@ import { DocumentTypePicker } from "./document-type-picker";
 /**
  * The document step: pick the type among those the workflow accepts, add a
  * photo of each side it needs (camera or file), send. A refused photo (422)
- * is explained in plain words next to the side to retake; a document that
- * was read but failed (expired, check digits) can be replaced or kept.
+ * is explained in plain words next to the side to retake. A document that
+ * was read but failed (expired, forged, under age) decided the session on the
+ * server (`session_status: DECLINED`): the flow moves on to its stop page.
  */
-type Result = { kind: "passed" } | { kind: "review" } | { kind: "failed"; message: string };
+type Result = { kind: "passed" } | { kind: "review" };
 
-export function DocumentStep({ step, api, onDone, newTabUrl }: StepProps) {
+export function DocumentStep({ step, api, onDone, newTabUrl, phone }: StepProps) {
   const t = useMessages();
   const input = step.input as unknown as DocumentInput;
   const types = input.document_types.length ? input.document_types : ["passport", "id_card", "driving_licence"];
@@ -74,10 +75,9 @@ export function DocumentStep({ step, api, onDone, newTabUrl }: StepProps) {
     setProblem(null);
     try {
       const response = await api.submitDocument(input.endpoint, form);
+      if (response.session_status === "DECLINED") return onDone();
       const check = response.checks.find((c) => c.type === "id_verification");
-      if (check?.status === "passed") setResult({ kind: "passed" });
-      else if (check?.status === "review") setResult({ kind: "review" });
-      else setResult({ kind: "failed", message: t.document.failed[check?.error?.code ?? ""] ?? t.document.failed.other! });
+      setResult({ kind: check?.status === "passed" ? "passed" : "review" });
     } catch (err) {
       if (isSessionProblem(err)) return;
       setProblem(documentErrorOf(t, err));
@@ -86,30 +86,14 @@ export function DocumentStep({ step, api, onDone, newTabUrl }: StepProps) {
     }
   }
 
-  function startOver() {
-    setResult(null);
-    (["front", "back"] as Side[]).forEach((side) => setImage(side, null));
-    setDocumentType(types.length === 1 ? types[0]! : null);
-  }
-
   if (result) {
     return (
       <section>
         <StepHeading focusKey="result">{t.document.heading}</StepHeading>
         {result.kind === "passed" && <Notice tone="success">{t.document.received}</Notice>}
         {result.kind === "review" && <Notice tone="info">{t.document.review}</Notice>}
-        {result.kind === "failed" && <Notice tone="error">{result.message}</Notice>}
         <Actions>
-          {result.kind === "failed" ? (
-            <>
-              <Button onClick={startOver}>{t.document.useAnother}</Button>
-              <Button variant="secondary" onClick={onDone}>
-                {t.document.continueAnyway}
-              </Button>
-            </>
-          ) : (
-            <Button onClick={onDone}>{t.common.continue}</Button>
-          )}
+          <Button onClick={onDone}>{t.common.continue}</Button>
         </Actions>
       </section>
     );
@@ -134,6 +118,7 @@ export function DocumentStep({ step, api, onDone, newTabUrl }: StepProps) {
               image={images[side] ?? null}
               problem={problem?.side === side ? problem.message : null}
               newTabUrl={newTabUrl}
+              phone={phone}
               onImage={(blob, name) => setImage(side, blob, name)}
               onClear={() => setImage(side, null)}
             />

@@ -12,4 +12,6 @@ export type StepProps = {
   handoff: React.ReactNode;
   /** This session's link, to reopen the page outside an iframe that blocks the camera. */
   newTabUrl: string | null;
+  /** A phone or tablet (camera/device-kind.ts): camera help for phones, the camera app as a file picker, no QR hand-off. */
+  phone: boolean;
 };

@@ -46,7 +46,7 @@ type Phase =
   | { kind: "retry"; reason: string }
   | { kind: "exhausted"; reason?: string };
 
-export function LivenessStep({ step, api, onDone, handoff, newTabUrl }: StepProps) {
+export function LivenessStep({ step, api, onDone, handoff, newTabUrl, phone }: StepProps) {
   const t = useMessages();
   const input = step.input as unknown as LivenessInput;
   /** Tries left: from the flow (challenges issued so far), then from each challenge's `attempts_left`. */
@@ -203,7 +203,7 @@ export function LivenessStep({ step, api, onDone, handoff, newTabUrl }: StepProp
 
       {view.kind === "camera_problem" && (
         <>
-          <CameraProblemNotice problem={view.problem} newTabUrl={newTabUrl} />
+          <CameraProblemNotice problem={view.problem} newTabUrl={newTabUrl} phone={phone} />
           <Actions>
             <Button onClick={() => start()}>{t.common.tryAgain}</Button>
           </Actions>

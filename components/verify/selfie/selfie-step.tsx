@@ -4,6 +4,7 @@ import { useEffect, useRef, useState } from "react";
 import { FlowApiError, isSessionProblem } from "../api/flow-api";
 import type { EndpointInput } from "../api/types";
 import { CameraPreview, OvalGuide } from "../camera/camera-preview";
+import { CameraAppPicker } from "../camera/camera-app-picker";
 import { CameraProblemNotice } from "../camera/camera-problem-notice";
 import { CameraError, type CameraProblem } from "../camera/camera-problems";
 import { captureFrame, whenPlaying } from "../camera/capture-frame";
@@ -28,7 +29,7 @@ type Phase =
   | { kind: "sending" }
   | { kind: "done" };
 
-export function SelfieStep({ step, api, onDone, handoff, newTabUrl }: StepProps) {
+export function SelfieStep({ step, api, onDone, handoff, newTabUrl, phone }: StepProps) {
   const t = useMessages();
   const input = step.input as unknown as EndpointInput;
   const [phase, setPhase] = useState<Phase>({ kind: "intro" });
@@ -132,9 +133,10 @@ export function SelfieStep({ step, api, onDone, handoff, newTabUrl }: StepProps)
 
       {phase.kind === "camera_problem" && (
         <>
-          <CameraProblemNotice problem={phase.problem} newTabUrl={newTabUrl} />
+          <CameraProblemNotice problem={phase.problem} newTabUrl={newTabUrl} phone={phone} cameraApp={phone} />
           <Actions>
             <Button onClick={startCamera}>{t.common.tryAgain}</Button>
+            {phone && <CameraAppPicker facing="user" label={t.camera.cameraApp.user} onChange={onFile} />}
             {uploadFallback}
           </Actions>
           {handoff}

@@ -187,6 +187,13 @@ const FlowState = z
     location: z.object({ expected_point: z.boolean().meta({ description: "Whether the session has an expected point to compare with." }) }),
     redirect_url: z.string().nullable(),
     return_url: z.string().nullable().meta({ description: "Once the session is over: `redirect_url` with `status` and `session_id` hints; null while open or without one." }),
+    stopped_by: z
+      .object({
+        type: z.enum(FEATURES).meta({ description: "The check (id_verification or age)." }),
+        code: z.string().meta({ description: "Why it failed, e.g. `under_minimum_age`, `document_expired`." }),
+      })
+      .nullable()
+      .meta({ description: "For a DECLINED session: the check whose failure decided it before the rest of the flow ran; null otherwise." }),
     expires_at: timestamp(),
   })
   .meta({ id: "FlowState" });
@@ -261,7 +268,7 @@ export const HOSTED_FLOW_OPERATIONS = operations([
     operationId: "submitDocument",
     summary: "Submit the identity document",
     description:
-      "The document step (id_verification; then age, and face match once a selfie exists). Images under 20 MB each. A picture to retake is refused and not counted: 422 `invalid_image` (unreadable, no barcode or MRZ: `data.reason`), `no_face` or `face_rescan_required` (no clear portrait). A read document is recorded (billed once per session; a retake replaces it).",
+      "The document step (id_verification; then age, and face match once a selfie exists). Images under 20 MB each. A picture to retake is refused and not counted: 422 `invalid_image` (unreadable, no barcode or MRZ: `data.reason`), `no_face` or `face_rescan_required` (no clear portrait). A read document is recorded (billed once per session; a retake replaces it). A document that fails, or an age under the workflow's minimum, decides the session DECLINED at once (`session_status`).",
     tag: "Hosted flow",
     auth: "sessionToken",
     upload: {
@@ -271,7 +278,16 @@ export const HOSTED_FLOW_OPERATIONS = operations([
       },
       fields: DocumentFields,
     },
-    success: { status: 200, description: "The checks recorded.", schema: StepChecks },
+    success: {
+      status: 200,
+      description: "The checks recorded, and the session's status after them.",
+      schema: StepChecks.extend({
+        session_status: z.enum(["IN_PROGRESS", "DECLINED"]).meta({
+          description:
+            "`DECLINED` when this document decided the session (id_verification or age `failed`): the session is decided now, the steps left are neither run nor billed, and later steps answer 409 `session_closed` (README \"Decision engine\").",
+        }),
+      }),
+    },
     errors: ["invalid_image", ["invalid_image", 422], "no_face", "face_rescan_required", "image_too_large", "feature_failed", "insufficient_funds"],
   },
   {

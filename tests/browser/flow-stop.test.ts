@@ -1,0 +1,71 @@
+import path from "node:path";
+import type { Browser } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { en } from "@/lib/i18n/en";
+import { api, createSession, createTenant, createWorkflow, keyHeader, type Tenant } from "../support/api";
+import { useServerDatabase } from "../support/domain";
+import { FIXTURES } from "../support/images";
+import { captureView, chromiumMissing, launchChromium, PHONE } from "./browser";
+
+/**
+ * Issue 33 item 21 (README "Decision engine"):
+ * person B's licence (she is 19) on a workflow that asks for 21 ends the
+ * flow at the document with a page that says why, instead of the selfie video.
+ */
+useServerDatabase();
+
+const PIXEL_UA = "Mozilla/5.0 (Linux; Android 14; Pixel 7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Mobile Safari/537.36";
+const RETURN_URL = "https://shop.example/return?order=7";
+let t: Tenant;
+let adultsOnly: string;
+let browser: Browser;
+
+const suiteName = chromiumMissing ? `stop page (SKIPPED: ${chromiumMissing})` : "stop page in Chromium";
+
+describe.skipIf(Boolean(chromiumMissing))(suiteName, { timeout: 180_000 }, () => {
+  beforeAll(async () => {
+    browser = await launchChromium("none");
+    t = await createTenant();
+    adultsOnly = await createWorkflow(t, ["id_verification", "age", "liveness", "face_match"], {
+      settings: { liveness: { actions: ["turn_left", "turn_right"], actions_per_challenge: 2 }, age: { minimum_age: 21 } },
+    });
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  it("an under-age document shows the stop page instead of the liveness step", async () => {
+    const s = await createSession(t, { workflow_id: adultsOnly, redirect_url: RETURN_URL });
+    // A phone (Chromium's mobile emulation) without a camera: the document is uploaded.
+    const context = await browser.newContext({ viewport: PHONE, userAgent: PIXEL_UA, isMobile: true, hasTouch: true, locale: "en-GB", permissions: ["camera"] });
+    const page = await context.newPage();
+    try {
+      await page.goto(s.url);
+      await page.getByRole("button", { name: en.start.begin }).click();
+      await page.getByRole("heading", { level: 1, name: en.document.heading }).waitFor();
+      await page.getByLabel(en.document.types.driving_licence!).check();
+      await page.getByLabel(en.document.uploadLabel("Front")).setInputFiles(path.join(FIXTURES, "documents", "licence-b-front.jpg"));
+      await page.getByLabel(en.document.uploadLabel("Back")).setInputFiles(path.join(FIXTURES, "documents", "licence-b-back.jpg"));
+      await page.getByRole("button", { name: en.document.submit }).click();
+
+      await page.getByRole("heading", { level: 1, name: en.stopped.heading }).waitFor({ timeout: 90_000 });
+      await page.getByText(en.stopped.reasons.under_minimum_age!("Test app")).waitFor();
+      await page.getByText(en.stopped.skipped).waitFor();
+      await page.getByText(en.stopped.whatNext("Test app")).waitFor();
+      expect(await page.getByRole("heading", { name: en.liveness.heading }).count()).toBe(0);
+      expect(await page.getByText(/under_minimum_age|DECLINED/).count()).toBe(0); // no internal codes
+      const back = page.getByRole("link", { name: en.stopped.returnTo("Test app") });
+      expect(await back.getAttribute("href")).toBe(`${RETURN_URL}&status=declined&session_id=${s.session_id}`);
+      const serious = await captureView(page, "stop-under-age");
+      expect(serious).toEqual([]);
+
+      // Reopened, the link shows the same page; the session is decided.
+      await page.reload();
+      await page.getByRole("heading", { level: 1, name: en.stopped.heading }).waitFor();
+      const decision = await api("GET", `/api/v2/session/${s.session_id}/decision`, { headers: keyHeader(t) });
+      expect(decision.body.data.status).toBe("DECLINED");
+    } finally {
+      await context.close();
+    }
+  });
+});
