@@ -32,11 +32,11 @@ afterAll(async () => {
 
 /** The environment of a child: without the npm_* variables of the `npm test` running this file, nor a NODE_PATH into the repository. */
 function childEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {};
+  const env: Record<string, string | undefined> = {};
   for (const [key, value] of Object.entries(process.env)) {
     if (!/^npm_/i.test(key) && key !== "NODE_PATH" && key !== "NODE_OPTIONS") env[key] = value;
   }
-  return { ...env, ...extra };
+  return { ...env, ...extra } as NodeJS.ProcessEnv;
 }
 
 function run(command: string, args: string[], cwd: string, extra: Record<string, string> = {}) {
