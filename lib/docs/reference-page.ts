@@ -12,8 +12,9 @@ import { REFERENCE_PAGE_CSS } from "./reference-page-css";
  * Every Scalar feature that talks to Scalar's servers is off (options of
  * @scalar/types' api-reference configuration): the "Ask AI" agent (it sends
  * the document to Scalar), the developer toolbar (Share and Deploy upload the
- * document to Scalar's registry), and telemetry. The API client keeps
- * sending its requests straight to this server (no `proxyUrl`).
+ * document to Scalar's registry), the "Open API Client" link (client.scalar.com
+ * with this document's URL) and telemetry. The in-page client ("Test
+ * Request") sends its requests straight to this server (no `proxyUrl`).
  */
 export const OPENAPI_URL = "/api/v2/openapi.json";
 export const REFERENCE_SCRIPT_URL = "/docs/scalar.js";
@@ -26,7 +27,7 @@ const render = ApiReference({
   cdn: REFERENCE_SCRIPT_URL,
   pageTitle: "API reference · Identity verification service",
   withDefaultFonts: false,
-  hideClientButton: false,
+  hideClientButton: true,
   defaultOpenAllTags: false,
   agent: { disabled: true },
   showDeveloperTools: "never",
