@@ -3,7 +3,7 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { shared } from "../support/api";
 import { signUpDeveloper } from "../support/portal";
-import { axeFindings, chromiumMissing, DESKTOP, launchChromium, PHONE, signedInContext } from "./browser";
+import { chromiumMissing, DESKTOP, launchChromium, PHONE, signedInContext } from "./browser";
 
 /**
  * The API reference (/docs) in Debian's Chromium: Scalar renders the served
@@ -35,7 +35,8 @@ function recordRequests(page: Page) {
 async function openReference(page: Page) {
   const res = await page.goto(`${shared().url}/docs`);
   expect(res?.status()).toBe(200);
-  await page.getByRole("heading", { name: "Quick start" }).first().waitFor({ timeout: 30_000 });
+  // A 3.5 MB script and the whole document, parsed in the page: slow on a busy machine.
+  await page.getByRole("heading", { name: "Quick start" }).first().waitFor({ timeout: 90_000 });
 }
 
 describe.skipIf(chromiumMissing !== null)(suiteName, () => {
@@ -71,7 +72,7 @@ describe.skipIf(chromiumMissing !== null)(suiteName, () => {
     expect(failed.filter((u) => u.startsWith(base))).toEqual([]);
     expect(errors).toEqual([]);
     await page.context().close();
-  });
+  }, 180_000);
 
   it("offers no feature that sends the document to Scalar: no Ask AI, no developer toolbar (Share, Deploy)", async () => {
     const page = await (await browser.newContext({ viewport: DESKTOP })).newPage();
@@ -84,26 +85,20 @@ describe.skipIf(chromiumMissing !== null)(suiteName, () => {
     const links = await page.locator("a[href]").evaluateAll((as) => as.map((a) => (a as HTMLAnchorElement).href));
     expect(links.filter((href) => !LOCAL_HOSTS.has(new URL(href).hostname) && href.includes("openapi.json"))).toEqual([]);
     await page.context().close();
-  });
+  }, 120_000);
 
   it("passes axe's colour-contrast, html-has-lang, scrollable-region-focusable and target-size rules on a phone and a desktop", async () => {
     for (const viewport of [PHONE, DESKTOP]) {
       const page = await (await browser.newContext({ viewport })).newPage();
       await openReference(page);
-      await page.waitForLoadState("networkidle");
+      await page.getByRole("heading", { name: "Sessions" }).first().waitFor();
       expect(await page.getAttribute("html", "lang")).toBe("en");
       const result = await new AxeBuilder({ page }).withRules(FIXED_RULES).analyze();
       const found = result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
       expect(found, `${viewport.width}px`).toEqual([]);
-      // Everything else axe finds (Scalar's own markup) goes to the run's summary.
-      const all = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"]).analyze();
-      for (const v of all.violations) axeFindings.push({ view: `docs (${viewport.width}px)`, id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.length });
       await page.context().close();
     }
-    const counts = new Map<string, number>();
-    for (const f of axeFindings.filter((f) => f.view.startsWith("docs"))) counts.set(`${f.impact} ${f.id}`, (counts.get(`${f.impact} ${f.id}`) ?? 0) + 1);
-    console.log(`axe-core findings on /docs outside the fixed rules (any impact): ${counts.size ? [...counts].map(([k, n]) => `${k} (${n} views)`).join("; ") : "none"}`);
-  });
+  }, 180_000);
 
   it("is linked from the home page and from the portal's navigation", async () => {
     const base = shared().url;
@@ -111,7 +106,7 @@ describe.skipIf(chromiumMissing !== null)(suiteName, () => {
     await home.goto(`${base}/`);
     await home.getByRole("link", { name: "API reference" }).click();
     await home.waitForURL(`${base}/docs`);
-    await home.getByRole("heading", { name: "Quick start" }).first().waitFor({ timeout: 30_000 });
+    await home.getByRole("heading", { name: "Quick start" }).first().waitFor({ timeout: 90_000 });
     await home.context().close();
 
     const developer = await signUpDeveloper();
@@ -119,7 +114,7 @@ describe.skipIf(chromiumMissing !== null)(suiteName, () => {
     await portal.goto("/dashboard/apps");
     await portal.getByRole("navigation", { name: "Portal" }).getByRole("link", { name: "API reference" }).click();
     await portal.waitForURL(`${base}/docs`);
-    await portal.getByRole("heading", { name: "Quick start" }).first().waitFor({ timeout: 30_000 });
+    await portal.getByRole("heading", { name: "Quick start" }).first().waitFor({ timeout: 90_000 });
     await portal.context().close();
-  });
+  }, 240_000);
 });

@@ -52,8 +52,9 @@ describe("the OpenAPI document", () => {
     expect(res.body).toEqual(JSON.parse(JSON.stringify(doc)));
     const result = await validate(res.body);
     expect(result.valid, result.valid ? "" : compileErrors(result)).toBe(true);
-    expect(await swaggerParserErrors(res.body)).toBeNull();
-    expect(await redoclyProblems(JSON.stringify(res.body, null, 2))).toEqual([]);
+    // The served text, as served (@readme/openapi-parser's validate dereferences res.body in place).
+    expect(await swaggerParserErrors(JSON.parse(res.text))).toBeNull();
+    expect(await redoclyProblems(res.text)).toEqual([]);
     expect(ops.length).toBeGreaterThan(40);
   });
 
