@@ -12,6 +12,11 @@ export default function Home() {
           Developer portal: sign in
         </a>
       </p>
+      <p className="mt-3">
+        <a className="font-semibold text-blue-700 underline" href="/docs">
+          API reference
+        </a>
+      </p>
       <ul className="mt-8 space-y-2 text-sm">
         <li>
           Verification API: <InlineCode>/api/v2</InlineCode>

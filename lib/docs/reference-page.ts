@@ -1,12 +1,20 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { ApiReference } from "@scalar/nextjs-api-reference";
+import { REFERENCE_PAGE_CSS } from "./reference-page-css";
 
 /**
  * The API reference page (/docs): Scalar's Next.js handler renders the
  * OpenAPI document served at /api/v2/openapi.json. Its script is served by
  * this app (/docs/scalar.js, from the installed @scalar/api-reference), not a
  * CDN: the service runs offline and its pages load nothing from elsewhere.
+ *
+ * Every Scalar feature that talks to Scalar's servers is off (options of
+ * @scalar/types' api-reference configuration): the "Ask AI" agent (it sends
+ * the document to Scalar), the developer toolbar (Share and Deploy upload the
+ * document to Scalar's registry), the "Open API Client" link (client.scalar.com
+ * with this document's URL) and telemetry. The in-page client ("Test
+ * Request") sends its requests straight to this server (no `proxyUrl`).
  */
 export const OPENAPI_URL = "/api/v2/openapi.json";
 export const REFERENCE_SCRIPT_URL = "/docs/scalar.js";
@@ -19,12 +27,17 @@ const render = ApiReference({
   cdn: REFERENCE_SCRIPT_URL,
   pageTitle: "API reference · Identity verification service",
   withDefaultFonts: false,
-  hideClientButton: false,
+  hideClientButton: true,
   defaultOpenAllTags: false,
+  agent: { disabled: true },
+  showDeveloperTools: "never",
+  telemetry: false,
+  customCss: REFERENCE_PAGE_CSS,
 });
 
+/** The page's HTML; Scalar's template has no `lang`, so the page says it is English. */
 export async function referencePageHtml(): Promise<string> {
-  return render().text();
+  return (await render().text()).replace(/<html>/, '<html lang="en">');
 }
 
 let script: Promise<Buffer> | undefined;

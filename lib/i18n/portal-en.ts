@@ -113,6 +113,7 @@ export const portalText = {
     apps: "Apps",
     wallet: "Wallet",
     organizationGroup: "Organization",
+    apiReference: "API reference",
     signOut: "Sign out",
     signedInAs: (email: string) => `Signed in as ${email}`,
     organization: (name: string) => `Organization: ${name}`,

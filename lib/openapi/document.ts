@@ -109,8 +109,9 @@ const webhookDelivery: ZodOpenApiOperationObject = {
   operationId: "receiveVerificationEvent",
   summary: "A session or recovery outcome, POSTed to your webhook",
   description:
-    "Sent to the app's approved webhooks (or the session's `callback`) when a session reaches IN_REVIEW or a terminal status, and to the project webhook when an account recovery finishes. Verify the signature and the timestamp before trusting it (the SDK's `verifyWebhook`), de-duplicate on `event_id`, answer any 2xx quickly. A non-2xx answer is retried with exponential backoff.",
+    "Sent to the app's approved webhooks (or the session's `callback`) when a session reaches IN_REVIEW or a terminal status, and to the project webhook when an account recovery finishes. Verify the signature and the timestamp before trusting it (the SDK's `verifyWebhook`), de-duplicate on `event_id`, answer any 2xx quickly. A non-2xx answer is retried with exponential backoff. The delivery carries no credential (`security: []`): the signature headers authenticate it.",
   tags: ["Webhooks"],
+  security: [],
   requestParams: {
     header: z.object(
       Object.fromEntries(Object.entries(WEBHOOK_HEADERS).map(([name, description]) => [name, z.string().meta({ description })])),
@@ -133,7 +134,7 @@ export function openApiDocument(): ReturnType<typeof createDocument> {
       title: "Identity verification service",
       version: API_VERSION,
       description: QUICK_START,
-      license: { name: "See the repository's licence" },
+      license: { name: "Apache-2.0", identifier: "Apache-2.0" },
     },
     servers: [{ url: "/", description: "This server" }],
     tags: [

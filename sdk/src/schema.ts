@@ -1018,7 +1018,7 @@ export interface webhooks {
         put?: never;
         /**
          * A session or recovery outcome, POSTed to your webhook
-         * @description Sent to the app's approved webhooks (or the session's `callback`) when a session reaches IN_REVIEW or a terminal status, and to the project webhook when an account recovery finishes. Verify the signature and the timestamp before trusting it (the SDK's `verifyWebhook`), de-duplicate on `event_id`, answer any 2xx quickly. A non-2xx answer is retried with exponential backoff.
+         * @description Sent to the app's approved webhooks (or the session's `callback`) when a session reaches IN_REVIEW or a terminal status, and to the project webhook when an account recovery finishes. Verify the signature and the timestamp before trusting it (the SDK's `verifyWebhook`), de-duplicate on `event_id`, answer any 2xx quickly. A non-2xx answer is retried with exponential backoff. The delivery carries no credential (`security: []`): the signature headers authenticate it.
          */
         post: operations["receiveVerificationEvent"];
         delete?: never;

@@ -4,6 +4,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { openApiDocument } from "@/lib/openapi/document";
 import { api, bearer, createSession, createTenant, createWorkflow, keyHeader, shared, type Tenant } from "../support/api";
 import { useServerDatabase } from "../support/domain";
+import { redoclyProblems, swaggerParserErrors } from "../support/openapi-lint";
 
 /**
  * The served OpenAPI document and its reference page, and every documented
@@ -51,6 +52,9 @@ describe("the OpenAPI document", () => {
     expect(res.body).toEqual(JSON.parse(JSON.stringify(doc)));
     const result = await validate(res.body);
     expect(result.valid, result.valid ? "" : compileErrors(result)).toBe(true);
+    // The served text, as served (@readme/openapi-parser's validate dereferences res.body in place).
+    expect(await swaggerParserErrors(JSON.parse(res.text))).toBeNull();
+    expect(await redoclyProblems(res.text)).toEqual([]);
     expect(ops.length).toBeGreaterThan(40);
   });
 

@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { openApiDocument } from "@/lib/openapi/document";
 import { ERROR_CATALOGUE } from "@/lib/http/error-catalogue";
 import { assertMatchesContract, ContractViolation } from "../support/contract";
+import { redoclyProblems, swaggerParserErrors } from "../support/openapi-lint";
 import { routeFiles, routeTemplate, servedMethods } from "../support/route-files";
 import { SDK_DOCUMENT_PATH, SDK_TYPES_PATH, sdkSchemaTypes, serializedDocument } from "../../scripts/sdk-artifacts";
 
@@ -25,6 +26,23 @@ describe("OpenAPI document", () => {
     expect(doc.openapi).toBe("3.1.0");
     const ids = Object.values(doc.paths ?? {}).flatMap((item) => Object.values(item as Record<string, { operationId: string }>).map((op) => op.operationId));
     expect(ids.filter((id, i) => ids.indexOf(id) !== i)).toEqual([]);
+  });
+
+  it("passes @apidevtools/swagger-parser's validate() and Redocly's recommended rules (the written sdk/openapi.json)", async () => {
+    const text = readFileSync(SDK_DOCUMENT_PATH, "utf8");
+    expect(text).toBe(serializedDocument(doc));
+    expect(await swaggerParserErrors(JSON.parse(text))).toBeNull();
+    expect(await redoclyProblems(text)).toEqual([]);
+  });
+
+  it("the outside checks refuse a licence without url or SPDX identifier, and an operation without a declared security", async () => {
+    const broken = structuredClone(doc) as Record<string, any>;
+    broken.info.license = { name: "See the repository's licence" };
+    delete broken.webhooks.verificationEvent.post.security;
+    expect(await swaggerParserErrors(broken)).toMatch(/info\/license/);
+    const problems = await redoclyProblems(JSON.stringify(broken, null, 2));
+    expect(problems.some((p) => p.startsWith("warn info-license-strict"))).toBe(true);
+    expect(problems.some((p) => p.startsWith("error security-defined") && p.includes("#/webhooks/verificationEvent/post"))).toBe(true);
   });
 
   it("documents every method of every public route file", () => {

@@ -52,6 +52,14 @@ export function PortalShell({ developer, notice, children }: { developer: Portal
               <NavLink href="/dashboard/recovery">{t.organization.nav.recovery}</NavLink>
             </li>
           </ul>
+          <ul className="mt-4 flex flex-wrap gap-1 md:flex-col">
+            <li>
+              {/* A server-rendered page outside the portal's app: a plain link, not a client navigation. */}
+              <a href="/docs" className="block rounded-lg px-3 py-2 font-medium text-slate-800 hover:bg-slate-100 focus-visible:outline focus-visible:outline-3 focus-visible:outline-blue-700">
+                {t.shell.apiReference}
+              </a>
+            </li>
+          </ul>
         </nav>
         <main id="main" className="min-w-0 flex-1">
           {children}
