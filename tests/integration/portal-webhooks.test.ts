@@ -135,8 +135,8 @@ describe("registering a webhook", () => {
     const list = await a.call("GET", base(testApp));
     expect(list.status).toBe(200);
     expect(list.body.data.webhooks).toEqual([
-      { webhook_id: hookId, url: receiver.url, approved: false, active: true, created_at: expect.any(String) },
-      { webhook_id: secondHookId, url: second.url, approved: false, active: true, created_at: expect.any(String) },
+      { webhook_id: hookId, url: receiver.url, approved: false, active: true, created_at: expect.any(String), previous_secret_expires_at: null },
+      { webhook_id: secondHookId, url: second.url, approved: false, active: true, created_at: expect.any(String), previous_secret_expires_at: null },
     ]);
     expect(list.text).not.toContain("whsec_");
   });
