@@ -12,6 +12,8 @@ import type { HeaderReader } from "./core/request";
  * process, so the hot path does not query the database on every request. A
  * revoked key or a deactivated app therefore stops working within that time
  * everywhere (at once in the process that made the change: forgetCredentials).
+ * A credential with an expiry (a rolled API key, a rotated-away client
+ * secret in its overlap window) is never trusted from the cache past it.
  */
 type Caller = { app: App; actor: string };
 /** A remembered credential, and when it stops working (a rolled key, a previous client secret), if ever. */
