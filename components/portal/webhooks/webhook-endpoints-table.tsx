@@ -16,8 +16,8 @@ const t = text.webhooks;
 const SMALL = "min-h-10 px-3 py-1.5 text-sm";
 
 /**
- * The app's webhooks: URL, status (and while a rotated-away secret still
- * signs, until when), registered; approve, rotate the signing secret (after
+ * The app's webhooks: URL (and while a rotated-away secret still signs,
+ * until when), status, registered; approve, rotate the signing secret (after
  * a confirmation choosing how long the old one keeps signing too; the new
  * one shown once), disable / enable, delete (after a confirmation that
  * says its pending deliveries are cancelled). A change reloads the list and
@@ -87,23 +87,27 @@ export function WebhookEndpointsTable({ appId, webhooks }: { appId: string; webh
         rowKey={(hook) => hook.webhook_id}
         empty={t.empty}
         columns={[
-          { header: t.columns.url, cell: (hook) => <code className="break-all font-mono">{hook.url}</code> },
           {
-            header: t.columns.status,
+            header: t.columns.url,
             cell: (hook) => (
               <>
-                {!hook.active ? (
-                  <span className="font-medium text-slate-700">{t.disabled}</span>
-                ) : hook.approved ? (
-                  t.approved
-                ) : (
-                  <span className="font-medium text-amber-900">{t.awaitingApproval}</span>
-                )}
+                <code className="break-all font-mono">{hook.url}</code>
                 {hook.previous_secret_expires_at && (
                   <span className="mt-1 block text-sm font-medium text-amber-900">{t.previousExpires(timeUntil(hook.previous_secret_expires_at))}</span>
                 )}
               </>
             ),
+          },
+          {
+            header: t.columns.status,
+            cell: (hook) =>
+              !hook.active ? (
+                <span className="font-medium text-slate-700">{t.disabled}</span>
+              ) : hook.approved ? (
+                t.approved
+              ) : (
+                <span className="font-medium text-amber-900">{t.awaitingApproval}</span>
+              ),
           },
           { header: t.columns.created, nowrap: true, cell: (hook) => formatDate(hook.created_at) },
           {
