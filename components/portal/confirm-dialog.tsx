@@ -1,6 +1,6 @@
 "use client";
 
-import { useEffect, useId, useRef } from "react";
+import { useEffect, useId, useRef, type ReactNode } from "react";
 import { Button, BUTTON_BASE } from "@/components/ui/button";
 import { text } from "./api";
 
@@ -11,7 +11,8 @@ const PRIMARY_BUTTON = `${BUTTON_BASE} bg-blue-700 text-white hover:bg-blue-800 
  * A confirmation before an action with consequences: a modal `<dialog>`
  * (the rest of the page inert, Escape cancels) named by its question and
  * described by the consequences, focus on Cancel; mounted while asked,
- * focus back where it was when it goes.
+ * focus back where it was when it goes. `children` (a choice that shapes
+ * the action, e.g. when an old key stops working) go below the consequences.
  */
 export function ConfirmDialog({
   heading,
@@ -22,6 +23,7 @@ export function ConfirmDialog({
   danger = false,
   onConfirm,
   onCancel,
+  children,
 }: {
   heading: string;
   consequences: readonly string[];
@@ -31,6 +33,7 @@ export function ConfirmDialog({
   danger?: boolean;
   onConfirm: () => void;
   onCancel: () => void;
+  children?: ReactNode;
 }) {
   const id = useId();
   const dialogRef = useRef<HTMLDialogElement>(null);
@@ -63,6 +66,7 @@ export function ConfirmDialog({
           <li key={line}>{line}</li>
         ))}
       </ul>
+      {children}
       <div className="mt-5 flex flex-col gap-3 sm:flex-row">
         <button type="button" className={`${danger ? DANGER_BUTTON : PRIMARY_BUTTON} break-words [overflow-wrap:anywhere]`} disabled={pending} onClick={onConfirm}>
           {pending ? pendingLabel : confirmLabel}

@@ -159,7 +159,7 @@ export const COMMANDS: Record<string, Command> = {
     usage: "--webhook ID",
     async run(flags) {
       const webhookId = requireFlag(flags, "webhook");
-      const rotated = await rotateWebhookSecret(await webhookAppId(webhookId), webhookId);
+      const rotated = await rotateWebhookSecret(await webhookAppId(webhookId), webhookId, 0, CLI_ACTOR);
       return { webhook_id: rotated.webhookId, secret: rotated.secret };
     },
   },

@@ -36,6 +36,8 @@ export type SealedColumn = {
 
 export const SEALED_COLUMNS: readonly SealedColumn[] = [
   { table: "webhook_endpoints", column: "secret_encrypted", id: "id", idType: "text", format: "string" },
+  // The secret a roll replaced, while it still signs (lib/tenancy/webhook-endpoints.ts).
+  { table: "webhook_endpoints", column: "previous_secret_encrypted", id: "id", idType: "text", format: "string", where: "previous_secret_encrypted IS NOT NULL" },
   { table: "oidc_signing_keys", column: "private_jwk_encrypted", id: "kid", idType: "text", format: "string" },
   { table: "idempotency_records", column: "response_body", id: "id", idType: "text", format: "string" },
   { table: "session_artifacts", column: "sealed", id: "id", idType: "text", format: "bytes", maxBatch: 20 },

@@ -12,14 +12,52 @@ import type { HeaderReader } from "./core/request";
  * process, so the hot path does not query the database on every request. A
  * revoked key or a deactivated app therefore stops working within that time
  * everywhere (at once in the process that made the change: forgetCredentials).
+ * A credential with an expiry (a rolled API key, a rotated-away client
+ * secret in its overlap window) is never trusted from the cache past it.
  */
 type Caller = { app: App; actor: string };
-const globalForAuth = globalThis as unknown as { __svcCredentialCache?: TtlCache<Caller> };
+/** A remembered credential, and when it stops working (a rolled key, a previous client secret), if ever. */
+type Remembered = { caller: Caller; until: number | null };
+const globalForAuth = globalThis as unknown as { __svcCredentialCache?: TtlCache<Remembered> };
 const credentialCache = () => (globalForAuth.__svcCredentialCache ??= new TtlCache(env().CREDENTIAL_CACHE_MS));
 
 /** Drops every remembered credential (after a revocation or an app change). */
 export function forgetCredentials() {
   credentialCache().clear();
+}
+
+/** The remembered caller of `key`, unless its credential has expired meanwhile. */
+function remembered(key: string, at: Date): Caller | undefined {
+  const entry = credentialCache().get(key);
+  if (!entry) return undefined;
+  if (entry.until !== null && entry.until <= at.getTime()) {
+    credentialCache().delete(key);
+    return undefined;
+  }
+  return entry.caller;
+}
+
+/** A rolled API key works until its `expiresAt`; revoked or expired, it is refused the same way. */
+export function apiKeyIsUsable(key: { revokedAt: Date | null; expiresAt: Date | null }, at: Date): boolean {
+  return !key.revokedAt && (!key.expiresAt || key.expiresAt.getTime() > at.getTime());
+}
+
+/**
+ * The OIDC client secret check: the current secret, or the one a rotation
+ * replaced while its overlap window lasts (`previousClientSecretExpiresAt`).
+ * Returns when the matched secret stops working (null: never), or false.
+ */
+export function matchClientSecret(
+  app: Pick<App, "clientSecretHash" | "previousClientSecretHash" | "previousClientSecretExpiresAt">,
+  secretHash: string,
+  at: Date,
+): { until: number | null } | false {
+  if (constantTimeEqual(app.clientSecretHash, secretHash)) return { until: null };
+  const previousUntil = app.previousClientSecretExpiresAt?.getTime();
+  if (app.previousClientSecretHash && previousUntil !== undefined && previousUntil > at.getTime() && constantTimeEqual(app.previousClientSecretHash, secretHash)) {
+    return { until: previousUntil };
+  }
+  return false;
 }
 
 /** Spec 5: `X-API-Key: <key>` or `Authorization: Bearer <key>`. */
@@ -36,19 +74,19 @@ export async function authenticateApiKey(req: { headers: HeaderReader }): Promis
   const key = readApiKey(req);
   if (!key) throw new ApiError("invalid_api_key", { message: "Missing API key: send X-API-Key or Authorization: Bearer" });
   const hash = hashSecret(key);
-  const cached = credentialCache().get(`key:${hash}`);
+  const at = now();
+  const cached = remembered(`key:${hash}`, at);
   if (cached) return cached;
   const prisma = await db();
   const record = await prisma.apiKey.findUnique({ where: { keyHash: hash }, include: { app: true } });
-  if (!record || record.revokedAt || !record.app.isActive) {
+  if (!record || !apiKeyIsUsable(record, at) || !record.app.isActive) {
     throw new ApiError("invalid_api_key", { message: "Invalid or revoked API key" });
   }
-  const at = now();
   if (!record.lastUsedAt || at.getTime() - record.lastUsedAt.getTime() > 60_000) {
     void prisma.apiKey.update({ where: { id: record.id }, data: { lastUsedAt: at } }).catch(() => {});
   }
   const caller = { app: record.app, actor: `api_key:${record.prefix}` };
-  credentialCache().set(`key:${hash}`, caller);
+  credentialCache().set(`key:${hash}`, { caller, until: record.expiresAt?.getTime() ?? null });
   return caller;
 }
 
@@ -66,14 +104,16 @@ export async function authenticateClient(req: { headers: HeaderReader }): Promis
 export async function authenticateClientCredentials(clientId: string, secret: string): Promise<Caller> {
   const secretHash = hashSecret(secret);
   const cacheKey = `client:${clientId}:${secretHash}`;
-  const cached = credentialCache().get(cacheKey);
+  const at = now();
+  const cached = remembered(cacheKey, at);
   if (cached) return cached;
   const prisma = await db();
   const app = await prisma.app.findUnique({ where: { clientId } });
-  if (!app || !constantTimeEqual(app.clientSecretHash, secretHash) || !app.isActive) {
+  const match = app ? matchClientSecret(app, secretHash, at) : false;
+  if (!app || !match || !app.isActive) {
     throw new ApiError("invalid_client", { message: "Wrong client id or secret, or inactive app" });
   }
   const caller = { app, actor: `client:${app.clientId}` };
-  credentialCache().set(cacheKey, caller);
+  credentialCache().set(cacheKey, { caller, until: match.until });
   return caller;
 }

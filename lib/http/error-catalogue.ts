@@ -179,6 +179,7 @@ export const ERROR_CATALOGUE = {
   mail_not_configured: { status: 503, message: "Outgoing mail is not configured on this server" },
   credential_already_verified: { status: 409, message: "The licence is already verified in this session" },
   check_not_in_review: { status: 409, message: "Manual review of a check that is not in review" },
+  key_not_rollable: { status: 409, message: "This API key is revoked or already rolled: roll the key that replaced it, or revoke it" },
 } as const satisfies Record<string, CatalogueEntry>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;

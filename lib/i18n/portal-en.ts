@@ -29,6 +29,11 @@ export const portalText = {
     shownOnce: "Copy it now: it is shown only once. Afterwards only its first characters are shown.",
     dismiss: "I have copied it",
   },
+  /** Rolling a key or secret with an overlap window (API keys, the OIDC client secret, webhook signing secrets). */
+  roll: {
+    windowLabel: "The old one stops working",
+    defaultChoice: (label: string) => `${label} (default)`,
+  },
   signIn: {
     title: "Sign in",
     heading: "Sign in to the developer portal",
@@ -204,6 +209,30 @@ export const portalText = {
     revokeShort: "Revoke",
     revokeNote: (n: number) => `Revoking a key takes effect within ${seconds(n)} on every server (CREDENTIAL_CACHE_MS), at once on this one.`,
     revoked: (prefix: string) => `Key ${prefix}… revoked.`,
+    expiresIn: (when: string) => `Rolled: expires ${when}`,
+    expiredAt: (when: string) => `Expired ${when}`,
+    roll: (name: string) => `Roll key ${name}`,
+    rollShort: "Roll",
+    rollNote: "Rolling makes a new key, shown once, and keeps the old one working for the time you choose, so you can switch without downtime.",
+    rolledKey: (name: string, prefix: string, when: string) => `New API key “${name}” (the old key ${prefix}… expires ${when})`,
+    rollConfirm: {
+      heading: (name: string) => `Roll the key ${name}?`,
+      consequences: (keepFor: string | null) => [
+        "A new key is made and shown once: put it where the old one is used.",
+        keepFor === null ? "Requests with the old key fail at once." : `The old key keeps working ${keepFor}; after that, requests with it fail as with a revoked key.`,
+      ],
+      button: "Roll key",
+      pending: "Rolling…",
+    },
+    revokeConfirm: {
+      heading: (name: string) => `Revoke the key ${name}?`,
+      consequences: (n: number) => [
+        `Requests with this key fail at once (within ${seconds(n)} on other servers).`,
+        "This cannot be undone. To switch keys without downtime, roll the key instead.",
+      ],
+      button: "Revoke key",
+      pending: "Revoking…",
+    },
   },
   oidc: {
     title: "OIDC client",
@@ -211,10 +240,29 @@ export const portalText = {
     clientId: "Client ID",
     discovery: "Discovery URL",
     secretHeading: "Client secret",
-    secretIntro: "Only a hash is stored. Rotating makes a new secret; the old one stops working at once.",
+    secretIntro: "Only a hash is stored. Rotating makes a new secret, shown once; the old one keeps working at the token endpoint for the time you choose.",
     rotate: "Rotate secret",
     rotating: "Rotating…",
     newSecret: "New client secret",
+    previousExpires: (when: string) => `The previous secret still works; it expires ${when}.`,
+    rotateConfirm: {
+      heading: "Rotate the client secret?",
+      consequences: (keepFor: string | null) => [
+        "A new client secret is made and shown once: put it in your app's server configuration.",
+        keepFor === null
+          ? "The current secret stops working at once: token requests with it fail with invalid_client."
+          : `The current secret keeps working ${keepFor}; after that, token requests with it fail with invalid_client.`,
+        "A secret still in an earlier rotation's overlap stops at once.",
+      ],
+      button: "Rotate secret",
+      pending: "Rotating…",
+    },
+    removeConfirm: {
+      heading: (uri: string) => `Remove the redirect URI ${uri}?`,
+      consequences: ["Sign-in requests that name this URI are refused at once.", "You can add it again later."],
+      button: "Remove URI",
+      pending: "Removing…",
+    },
     redirectHeading: "Redirect URIs",
     redirectIntro: "Exact HTTPS URLs (http only on localhost), without fragments or wildcards.",
     redirectEmpty: "No redirect URIs yet: sign-in is refused until you add one.",
@@ -265,7 +313,21 @@ export const portalText = {
     approvedNote: (url: string) => `${url} approved.`,
     rotate: "Rotate secret",
     rotateLabel: (url: string) => `Rotate the signing secret of ${url}`,
-    rotateNote: "Rotating makes a new signing secret; deliveries from then on are signed with it, the old one stops verifying at once.",
+    rotateNote:
+      "Rotating makes a new signing secret. During the overlap you choose, each delivery carries two signatures (X-Svc-Signature: new,old), so a receiver holding either secret verifies; then only the new one signs.",
+    previousExpires: (when: string) => `Old secret still signs; stops ${when}`,
+    rotateConfirm: {
+      heading: (url: string) => `Rotate the signing secret of ${url}?`,
+      consequences: (keepFor: string | null) => [
+        "A new signing secret is made and shown once: give it to your receiver.",
+        keepFor === null
+          ? "Deliveries are signed with the new secret only, at once: a receiver still holding the old one answers 400 and the delivery fails."
+          : `Deliveries are signed with both secrets ${keepFor}; after that with the new one only.`,
+        "A secret still in an earlier rotation's overlap stops signing at once.",
+      ],
+      button: "Rotate secret",
+      pending: "Rotating…",
+    },
     disable: "Disable",
     disableLabel: (url: string) => `Disable ${url}`,
     enable: "Enable",
@@ -608,6 +670,16 @@ export const portalText = {
     approveAfterSettling: "Approval needs passed ID verification, liveness and face match checks: settle the checks in review below first.",
     approveUnavailable: "Approval needs passed ID verification, liveness and face match checks, so this session can only be declined.",
     decided: (id: string, status: string) => `Session ${id}: ${status}.`,
+    declineConfirm: {
+      heading: (id: string) => `Decline session ${id}?`,
+      consequences: [
+        "The session ends DECLINED; the decision is final and cannot be changed.",
+        "Its kept images are deleted.",
+        "Your app is notified (a signed webhook event), and the decision is recorded with your email.",
+      ],
+      button: "Decline session",
+      pending: "Declining…",
+    },
     openFull: (what: string) => `Open ${what} full size (new tab)`,
     openFullShort: "Open full size",
     /** Settling a check in review (one of the three approval needs), shared by the three kinds below. */

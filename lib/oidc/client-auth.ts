@@ -13,7 +13,8 @@ import type { ClientAuthParams } from "./schemas";
  * `client_secret_post` (`client_id` and `client_secret` in the body), never
  * both. The secret check itself is the organization API's
  * (lib/http/auth.ts): same hashing, constant-time comparison, inactive apps
- * refused, and the same credential cache (CREDENTIAL_CACHE_MS).
+ * refused, the previous secret accepted during a rotation's overlap window
+ * (matchClientSecret), and the same credential cache (CREDENTIAL_CACHE_MS).
  *
  * Failed authentications are limited (ABUSE_LIMITS.tokenClientAuth) per
  * (client_id, client IP) and per client IP: over either, 429 `rate_limited`

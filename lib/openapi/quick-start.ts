@@ -33,7 +33,7 @@ Identity verification you host yourself: hosted verification sessions (\`/api/v2
 - **Request ids.** Every response carries \`X-Request-Id\`; quote it when reporting a problem.
 - **Retries.** Send an \`Idempotency-Key\` on every POST you may retry: a retry with the same key and body replays the first answer (\`Idempotent-Replayed: true\`). Retry 429 and 5xx with backoff.
 - **Rate limits.** \`X-RateLimit-Limit\` and \`X-RateLimit-Remaining\` per minute; over the limit, 429 \`rate_limited\`.
-- **Webhooks.** Deliveries are signed: \`X-Svc-Signature\` is the hex HMAC-SHA256 of \`<X-Svc-Timestamp>.<raw body>\` with the webhook's secret. Verify it, refuse timestamps older than 300 s, de-duplicate on \`X-Svc-Event-Id\`, answer 2xx quickly.
+- **Webhooks.** Deliveries are signed: \`X-Svc-Signature\` is the hex HMAC-SHA256 of \`<X-Svc-Timestamp>.<raw body>\` with the webhook's secret (while a secret is being rolled, one signature per secret, comma separated: accept any match). Verify it, refuse timestamps older than 300 s, de-duplicate on \`X-Svc-Event-Id\`, answer 2xx quickly.
 
 This document is generated from the schemas the server validates with, and served at [\`/api/v2/openapi.json\`](/api/v2/openapi.json).
 `.trim();

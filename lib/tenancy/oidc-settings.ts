@@ -1,15 +1,33 @@
+import { now } from "@/lib/clock";
 import { db } from "@/lib/db/client";
 import { ApiError } from "@/lib/http/api-error";
 import { parseOrThrow } from "@/lib/http/validation";
 import { RedirectUriSchema, ScopesSchema } from "./schemas";
 
-function present(app: { id: string; clientId: string; redirectUris: string[]; scopes: string[]; isActive: boolean }) {
+type OidcApp = {
+  id: string;
+  clientId: string;
+  redirectUris: string[];
+  scopes: string[];
+  isActive: boolean;
+  previousClientSecretHash: string | null;
+  previousClientSecretExpiresAt: Date | null;
+};
+
+/** While a rotated-away client secret still works (its overlap window), when it stops; else null. */
+function previousSecretExpiry(app: OidcApp): string | null {
+  const until = app.previousClientSecretExpiresAt;
+  return app.previousClientSecretHash && until && until.getTime() > now().getTime() ? until.toISOString() : null;
+}
+
+function present(app: OidcApp) {
   return {
     app_id: app.id,
     client_id: app.clientId,
     redirect_uris: app.redirectUris,
     scopes: app.scopes,
     active: app.isActive,
+    previous_secret_expires_at: previousSecretExpiry(app),
   };
 }
 
@@ -36,7 +54,7 @@ export async function removeRedirectUri(appId: string, uri: string) {
   return present(await prisma.app.update({ where: { id: appId }, data: { redirectUris } }));
 }
 
-/** The app's OIDC client settings (no secret: it is shown once, when made or rotated). */
+/** The app's OIDC client settings (no secret: it is shown once, when made or rotated; while a rotated-away secret still works, when it stops). */
 export async function readOidcSettings(appId: string) {
   const { app } = await findApp(appId);
   return present(app);

@@ -5,7 +5,9 @@ import { ApiError } from "@/lib/http/api-error";
 import { parseOrThrow } from "@/lib/http/validation";
 import { allowedWebhookNetworks } from "@/lib/webhooks/allowed-networks";
 import { cancelPendingDeliveries, presentWebhookEndpoint } from "@/lib/webhooks/deliveries";
+import { now } from "@/lib/clock";
 import { newWebhookSecret } from "./credentials";
+import { previousExpiry } from "./roll-window";
 import { webhookUrlSchema } from "./schemas";
 
 /**
@@ -41,19 +43,41 @@ export async function approveWebhookEndpoint(appId: string, webhookId: string) {
 }
 
 /**
- * Replaces the signing secret of a webhook of `appId` (another app's is not
- * found); deliveries from now on are signed with the new one, which is
- * returned here once and stored encrypted.
+ * Rolls the signing secret of a webhook of `appId` (another app's is not
+ * found): deliveries from now on are signed with the new one, returned here
+ * once and stored encrypted, and for `expireInSeconds` (0: not at all) with
+ * the replaced one too (lib/webhooks/signing.ts), so a receiver still holding
+ * it verifies until it has the new one. A roll during another roll's window
+ * ends that window: the secret it replaces becomes the previous one.
+ * Audited as `webhook.secret_rotated` with when the previous one expires.
  */
-export async function rotateWebhookSecret(appId: string, webhookId: string) {
+export async function rotateWebhookSecret(appId: string, webhookId: string, expireInSeconds: number, who: WebhookActor) {
   const prisma = await db();
   const secret = newWebhookSecret();
-  const result = await prisma.webhookEndpoint.updateMany({
-    where: { id: webhookId, appId },
-    data: { secretEncrypted: encryptString(secret) },
+  const previousExpiresAt = previousExpiry(now(), expireInSeconds);
+  return prisma.$transaction(async (tx) => {
+    const [current] = await tx.$queryRaw<Array<{ secret_encrypted: string }>>`
+      SELECT secret_encrypted FROM webhook_endpoints WHERE id = ${webhookId} AND app_id = ${appId} FOR UPDATE`;
+    if (!current) throw new ApiError("not_found", { message: "Webhook not found" });
+    const endpoint = await tx.webhookEndpoint.update({
+      where: { id: webhookId },
+      data: {
+        secretEncrypted: encryptString(secret),
+        previousSecretEncrypted: previousExpiresAt ? current.secret_encrypted : null,
+        previousSecretExpiresAt: previousExpiresAt,
+      },
+    });
+    await recordAudit(tx, {
+      organizationId: await organizationOf(tx, appId),
+      appId,
+      actor: who.actor,
+      action: "webhook.secret_rotated",
+      target: webhookId,
+      data: { url: endpoint.url, previous_secret_expires_at: previousExpiresAt?.toISOString() ?? null },
+      requestId: who.requestId,
+    });
+    return { webhookId, secret, previousSecretExpiresAt: previousExpiresAt, webhook: presentWebhookEndpoint(endpoint) };
   });
-  if (result.count === 0) throw new ApiError("not_found", { message: "Webhook not found" });
-  return { webhookId, secret };
 }
 
 /** Who asked for a change to a webhook, as the audit trail names them (lib/audit/actors.ts) and the request. */

@@ -217,7 +217,14 @@ export function presentWebhookEndpoint(w: WebhookEndpoint) {
     approved: w.approved,
     active: w.active,
     created_at: w.createdAt.toISOString(),
+    previous_secret_expires_at: previousSecretExpiry(w),
   };
+}
+
+/** While a rolled secret still signs (its overlap window), when it stops; else null. */
+function previousSecretExpiry(w: Pick<WebhookEndpoint, "previousSecretEncrypted" | "previousSecretExpiresAt">): string | null {
+  const until = w.previousSecretExpiresAt;
+  return w.previousSecretEncrypted && until && until.getTime() > now().getTime() ? until.toISOString() : null;
 }
 
 export type PresentedWebhookEndpoint = ReturnType<typeof presentWebhookEndpoint>;

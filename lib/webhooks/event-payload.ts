@@ -29,5 +29,6 @@ export type WebhookEventPayload = z.infer<typeof WebhookEventPayload>;
 export const WEBHOOK_HEADERS = {
   "X-Svc-Timestamp": "Unix seconds when the event was signed. Reject deliveries older than 300 seconds.",
   "X-Svc-Event-Id": "Unique event id; equals the body's `event_id`.",
-  "X-Svc-Signature": "Lowercase hex HMAC-SHA256 of `<timestamp>.<rawBody>`, keyed by the webhook's signing secret.",
+  "X-Svc-Signature":
+    "Lowercase hex HMAC-SHA256 of `<timestamp>.<rawBody>`, keyed by the webhook's signing secret. While the secret is being rolled (the previous one's overlap window), one signature per secret, comma separated, the new one's first: accept the delivery when any one matches.",
 } as const;

@@ -9,12 +9,24 @@ export function signWebhook(secret: string, timestamp: number, rawBody: string):
   return createHmac("sha256", secret).update(`${timestamp}.${rawBody}`).digest("hex");
 }
 
-export function webhookHeaders(secret: string, eventId: string, rawBody: string, timestamp: number) {
+/**
+ * The `X-Svc-Signature` value: one signature per secret, comma separated,
+ * the current secret's first. Outside a roll there is one secret, so the
+ * header is exactly the spec's single hex signature; during a roll's
+ * overlap window the previous secret signs too (`<new>,<old>`), so a
+ * receiver still holding either secret verifies (it accepts the delivery
+ * when any one of the signatures matches).
+ */
+export function signatureHeader(secrets: readonly string[], timestamp: number, rawBody: string): string {
+  return secrets.map((secret) => signWebhook(secret, timestamp, rawBody)).join(",");
+}
+
+export function webhookHeaders(secrets: readonly string[], eventId: string, rawBody: string, timestamp: number) {
   return {
     "Content-Type": "application/json",
     "User-Agent": "svc-webhooks/1",
     "X-Svc-Timestamp": String(timestamp),
     "X-Svc-Event-Id": eventId,
-    "X-Svc-Signature": signWebhook(secret, timestamp, rawBody),
+    "X-Svc-Signature": signatureHeader(secrets, timestamp, rawBody),
   };
 }

@@ -39,6 +39,9 @@ type Claimed = {
   app_id: string;
   payload: Record<string, unknown>;
   secret_encrypted: string;
+  /** The secret a roll replaced, and when it stops signing (lib/tenancy/webhook-endpoints.ts). */
+  previous_secret_encrypted: string | null;
+  previous_secret_expires_at: Date | null;
   environment: "test" | "production";
 };
 
@@ -126,7 +129,7 @@ export const CLAIM_DUE_DELIVERIES = `WITH RECURSIVE endpoints AS (
        RETURNING id, delivery_id
      )
      SELECT c.id, o.id AS attempt_id, c.event_id, c.url, c.signing, c.attempt_count, c.app_id,
-            e.payload, ep.secret_encrypted, a.environment
+            e.payload, ep.secret_encrypted, ep.previous_secret_encrypted, ep.previous_secret_expires_at, a.environment
        FROM claimed c
        JOIN opened o ON o.delivery_id = c.id
        JOIN webhook_events e ON e.id = c.event_id
@@ -151,11 +154,16 @@ export async function claimDueDeliveries(limit: number): Promise<Claimed[]> {
 
 class SigningError extends Error {}
 
-/** The endpoint's secret, or a random one for the bad-signature test delivery. */
-function signingSecret(d: Claimed): string {
-  if (d.signing === "invalid") return `whsec_${randomBytes(32).toString("base64url")}`;
+/**
+ * The secrets a delivery is signed with: the endpoint's, and during a roll's
+ * overlap window (until `previous_secret_expires_at`) the one it replaced
+ * too; for the bad-signature test delivery, one random secret.
+ */
+function signingSecrets(d: Claimed, at: Date): string[] {
+  if (d.signing === "invalid") return [`whsec_${randomBytes(32).toString("base64url")}`];
   try {
-    return decryptString(d.secret_encrypted);
+    const previousLive = d.previous_secret_encrypted && d.previous_secret_expires_at && new Date(d.previous_secret_expires_at).getTime() > at.getTime();
+    return previousLive ? [decryptString(d.secret_encrypted), decryptString(d.previous_secret_encrypted!)] : [decryptString(d.secret_encrypted)];
   } catch (err) {
     // e.g. instances with different ENCRYPTION_KEYs: the operator's problem, retried like any failure.
     logger.error("webhook signing secret could not be decrypted", { delivery: d.id, ...describeError(err) });
@@ -173,9 +181,9 @@ export async function attemptDelivery(d: Claimed): Promise<"succeeded" | "retry"
   let error: string | null = null;
   let blocked = false;
   try {
-    const secret = signingSecret(d);
+    const secrets = signingSecrets(d, startedAt);
     const body = JSON.stringify(d.payload);
-    const res = await postWebhook(d.url, webhookHeaders(secret, d.event_id, body, Math.floor(startedAt.getTime() / 1000)), body, {
+    const res = await postWebhook(d.url, webhookHeaders(secrets, d.event_id, body, Math.floor(startedAt.getTime() / 1000)), body, {
       timeoutMs: config.WEBHOOK_TIMEOUT_MS,
       allowHttp: d.environment === "test",
       allowedNetworks: allowedWebhookNetworks(),

@@ -272,6 +272,26 @@ export interface paths {
         patch: operations["setWebhookActive"];
         trace?: never;
     };
+    "/api/v2/webhooks/{id}/secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Roll a webhook's signing secret
+         * @description Extension (not in the spec). A new `whsec_` secret, in this answer only, signs every delivery from now on; the previous one signs them too (two comma-separated signatures in `X-Svc-Signature`) for `expire_previous_in` seconds (default 24 hours; 0 stops it at once), so receivers can switch without failing a delivery. Rolling again during the window ends it: the secret being replaced becomes the previous one. Audited.
+         */
+        post: operations["rollWebhookSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/webhooks/{id}/test": {
         parameters: {
             query?: never;
@@ -1500,6 +1520,7 @@ export interface components {
             active: boolean;
             /** Format: date-time */
             created_at: string;
+            previous_secret_expires_at: string | null;
         };
         WebhookDelivery: {
             delivery_id: string;
@@ -5474,6 +5495,272 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "request_too_large";
+                            /** @description For people; may change. Branch on `code`. */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `rate_limited` */
+            429: {
+                headers: {
+                    /** @description The request's id (also in the logs); quote it to support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @description `[]`, or an object with details (for `invalid_request`, a map of field → message). */
+                        data: unknown[] | {
+                            [key: string]: unknown;
+                        };
+                        error: {
+                            /** @enum {string} */
+                            code: "rate_limited";
+                            /** @description For people; may change. Branch on `code`. */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `server_error` */
+            500: {
+                headers: {
+                    /** @description The request's id (also in the logs); quote it to support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @description `[]`, or an object with details (for `invalid_request`, a map of field → message). */
+                        data: unknown[] | {
+                            [key: string]: unknown;
+                        };
+                        error: {
+                            /** @enum {string} */
+                            code: "server_error";
+                            /** @description For people; may change. Branch on `code`. */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `service_unavailable` */
+            503: {
+                headers: {
+                    /** @description The request's id (also in the logs); quote it to support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @description `[]`, or an object with details (for `invalid_request`, a map of field → message). */
+                        data: unknown[] | {
+                            [key: string]: unknown;
+                        };
+                        error: {
+                            /** @enum {string} */
+                            code: "service_unavailable";
+                            /** @description For people; may change. Branch on `code`. */
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    rollWebhookSecret: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a POST safe to retry: the first response (success or error other than 5xx) is stored for 24 h and replayed, with `Idempotent-Replayed: true`, to a retry with the same key and body. The same key with another body answers 422 `idempotency_key_reused`; while the first is still running, 409 `idempotency_in_progress`. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The webhook id (`webhook_id` of GET /api/v2/webhooks). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description Extension (not in the spec): seconds the previous one keeps working, 0 (stops at once) to 604800 (7 days); default 86400 (24 hours).
+                     * @default 86400
+                     */
+                    expire_previous_in?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description The new secret, and the webhook with `previous_secret_expires_at`. */
+            200: {
+                headers: {
+                    /** @description The request's id (also in the logs); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in this bucket. */
+                    "X-RateLimit-Limit"?: string;
+                    /** @description Requests left in the current minute. */
+                    "X-RateLimit-Remaining"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            webhook: components["schemas"]["WebhookEndpoint"];
+                            /** @description The new signing secret (`whsec_...`); shown once. */
+                            secret: string;
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_request` */
+            400: {
+                headers: {
+                    /** @description The request's id (also in the logs); quote it to support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @description `[]`, or an object with details (for `invalid_request`, a map of field → message). */
+                        data: unknown[] | {
+                            [key: string]: unknown;
+                        };
+                        error: {
+                            /** @enum {string} */
+                            code: "invalid_request";
+                            /** @description For people; may change. Branch on `code`. */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_api_key` */
+            401: {
+                headers: {
+                    /** @description The request's id (also in the logs); quote it to support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @description `[]`, or an object with details (for `invalid_request`, a map of field → message). */
+                        data: unknown[] | {
+                            [key: string]: unknown;
+                        };
+                        error: {
+                            /** @enum {string} */
+                            code: "invalid_api_key";
+                            /** @description For people; may change. Branch on `code`. */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `not_found` */
+            404: {
+                headers: {
+                    /** @description The request's id (also in the logs); quote it to support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @description `[]`, or an object with details (for `invalid_request`, a map of field → message). */
+                        data: unknown[] | {
+                            [key: string]: unknown;
+                        };
+                        error: {
+                            /** @enum {string} */
+                            code: "not_found";
+                            /** @description For people; may change. Branch on `code`. */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `idempotency_in_progress` */
+            409: {
+                headers: {
+                    /** @description The request's id (also in the logs); quote it to support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @description `[]`, or an object with details (for `invalid_request`, a map of field → message). */
+                        data: unknown[] | {
+                            [key: string]: unknown;
+                        };
+                        error: {
+                            /** @enum {string} */
+                            code: "idempotency_in_progress";
+                            /** @description For people; may change. Branch on `code`. */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `request_too_large` */
+            413: {
+                headers: {
+                    /** @description The request's id (also in the logs); quote it to support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @description `[]`, or an object with details (for `invalid_request`, a map of field → message). */
+                        data: unknown[] | {
+                            [key: string]: unknown;
+                        };
+                        error: {
+                            /** @enum {string} */
+                            code: "request_too_large";
+                            /** @description For people; may change. Branch on `code`. */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `idempotency_key_reused` */
+            422: {
+                headers: {
+                    /** @description The request's id (also in the logs); quote it to support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @description `[]`, or an object with details (for `invalid_request`, a map of field → message). */
+                        data: unknown[] | {
+                            [key: string]: unknown;
+                        };
+                        error: {
+                            /** @enum {string} */
+                            code: "idempotency_key_reused";
                             /** @description For people; may change. Branch on `code`. */
                             message: string;
                         };
@@ -13567,7 +13854,7 @@ export interface operations {
                 "X-Svc-Timestamp": string;
                 /** @description Unique event id; equals the body's `event_id`. */
                 "X-Svc-Event-Id": string;
-                /** @description Lowercase hex HMAC-SHA256 of `<timestamp>.<rawBody>`, keyed by the webhook's signing secret. */
+                /** @description Lowercase hex HMAC-SHA256 of `<timestamp>.<rawBody>`, keyed by the webhook's signing secret. While the secret is being rolled (the previous one's overlap window), one signature per secret, comma separated, the new one's first: accept the delivery when any one matches. */
                 "X-Svc-Signature": string;
             };
             path?: never;

@@ -37,7 +37,9 @@ function header(headers: HeaderSource, name: string): string | undefined {
 /**
  * Verifies one delivery from its raw body (the exact bytes received, before
  * any JSON parsing) and headers; returns the event or throws
- * WebhookVerificationError (answer 400).
+ * WebhookVerificationError (answer 400). `X-Svc-Signature` holds one
+ * signature, or while the webhook's secret is being rolled, one per secret
+ * (comma separated): the delivery verifies when one of them is `secret`'s.
  */
 export function verifyWebhook(rawBody: string, headers: HeaderSource, secret: string, options: VerifyOptions = {}): VerifiedEvent {
   const timestamp = header(headers, "x-svc-timestamp");
@@ -49,10 +51,12 @@ export function verifyWebhook(rawBody: string, headers: HeaderSource, secret: st
   const tolerance = options.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS;
   if (Math.abs(now - Number(timestamp)) > tolerance) throw new WebhookVerificationError("timestamp outside the tolerance");
   const expected = createHmac("sha256", secret).update(`${timestamp}.${rawBody}`).digest();
-  const given = /^[0-9a-f]{64}$/.test(signature) ? Buffer.from(signature, "hex") : Buffer.alloc(0);
-  if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
-    throw new WebhookVerificationError("invalid signature");
-  }
+  // One signature, or during a secret roll's overlap window several, comma separated (the new secret's first): any one may match.
+  const matches = signature.split(",").some((candidate) => {
+    const given = /^[0-9a-f]{64}$/.test(candidate.trim()) ? Buffer.from(candidate.trim(), "hex") : Buffer.alloc(0);
+    return given.length === expected.length && timingSafeEqual(given, expected);
+  });
+  if (!matches) throw new WebhookVerificationError("invalid signature");
   let event: VerifiedEvent;
   try {
     event = JSON.parse(rawBody) as VerifiedEvent;

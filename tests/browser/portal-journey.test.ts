@@ -290,6 +290,7 @@ describe.skipIf(chromiumMissing !== null)(suiteName, () => {
     await page.getByRole("link", { name: t.appNav.apiKeys }).click();
     await h1(t.apiKeys.title).waitFor();
     await page.getByRole("button", { name: t.apiKeys.revoke(`backend (${liveKey.slice(0, 12)}…)`) }).click();
+    await page.getByRole("dialog", { name: t.apiKeys.revokeConfirm.heading(`backend (${liveKey.slice(0, 12)}…)`) }).getByRole("button", { name: t.apiKeys.revokeConfirm.button }).click();
     await page.getByText(t.apiKeys.revoked(liveKey.slice(0, 12))).waitFor();
     await expect
       .poll(async () => (await api("GET", "/api/v2/workflows", { base: server.url, headers: { "X-API-Key": liveKey } })).status, { timeout: 10_000 })

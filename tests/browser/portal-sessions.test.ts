@@ -100,7 +100,7 @@ describe.skipIf(chromiumMissing !== null)(suiteName, () => {
     await expectPortalAccessible(page, "session-approved-by-engine");
   }, 150_000);
 
-  it("reviews in the queue: sees the images and the reason, approves one, declines another", async () => {
+  it("reviews in the queue: sees the images and the reason, approves one, declines another after a confirmation (Cancel keeps it)", async () => {
     await page.getByRole("link", { name: t.appNav.reviewQueue }).click();
     await h1(t.review.title).waitFor();
     const cards = page.locator("article");
@@ -122,7 +122,17 @@ describe.skipIf(chromiumMissing !== null)(suiteName, () => {
     await page.getByRole("button", { name: t.review.approveSession(ids.approvable) }).click();
     await page.getByText(t.review.decided(ids.approvable, t.sessions.statuses.APPROVED!)).waitFor();
     await expect.poll(() => cards.count()).toBe(1);
+    // Declining is final and deletes the images: it asks first, and Cancel leaves the session in the queue.
     await page.getByRole("button", { name: t.review.declineSession(ids.faceReview) }).click();
+    const decline = page.getByRole("dialog", { name: t.review.declineConfirm.heading(ids.faceReview) });
+    await decline.getByText(t.review.declineConfirm.consequences[1]!).waitFor();
+    await expectPortalAccessible(page, "review-decline-confirm");
+    await decline.getByRole("button", { name: t.common.cancel }).click();
+    await decline.waitFor({ state: "detached" });
+    expect(await cards.count()).toBe(1);
+    expect(await page.getByText(t.review.decided(ids.faceReview, t.sessions.statuses.DECLINED!)).count()).toBe(0);
+    await page.getByRole("button", { name: t.review.declineSession(ids.faceReview) }).click();
+    await decline.getByRole("button", { name: t.review.declineConfirm.button }).click();
     await page.getByText(t.review.decided(ids.faceReview, t.sessions.statuses.DECLINED!)).waitFor();
     await page.getByText(t.review.empty).waitFor();
     await expectPortalAccessible(page, "review-queue-empty");

@@ -12,8 +12,10 @@ import { ARTIFACTS, chromiumMissing, expectPortalAccessible, launchChromium, sig
  * An app's webhooks page in Debian's Chromium, against the shared server
  * (its worker retries every second) and a real local receiver: a refused
  * URL explained next to the field (what was typed kept), register (the
- * signing secret shown once), approve, rotate the secret (shown once; the
- * receiver then verifies with it), one click per simulated event kind, each
+ * signing secret shown once), approve, rotate the secret after a
+ * confirmation (Cancel changes nothing; shown once; the old one signs too
+ * for the chosen overlap, shown on the row; the receiver then verifies with
+ * the new one), one click per simulated event kind, each
  * in the delivery log with its attempts (the log refreshes by itself while
  * a delivery is pending), the state filter, resend and its new attempt;
  * disable / enable (a test event held meanwhile) and delete after a
@@ -89,8 +91,19 @@ describe.skipIf(chromiumMissing !== null)(suiteName, () => {
     await page.getByRole("cell", { name: w.approved, exact: true }).waitFor();
     expect(await page.getByRole("button", { name: w.approveLabel(receiver.url) }).count()).toBe(0);
 
+    // Rotating asks first; Cancel changes nothing.
     await page.getByRole("button", { name: w.rotateLabel(receiver.url) }).click();
+    const rotateDialog = page.getByRole("dialog", { name: w.rotateConfirm.heading(receiver.url) });
+    await rotateDialog.getByText(w.rotateConfirm.consequences("for 24 hours")[1]!).waitFor();
+    await rotateDialog.getByRole("button", { name: t.common.cancel }).click();
+    await rotateDialog.waitFor({ state: "detached" });
+    expect(await page.getByTestId("secrets-once").count()).toBe(0);
+    // Confirm, with the default overlap (24 hours): the new secret shown once; the row says when the old one stops signing.
+    await page.getByRole("button", { name: w.rotateLabel(receiver.url) }).click();
+    expect(await rotateDialog.getByLabel(t.roll.windowLabel).inputValue()).toBe("86400");
+    await rotateDialog.getByRole("button", { name: w.rotateConfirm.button }).click();
     await page.getByRole("heading", { name: w.rotatedSecret(receiver.url) }).waitFor();
+    await page.getByText(/^Old secret still signs; stops in 2[34] hours$/).waitFor();
     const rotated = await shownSecret(page);
     expect(rotated).toMatch(/^whsec_/);
     expect(rotated).not.toBe(receiver.secret);

@@ -168,6 +168,7 @@ describe.skipIf(chromiumMissing !== null)(suiteName, () => {
     expect(workflow.status).toBe(201);
 
     await page.getByRole("button", { name: t.apiKeys.revoke(`backend (${apiKey.slice(0, 12)}…)`) }).click();
+    await page.getByRole("dialog", { name: t.apiKeys.revokeConfirm.heading(`backend (${apiKey.slice(0, 12)}…)`) }).getByRole("button", { name: t.apiKeys.revokeConfirm.button }).click();
     await page.getByText(t.apiKeys.revoked(apiKey.slice(0, 12))).waitFor();
     await expectPortalAccessible(page, "api-key-revoked");
     await expect
@@ -190,6 +191,7 @@ describe.skipIf(chromiumMissing !== null)(suiteName, () => {
     await page.getByRole("button", { name: t.oidc.saveScopes }).click();
     await page.getByText(t.oidc.scopesSaved).waitFor();
     await page.getByRole("button", { name: t.oidc.rotate }).click();
+    await page.getByRole("dialog", { name: t.oidc.rotateConfirm.heading }).getByRole("button", { name: t.oidc.rotateConfirm.button }).click();
     await page.getByText(t.oidc.newSecret).waitFor();
     const secret = (await page.getByTestId("secrets-once").locator("code").textContent())!;
     expect(secret).toMatch(/^cs_live_/);
@@ -207,6 +209,7 @@ describe.skipIf(chromiumMissing !== null)(suiteName, () => {
     expect(members.status).toBe(200);
 
     await page.getByRole("button", { name: t.oidc.remove("https://shop.example/callback") }).click();
+    await page.getByRole("dialog", { name: t.oidc.removeConfirm.heading("https://shop.example/callback") }).getByRole("button", { name: t.oidc.removeConfirm.button }).click();
     await page.getByText(t.oidc.redirectEmpty).waitFor();
   });
 

@@ -203,10 +203,10 @@ describe("OIDC client", () => {
     expect(scopes.body.data.scopes).toEqual(["openid", "profile", "zkp"]);
   });
 
-  it("rotates the client secret: the new one works, the old one is refused", async () => {
+  it("rotates the client secret (the old one stopping now): the new one works, the old one is refused", async () => {
     const { client_id } = (await a.call("GET", `/api/portal/apps/${appA}/oidc`)).body.data;
     const first = (await a.call("POST", `/api/portal/apps/${appA}/oidc/secret`)).body.data.client_secret as string;
-    const second = await a.call("POST", `/api/portal/apps/${appA}/oidc/secret`);
+    const second = await a.call("POST", `/api/portal/apps/${appA}/oidc/secret`, { json: { expire_previous_in: 0 } });
     expect(second.body.data.client_id).toBe(client_id);
     const members = (secret: string) => api("GET", "/api/sdk/members", { headers: { "X-Client-Id": client_id, "X-Client-Secret": secret } });
     expect((await members(second.body.data.client_secret)).status).toBe(200);

@@ -135,8 +135,8 @@ describe("registering a webhook", () => {
     const list = await a.call("GET", base(testApp));
     expect(list.status).toBe(200);
     expect(list.body.data.webhooks).toEqual([
-      { webhook_id: hookId, url: receiver.url, approved: false, active: true, created_at: expect.any(String) },
-      { webhook_id: secondHookId, url: second.url, approved: false, active: true, created_at: expect.any(String) },
+      { webhook_id: hookId, url: receiver.url, approved: false, active: true, created_at: expect.any(String), previous_secret_expires_at: null },
+      { webhook_id: secondHookId, url: second.url, approved: false, active: true, created_at: expect.any(String), previous_secret_expires_at: null },
     ]);
     expect(list.text).not.toContain("whsec_");
   });
@@ -153,10 +153,10 @@ describe("registering a webhook", () => {
     expect(unknown.body.error.code).toBe("not_found");
   });
 
-  it("rotates the signing secret: a new one, shown once; what follows is signed with it", async () => {
-    const rotated = await a.call("POST", `${base(testApp)}/${hookId}/secret`);
+  it("rotates the signing secret (the old one stopping now): a new one, shown once; what follows is signed with it alone", async () => {
+    const rotated = await a.call("POST", `${base(testApp)}/${hookId}/secret`, { json: { expire_previous_in: 0 } });
     expect(rotated.status).toBe(200);
-    expect(rotated.body.data).toEqual({ webhook_id: hookId, secret: expect.stringMatching(/^whsec_/) });
+    expect(rotated.body.data).toEqual({ webhook_id: hookId, secret: expect.stringMatching(/^whsec_/), previous_secret_expires_at: null });
     expect(rotated.body.data.secret).not.toBe(firstSecret);
     receiver.secret = rotated.body.data.secret;
     const sent = await sendTest("approved");

@@ -173,6 +173,15 @@ const SWEEP: Record<string, Entry> = {
     json: () => ({ name: "made by the caller" }),
     owner: { status: 201, check: (res) => expect(res.body.data).toMatchObject({ name: "made by the caller", api_key: expect.any(String) }) },
   },
+  "POST /api/portal/apps/{appId}/keys/{keyId}/roll": {
+    kind: "app",
+    params: { keyId: "key" },
+    json: () => ({ expire_previous_in: 3600 }),
+    owner: {
+      status: 201,
+      check: (res, r) => expect(res.body.data).toMatchObject({ api_key: expect.any(String), previous: { id: r.key.id, prefix: r.key.prefix, expires_at: expect.any(String) } }),
+    },
+  },
   "DELETE /api/portal/apps/{appId}/keys/{keyId}": {
     kind: "app",
     params: { keyId: "key" },

@@ -306,6 +306,18 @@ const SWEEP: Record<string, Entry> = {
       check: (res, r) => expect(res.body.data).toEqual({ webhook_id: r.webhook.id, deleted: true, cancelled_deliveries: expect.any(Number) }),
     },
   },
+  rollWebhookSecret: {
+    kind: "path",
+    params: { id: "webhook" },
+    body: () => ({ expire_previous_in: 3600 }),
+    owner: {
+      status: 200,
+      check: (res, r) => {
+        expect(res.body.data.webhook).toMatchObject({ webhook_id: r.webhook.id, previous_secret_expires_at: expect.any(String) });
+        expect(res.body.data.secret).toMatch(/^whsec_/);
+      },
+    },
+  },
   sendTestWebhookEvent: {
     kind: "path",
     params: { id: "webhook" },

@@ -324,7 +324,7 @@ describe.skipIf(skipReason !== null)(
       const hook = await cli(["webhook:create", "--app", appId, "--url", `https://${ALLOWED_HOST}:3/hook`, "--approve"], env);
       const url = hook.url as string;
       expect(await cli(["webhook:disable", "--webhook", hook.webhook_id], env)).toEqual({
-        webhook: { webhook_id: hook.webhook_id, url, approved: true, active: false, created_at: expect.any(String) },
+        webhook: { webhook_id: hook.webhook_id, url, approved: true, active: false, created_at: expect.any(String), previous_secret_expires_at: null },
       });
       expect((await cli(["webhook:enable", "--webhook", hook.webhook_id], env)).webhook).toMatchObject({ active: true });
       expect(await cli(["webhook:delete", "--webhook", hook.webhook_id], env)).toEqual({ webhook_id: hook.webhook_id, deleted: true, cancelled_deliveries: 0 });

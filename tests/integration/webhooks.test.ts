@@ -214,7 +214,7 @@ describe("webhook tooling over the API (for the portal and for scripts)", () => 
     const { receiver, webhookId } = await receiverFor(t);
     const list = await api("GET", "/api/v2/webhooks", { headers: keyHeader(t) });
     expect(list.body.data.webhooks).toEqual([
-      { webhook_id: webhookId, url: receiver.url, approved: true, active: true, created_at: expect.any(String) },
+      { webhook_id: webhookId, url: receiver.url, approved: true, active: true, created_at: expect.any(String), previous_secret_expires_at: null },
     ]);
     expect(list.text).not.toContain("whsec_");
 

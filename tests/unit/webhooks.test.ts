@@ -16,27 +16,37 @@ const now = 1_800_000_000;
 
 describe("receiver helper", () => {
   it("accepts a correctly signed delivery", () => {
-    expect(verifyWebhook(body, webhookHeaders(secret, "evt_1", body, now), secret, { nowSeconds: now })).toEqual(event);
+    expect(verifyWebhook(body, webhookHeaders([secret], "evt_1", body, now), secret, { nowSeconds: now })).toEqual(event);
   });
   it.each([
-    ["a tampered body", () => ({ rawBody: body.replace("APPROVED", "DECLINED"), headers: webhookHeaders(secret, "evt_1", body, now) })],
-    ["another secret", () => ({ rawBody: body, headers: webhookHeaders("whsec_other", "evt_1", body, now) })],
-    ["a timestamp 301 s old", () => ({ rawBody: body, headers: webhookHeaders(secret, "evt_1", body, now - 301) })],
-    ["a timestamp 301 s ahead", () => ({ rawBody: body, headers: webhookHeaders(secret, "evt_1", body, now + 301) })],
-    ["a header event id that is not the body's", () => ({ rawBody: body, headers: webhookHeaders(secret, "evt_2", body, now) })],
+    ["a tampered body", () => ({ rawBody: body.replace("APPROVED", "DECLINED"), headers: webhookHeaders([secret], "evt_1", body, now) })],
+    ["another secret", () => ({ rawBody: body, headers: webhookHeaders(["whsec_other"], "evt_1", body, now) })],
+    ["a timestamp 301 s old", () => ({ rawBody: body, headers: webhookHeaders([secret], "evt_1", body, now - 301) })],
+    ["a timestamp 301 s ahead", () => ({ rawBody: body, headers: webhookHeaders([secret], "evt_1", body, now + 301) })],
+    ["a header event id that is not the body's", () => ({ rawBody: body, headers: webhookHeaders([secret], "evt_2", body, now) })],
     ["no signature", () => ({ rawBody: body, headers: { "x-svc-timestamp": String(now), "x-svc-event-id": "evt_1" } })],
   ])("rejects %s", (_, make) => {
     const input = make();
     expect(() => verifyWebhook(input.rawBody, input.headers, secret, { nowSeconds: now })).toThrow(WebhookVerificationError);
   });
+  it("during a secret roll, one header signed with both secrets verifies with either, and not with a third", () => {
+    const headers = webhookHeaders(["whsec_new", secret], "evt_1", body, now);
+    expect(headers["X-Svc-Signature"]).toMatch(/^[0-9a-f]{64},[0-9a-f]{64}$/);
+    expect(verifyWebhook(body, headers, secret, { nowSeconds: now })).toEqual(event);
+    expect(verifyWebhook(body, headers, "whsec_new", { nowSeconds: now })).toEqual(event);
+    expect(() => verifyWebhook(body, headers, "whsec_third", { nowSeconds: now })).toThrow(WebhookVerificationError);
+    // Joined as HTTP joins a repeated header (", ") it verifies too.
+    const joined = { ...headers, "X-Svc-Signature": headers["X-Svc-Signature"].replace(",", ", ") };
+    expect(verifyWebhook(body, joined, secret, { nowSeconds: now })).toEqual(event);
+  });
   it("accepts a timestamp 300 s old", () => {
-    expect(() => verifyWebhook(body, webhookHeaders(secret, "evt_1", body, now - 300), secret, { nowSeconds: now })).not.toThrow();
+    expect(() => verifyWebhook(body, webhookHeaders([secret], "evt_1", body, now - 300), secret, { nowSeconds: now })).not.toThrow();
   });
   it("the Web handler answers 400 to a bad signature and processes an event id once", async () => {
     const seen: string[] = [];
     const options = { secret, store: new MemoryDedupStore(), onEvent: (e: { event_id: string }) => void seen.push(e.event_id) };
     const ts = Math.floor(Date.now() / 1000);
-    const make = (s: string) => new Request("http://x/hook", { method: "POST", body, headers: webhookHeaders(s, "evt_1", body, ts) });
+    const make = (s: string) => new Request("http://x/hook", { method: "POST", body, headers: webhookHeaders([s], "evt_1", body, ts) });
     expect((await handleWebhookRequest(make("whsec_wrong"), options)).status).toBe(400);
     const first = await handleWebhookRequest(make(secret), options);
     const second = await handleWebhookRequest(make(secret), options);

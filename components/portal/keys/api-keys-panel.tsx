@@ -11,14 +11,34 @@ import { DataTable } from "../data-table";
 import { errorMessage, formatDate, portalFetch, queryKeys, text } from "../api";
 import { useServerSnapshot } from "../server-snapshot";
 import { SecretsOnce } from "../apps/secrets-once";
+import { ConfirmDialog } from "../confirm-dialog";
+import { keepForPhrase, RollWindowSelect, timeUntil } from "../roll-window-select";
+import { DEFAULT_ROLL_WINDOW_SECONDS } from "@/lib/tenancy/roll-window";
 
 const t = text.apiKeys;
+const SMALL = "min-h-10 px-3 py-1.5 text-sm";
 type NewKey = { id: string; name: string; prefix: string; api_key: string };
+type RolledKey = NewKey & { previous: { id: string; prefix: string; expires_at: string } };
 
-/** Create (shown once), list (prefix, created, last used), revoke. */
+/** What a key's status cell says: revoked, expired (a rolled key past its expiry), expiring, or active. */
+function keyStatus(key: PresentedApiKey): { text: string; usable: boolean; rolled: boolean } {
+  if (key.revoked_at) return { text: t.revokedAt(formatDate(key.revoked_at)), usable: false, rolled: false };
+  if (key.expires_at && Date.parse(key.expires_at) <= Date.now()) return { text: t.expiredAt(formatDate(key.expires_at)), usable: false, rolled: true };
+  if (key.expires_at) return { text: t.expiresIn(timeUntil(key.expires_at)), usable: true, rolled: true };
+  return { text: t.active, usable: true, rolled: false };
+}
+
+/**
+ * Create (shown once), list (prefix, created, last used, status), roll (a
+ * new key shown once; the old one works for the window chosen in the
+ * confirmation) and revoke (after a confirmation: requests fail at once).
+ */
 export function ApiKeysPanel({ appId, initialKeys, credentialCacheSeconds }: { appId: string; initialKeys: PresentedApiKey[]; credentialCacheSeconds: number }) {
   const queryClient = useQueryClient();
-  const [created, setCreated] = useState<NewKey | null>(null);
+  const [created, setCreated] = useState<{ heading: string; key: string } | null>(null);
+  const [rolling, setRolling] = useState<PresentedApiKey | null>(null);
+  const [rollWindow, setRollWindow] = useState(DEFAULT_ROLL_WINDOW_SECONDS);
+  const [revoking, setRevoking] = useState<PresentedApiKey | null>(null);
   useServerSnapshot(queryKeys.keys(appId), initialKeys);
   const keys = useQuery({
     queryKey: queryKeys.keys(appId),
@@ -28,24 +48,39 @@ export function ApiKeysPanel({ appId, initialKeys, credentialCacheSeconds }: { a
   const create = useMutation({
     mutationFn: (name: string) => portalFetch<NewKey>("POST", `/api/portal/apps/${appId}/keys`, { name }),
     onSuccess: (key) => {
-      setCreated(key);
+      setCreated({ heading: t.newKey(key.name), key: key.api_key });
       void queryClient.invalidateQueries({ queryKey: queryKeys.keys(appId) });
     },
   });
+  const roll = useMutation({
+    mutationFn: ({ key, seconds }: { key: PresentedApiKey; seconds: number }) =>
+      portalFetch<RolledKey>("POST", `/api/portal/apps/${appId}/keys/${key.id}/roll`, { expire_previous_in: seconds }),
+    onSuccess: (key) => {
+      setRolling(null);
+      setCreated({ heading: t.rolledKey(key.name, key.previous.prefix, timeUntil(key.previous.expires_at)), key: key.api_key });
+      void queryClient.invalidateQueries({ queryKey: queryKeys.keys(appId) });
+    },
+    onError: () => setRolling(null),
+  });
   const revoke = useMutation({
     mutationFn: (key: PresentedApiKey) => portalFetch<{ prefix: string }>("DELETE", `/api/portal/apps/${appId}/keys/${key.id}`),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.keys(appId) }),
+    onSuccess: () => {
+      setRevoking(null);
+      return queryClient.invalidateQueries({ queryKey: queryKeys.keys(appId) });
+    },
+    onError: () => setRevoking(null),
   });
   return (
     <div>
       <p className="mt-1 text-slate-700">{t.intro}</p>
       <Section title={t.createHeading} id="create-key">
-        {created && <SecretsOnce heading={t.newKey(created.name)} secrets={[{ label: text.apps.apiKey, value: created.api_key }]} onDone={() => setCreated(null)} />}
+        {created && <SecretsOnce heading={created.heading} secrets={[{ label: text.apps.apiKey, value: created.key }]} onDone={() => setCreated(null)} />}
         <CreateByNameForm create={create} label={t.name} hint={t.nameHint} maxLength={60} submitLabel={t.create} pendingLabel={t.creating} />
       </Section>
 
       <Section title={t.listHeading} id="keys" description={t.revokeNote(credentialCacheSeconds)}>
-        {revoke.isError && <Notice tone="error">{errorMessage(revoke.error)}</Notice>}
+        <p className="mt-1 text-sm text-slate-700">{t.rollNote}</p>
+        {[revoke, roll].map((m, i) => m.isError && <Notice key={i} tone="error">{errorMessage(m.error)}</Notice>)}
         <LiveStatus className="mt-2 text-green-800">{revoke.isSuccess ? t.revoked(revoke.data.prefix) : ""}</LiveStatus>
         <DataTable
           label={t.listHeading}
@@ -59,24 +94,54 @@ export function ApiKeysPanel({ appId, initialKeys, credentialCacheSeconds }: { a
             { header: t.columns.lastUsed, cell: (key) => formatDate(key.last_used_at) },
             {
               header: t.columns.status,
-              cell: (key) =>
-                key.revoked_at ? (
-                  <span className="text-slate-700">{t.revokedAt(formatDate(key.revoked_at))}</span>
-                ) : (
-                  <Button
-                    variant="secondary"
-                    className="min-h-10 px-3 py-1.5 text-sm"
-                    aria-label={t.revoke(`${key.name} (${key.prefix}…)`)}
-                    disabled={revoke.isPending}
-                    onClick={() => revoke.mutate(key)}
-                  >
-                    {t.revokeShort}
-                  </Button>
-                ),
+              cell: (key) => {
+                const status = keyStatus(key);
+                const name = `${key.name} (${key.prefix}…)`;
+                return (
+                  <div className="flex flex-wrap items-center gap-2">
+                    <span className={status.rolled ? "font-medium text-amber-900" : "text-slate-700"}>{status.text}</span>
+                    {status.usable && !status.rolled && (
+                      <Button variant="secondary" className={SMALL} aria-label={t.roll(name)} disabled={roll.isPending} onClick={() => setRolling(key)}>
+                        {t.rollShort}
+                      </Button>
+                    )}
+                    {!key.revoked_at && (
+                      <Button variant="secondary" className={SMALL} aria-label={t.revoke(name)} disabled={revoke.isPending} onClick={() => setRevoking(key)}>
+                        {t.revokeShort}
+                      </Button>
+                    )}
+                  </div>
+                );
+              },
             },
           ]}
         />
       </Section>
+      {rolling && (
+        <ConfirmDialog
+          heading={t.rollConfirm.heading(`${rolling.name} (${rolling.prefix}…)`)}
+          consequences={t.rollConfirm.consequences(keepForPhrase(rollWindow))}
+          confirmLabel={t.rollConfirm.button}
+          pendingLabel={t.rollConfirm.pending}
+          pending={roll.isPending}
+          onCancel={() => setRolling(null)}
+          onConfirm={() => roll.mutate({ key: rolling, seconds: rollWindow })}
+        >
+          <RollWindowSelect value={rollWindow} onChange={setRollWindow} disabled={roll.isPending} />
+        </ConfirmDialog>
+      )}
+      {revoking && (
+        <ConfirmDialog
+          heading={t.revokeConfirm.heading(`${revoking.name} (${revoking.prefix}…)`)}
+          consequences={t.revokeConfirm.consequences(credentialCacheSeconds)}
+          confirmLabel={t.revokeConfirm.button}
+          pendingLabel={t.revokeConfirm.pending}
+          pending={revoke.isPending}
+          danger
+          onCancel={() => setRevoking(null)}
+          onConfirm={() => revoke.mutate(revoking)}
+        />
+      )}
     </div>
   );
 }

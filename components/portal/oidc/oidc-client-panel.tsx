@@ -13,10 +13,22 @@ import { errorMessage, fieldErrors, portalFetch, queryKeys, text } from "../api"
 import { RemovableList } from "../removable-list";
 import { useServerSnapshot } from "../server-snapshot";
 import { SecretsOnce } from "../apps/secrets-once";
+import { ConfirmDialog } from "../confirm-dialog";
+import { keepForPhrase, RollWindowSelect, timeUntil } from "../roll-window-select";
+import { DEFAULT_ROLL_WINDOW_SECONDS } from "@/lib/tenancy/roll-window";
 
 const t = text.oidc;
 
-export type OidcSettings = { app_id: string; client_id: string; redirect_uris: string[]; scopes: string[]; active: boolean; discovery_url: string };
+export type OidcSettings = {
+  app_id: string;
+  client_id: string;
+  redirect_uris: string[];
+  scopes: string[];
+  active: boolean;
+  /** While a rotated-away secret still works, when it stops. */
+  previous_secret_expires_at: string | null;
+  discovery_url: string;
+};
 
 function CopyRow({ label, value }: { label: string; value: string }) {
   return (
@@ -30,7 +42,11 @@ function CopyRow({ label, value }: { label: string; value: string }) {
   );
 }
 
-/** Client id, rotate the secret (shown once), exact redirect URIs, scopes, active, discovery URL. */
+/**
+ * Client id, rotate the secret (after a confirmation choosing how long the
+ * old one keeps working; the new one shown once), exact redirect URIs
+ * (removing one is confirmed), scopes, active, discovery URL.
+ */
 export function OidcClientPanel({ initial }: { initial: OidcSettings }) {
   const appId = initial.app_id;
   const queryClient = useQueryClient();
@@ -47,9 +63,17 @@ export function OidcClientPanel({ initial }: { initial: OidcSettings }) {
     void queryClient.invalidateQueries({ queryKey: key });
   };
   const [secret, setSecret] = useState<string | null>(null);
+  const [confirmRotate, setConfirmRotate] = useState(false);
+  const [rollWindow, setRollWindow] = useState(DEFAULT_ROLL_WINDOW_SECONDS);
+  const [removing, setRemoving] = useState<string | null>(null);
   const rotate = useMutation({
-    mutationFn: () => portalFetch<{ client_secret: string }>("POST", `/api/portal/apps/${appId}/oidc/secret`),
-    onSuccess: (d) => setSecret(d.client_secret),
+    mutationFn: (seconds: number) => portalFetch<{ client_secret: string }>("POST", `/api/portal/apps/${appId}/oidc/secret`, { expire_previous_in: seconds }),
+    onSuccess: (d) => {
+      setConfirmRotate(false);
+      setSecret(d.client_secret);
+      void queryClient.invalidateQueries({ queryKey: key });
+    },
+    onError: () => setConfirmRotate(false),
   });
   const addUri = useMutation({
     mutationFn: (uri: string) => portalFetch<OidcSettings>("POST", `/api/portal/apps/${appId}/oidc/redirect-uris`, { uri }),
@@ -61,7 +85,11 @@ export function OidcClientPanel({ initial }: { initial: OidcSettings }) {
   });
   const removeUri = useMutation({
     mutationFn: (uri: string) => portalFetch<OidcSettings>("DELETE", `/api/portal/apps/${appId}/oidc/redirect-uris`, { uri }),
-    onSuccess: saved,
+    onSuccess: (d) => {
+      setRemoving(null);
+      saved(d);
+    },
+    onError: () => setRemoving(null),
   });
   const update = useMutation({
     mutationFn: (patch: { scopes?: string[]; active?: boolean }) => portalFetch<OidcSettings>("PATCH", `/api/portal/apps/${appId}/oidc`, patch),
@@ -88,9 +116,23 @@ export function OidcClientPanel({ initial }: { initial: OidcSettings }) {
       <Section title={t.secretHeading} id="secret" description={t.secretIntro}>
         {secret && <SecretsOnce heading={t.newSecret} secrets={[{ label: text.apps.clientSecret, value: secret }]} onDone={() => setSecret(null)} />}
         {rotate.isError && <Notice tone="error">{errorMessage(rotate.error)}</Notice>}
-        <Button variant="secondary" className="mt-4" disabled={rotate.isPending} onClick={() => rotate.mutate()}>
+        {current.previous_secret_expires_at && <p className="mt-3 font-medium text-amber-900">{t.previousExpires(timeUntil(current.previous_secret_expires_at))}</p>}
+        <Button variant="secondary" className="mt-4" disabled={rotate.isPending} onClick={() => setConfirmRotate(true)}>
           {rotate.isPending ? t.rotating : t.rotate}
         </Button>
+        {confirmRotate && (
+          <ConfirmDialog
+            heading={t.rotateConfirm.heading}
+            consequences={t.rotateConfirm.consequences(keepForPhrase(rollWindow))}
+            confirmLabel={t.rotateConfirm.button}
+            pendingLabel={t.rotateConfirm.pending}
+            pending={rotate.isPending}
+            onCancel={() => setConfirmRotate(false)}
+            onConfirm={() => rotate.mutate(rollWindow)}
+          >
+            <RollWindowSelect value={rollWindow} onChange={setRollWindow} disabled={rotate.isPending} />
+          </ConfirmDialog>
+        )}
       </Section>
 
       <Section title={t.redirectHeading} id="redirect-uris" description={t.redirectIntro}>
@@ -100,8 +142,20 @@ export function OidcClientPanel({ initial }: { initial: OidcSettings }) {
           removeLabel={t.remove}
           removeShort={t.removeShort}
           disabled={removeUri.isPending}
-          onRemove={(uri) => removeUri.mutate(uri)}
+          onRemove={setRemoving}
         />
+        {removing && (
+          <ConfirmDialog
+            heading={t.removeConfirm.heading(removing)}
+            consequences={t.removeConfirm.consequences}
+            confirmLabel={t.removeConfirm.button}
+            pendingLabel={t.removeConfirm.pending}
+            pending={removeUri.isPending}
+            danger
+            onCancel={() => setRemoving(null)}
+            onConfirm={() => removeUri.mutate(removing)}
+          />
+        )}
         {removeUri.isError && <Notice tone="error">{errorMessage(removeUri.error)}</Notice>}
         <form
           onSubmit={(event) => {

@@ -5,6 +5,7 @@ import { useState } from "react";
 import { Button } from "@/components/ui/button";
 import { INPUT_CLASS } from "@/components/ui/field";
 import { Notice } from "@/components/ui/notice";
+import { ConfirmDialog } from "../confirm-dialog";
 import type { ReviewItem } from "@/lib/sessions/review-view";
 import { errorMessage, fieldErrors, portalFetch, queryKeys, text } from "../api";
 import { checkName, formatScore, reasonText } from "./labels";
@@ -183,7 +184,7 @@ function CheckReview({
 /**
  * What a reviewer needs to decide one IN_REVIEW session, side by side: the
  * kept images, the engine's reasons and every check's score; then Approve
- * or Decline (PATCH .../status: the API's rule and 409s, audited with the
+ * or Decline (Decline after a confirmation: final, deletes the images) (PATCH .../status: the API's rule and 409s, audited with the
  * developer's email). Approve is disabled, with why, when the three face
  * checks have not all passed. After a decision (or a 409: someone else
  * decided) the app's session queries are refetched, so the queue and the
@@ -209,8 +210,12 @@ export function ReviewPanel({
   const decide = useMutation({
     mutationFn: (status: "APPROVED" | "DECLINED") => portalFetch<PresentedSession>("PATCH", `/api/portal/apps/${appId}/sessions/${id}/status`, { status }),
     onSuccess: (session) => onDecided?.(session),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: queryKeys.sessions(appId) }),
+    onSettled: () => {
+      setConfirmDecline(false);
+      return queryClient.invalidateQueries({ queryKey: queryKeys.sessions(appId) });
+    },
   });
+  const [confirmDecline, setConfirmDecline] = useState(false);
   const approveNoteId = `approve-note-${id}`;
   return (
     <div className="grid gap-4 lg:grid-cols-2">
@@ -260,8 +265,22 @@ export function ReviewPanel({
             describedBy={item.can_approve ? undefined : approveNoteId}
             disabled={!item.can_approve}
           />
-          <ChoiceButton mutation={decide} value="DECLINED" variant="secondary" label={t.decline} ariaLabel={t.declineSession(id)} />
+          <Button variant="secondary" aria-label={t.declineSession(id)} disabled={decide.isPending} onClick={() => setConfirmDecline(true)}>
+            {decide.isPending && decide.variables === "DECLINED" ? t.deciding : t.decline}
+          </Button>
         </div>
+        {confirmDecline && (
+          <ConfirmDialog
+            heading={t.declineConfirm.heading(id)}
+            consequences={t.declineConfirm.consequences}
+            confirmLabel={t.declineConfirm.button}
+            pendingLabel={t.declineConfirm.pending}
+            pending={decide.isPending}
+            danger
+            onCancel={() => setConfirmDecline(false)}
+            onConfirm={() => decide.mutate("DECLINED")}
+          />
+        )}
         {!item.can_approve && (
           <p id={approveNoteId} className="mt-2 text-sm text-slate-700">
             {item.settle.length ? t.approveAfterSettling : t.approveUnavailable}

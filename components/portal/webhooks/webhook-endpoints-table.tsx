@@ -8,14 +8,18 @@ import { errorMessage, formatDate, portalFetch, queryKeys, text } from "../api";
 import { SecretsOnce } from "../apps/secrets-once";
 import { ConfirmDialog } from "../confirm-dialog";
 import { DataTable } from "../data-table";
+import { keepForPhrase, RollWindowSelect, timeUntil } from "../roll-window-select";
+import { DEFAULT_ROLL_WINDOW_SECONDS } from "@/lib/tenancy/roll-window";
 import type { DeletedWebhook, PresentedWebhookEndpoint } from "./types";
 
 const t = text.webhooks;
 const SMALL = "min-h-10 px-3 py-1.5 text-sm";
 
 /**
- * The app's webhooks: URL, status, registered; approve, rotate the signing
- * secret (shown once), disable / enable, delete (after a confirmation that
+ * The app's webhooks: URL (and while a rotated-away secret still signs,
+ * until when), status, registered; approve, rotate the signing secret (after
+ * a confirmation choosing how long the old one keeps signing too; the new
+ * one shown once), disable / enable, delete (after a confirmation that
  * says its pending deliveries are cancelled). A change reloads the list and
  * the delivery log (held and cancelled deliveries).
  */
@@ -23,6 +27,8 @@ export function WebhookEndpointsTable({ appId, webhooks }: { appId: string; webh
   const queryClient = useQueryClient();
   const [rotated, setRotated] = useState<{ url: string; secret: string } | null>(null);
   const [deleting, setDeleting] = useState<PresentedWebhookEndpoint | null>(null);
+  const [rotating, setRotating] = useState<PresentedWebhookEndpoint | null>(null);
+  const [rollWindow, setRollWindow] = useState(DEFAULT_ROLL_WINDOW_SECONDS);
   /** What the last change did, announced (approved, disabled, enabled, deleted). */
   const [note, setNote] = useState("");
   const refresh = () =>
@@ -57,9 +63,17 @@ export function WebhookEndpointsTable({ appId, webhooks }: { appId: string; webh
     },
   });
   const rotate = useMutation({
-    mutationFn: (hook: PresentedWebhookEndpoint) =>
-      portalFetch<{ secret: string }>("POST", `/api/portal/apps/${appId}/webhooks/${hook.webhook_id}/secret`).then((d) => ({ url: hook.url, secret: d.secret })),
-    onSuccess: setRotated,
+    mutationFn: ({ hook, seconds }: { hook: PresentedWebhookEndpoint; seconds: number }) =>
+      portalFetch<{ secret: string }>("POST", `/api/portal/apps/${appId}/webhooks/${hook.webhook_id}/secret`, { expire_previous_in: seconds }).then((d) => ({
+        url: hook.url,
+        secret: d.secret,
+      })),
+    onSuccess: (done) => {
+      setRotating(null);
+      setRotated(done);
+      return queryClient.invalidateQueries({ queryKey: queryKeys.webhooks(appId) });
+    },
+    onError: () => setRotating(null),
   });
   const failed = [approve, rotate, toggle, remove].find((m) => m.isError)?.error ?? null;
   return (
@@ -73,7 +87,17 @@ export function WebhookEndpointsTable({ appId, webhooks }: { appId: string; webh
         rowKey={(hook) => hook.webhook_id}
         empty={t.empty}
         columns={[
-          { header: t.columns.url, cell: (hook) => <code className="break-all font-mono">{hook.url}</code> },
+          {
+            header: t.columns.url,
+            cell: (hook) => (
+              <>
+                <code className="break-all font-mono">{hook.url}</code>
+                {hook.previous_secret_expires_at && (
+                  <span className="mt-1 block text-sm font-medium text-amber-900">{t.previousExpires(timeUntil(hook.previous_secret_expires_at))}</span>
+                )}
+              </>
+            ),
+          },
           {
             header: t.columns.status,
             cell: (hook) =>
@@ -95,7 +119,7 @@ export function WebhookEndpointsTable({ appId, webhooks }: { appId: string; webh
                     {t.approve}
                   </Button>
                 )}
-                <Button variant="secondary" className={SMALL} aria-label={t.rotateLabel(hook.url)} disabled={rotate.isPending} onClick={() => rotate.mutate(hook)}>
+                <Button variant="secondary" className={SMALL} aria-label={t.rotateLabel(hook.url)} disabled={rotate.isPending} onClick={() => setRotating(hook)}>
                   {t.rotate}
                 </Button>
                 <Button
@@ -117,6 +141,19 @@ export function WebhookEndpointsTable({ appId, webhooks }: { appId: string; webh
       />
       <p className="mt-3 text-sm text-slate-700">{t.rotateNote}</p>
       <p className="mt-1 text-sm text-slate-700">{t.lifecycleNote}</p>
+      {rotating && (
+        <ConfirmDialog
+          heading={t.rotateConfirm.heading(rotating.url)}
+          consequences={t.rotateConfirm.consequences(keepForPhrase(rollWindow))}
+          confirmLabel={t.rotateConfirm.button}
+          pendingLabel={t.rotateConfirm.pending}
+          pending={rotate.isPending}
+          onCancel={() => setRotating(null)}
+          onConfirm={() => rotate.mutate({ hook: rotating, seconds: rollWindow })}
+        >
+          <RollWindowSelect value={rollWindow} onChange={setRollWindow} disabled={rotate.isPending} />
+        </ConfirmDialog>
+      )}
       {deleting && (
         <ConfirmDialog
           heading={t.deleteConfirm.heading(deleting.url)}

@@ -6,6 +6,7 @@ import { CHECK_STATUSES, SESSION_STATUSES } from "@/lib/sessions/statuses";
 import { SESSION_EVENT_STATUSES } from "@/lib/webhooks/event-types";
 import { DELIVERY_STATES, TEST_EVENT_KINDS } from "@/lib/webhooks/kinds";
 import { DeliveriesQuery, SetWebhookActiveBody, TestEventBody } from "@/lib/webhooks/schemas";
+import { RollBody } from "@/lib/tenancy/roll-window";
 import { CreateWorkflowBody, FEATURES, UpdateWorkflowBody } from "@/lib/workflows/schemas";
 import { DOCUMENT_TYPES, FEATURE_SETTINGS, LIVENESS_ACTIONS, SessionSettings } from "@/lib/workflows/settings";
 import { operations } from "../operation";
@@ -317,6 +318,9 @@ const WebhookEndpoint = z
     approved: z.boolean().meta({ description: "Only approved, active webhooks receive events (and may be a session's `callback`)." }),
     active: z.boolean().meta({ description: "False while disabled: no new events are queued for it, and its pending deliveries are held until it is enabled." }),
     created_at: timestamp(),
+    previous_secret_expires_at: timestamp(
+      "Extension: while a rolled-away signing secret still signs deliveries (beside the new one), when it stops; else null.",
+    ).nullable(),
   })
   .meta({ id: "WebhookEndpoint" });
 
@@ -613,6 +617,24 @@ export const VERIFICATION_OPERATIONS = operations([
         deleted: z.literal(true),
         cancelled_deliveries: z.number().int().meta({ description: "How many pending deliveries were cancelled." }),
       }),
+    },
+    errors: ["not_found"],
+  },
+  {
+    method: "post",
+    path: "/api/v2/webhooks/{id}/secret",
+    operationId: "rollWebhookSecret",
+    summary: "Roll a webhook's signing secret",
+    description:
+      "Extension (not in the spec). A new `whsec_` secret, in this answer only, signs every delivery from now on; the previous one signs them too (two comma-separated signatures in `X-Svc-Signature`) for `expire_previous_in` seconds (default 24 hours; 0 stops it at once), so receivers can switch without failing a delivery. Rolling again during the window ends it: the secret being replaced becomes the previous one. Audited.",
+    tag: "Webhooks",
+    auth: "apiKey",
+    params: WebhookIdParams,
+    body: RollBody,
+    success: {
+      status: 200,
+      description: "The new secret, and the webhook with `previous_secret_expires_at`.",
+      schema: z.object({ webhook: WebhookEndpoint, secret: z.string().meta({ description: "The new signing secret (`whsec_...`); shown once." }) }),
     },
     errors: ["not_found"],
   },
