@@ -10,7 +10,8 @@ import { searchCode } from "./search-code";
 /**
  * The 1:N search index of this process: every project's active gallery
  * faces as 128-byte search codes (lib/faces/search-code.ts) in memory, a
- * million faces in 128 MiB, scanned exactly in Hamming space by a SIMD
+ * million faces in 122.5 MiB of codes (about 150 MiB of process memory with
+ * the slot arrays: README "Face search at scale"), scanned exactly in Hamming space by a SIMD
  * kernel (lib/faces/hamming-scan.ts). The database keeps the codes sealed
  * (lib/faces/sealed-faces.ts): they are opened once, as they are loaded,
  * never during a search.

@@ -443,7 +443,7 @@ export interface paths {
         put?: never;
         /**
          * Submit the identity document
-         * @description The document step (id_verification; then age, and face match once a selfie exists). Images under 20 MB each. A picture to retake is refused and not counted: 422 `invalid_image` (unreadable, no barcode or MRZ: `data.reason`), `no_face` or `face_rescan_required` (no clear portrait). A read document is recorded (billed once per session; a retake replaces it). A document that fails, or an age under the workflow's minimum, decides the session DECLINED at once (`session_status`).
+         * @description The document step (id_verification; then age, and face match once a selfie exists). Images under 20 MB each. A picture to retake is refused and not counted: 422 `invalid_image` (unreadable, no barcode or MRZ: `data.reason`), `no_face` or `face_rescan_required` (no clear portrait). A read document is recorded (billed once per session; a retake replaces it). A document that fails, or an age under the workflow's minimum, decides the session DECLINED immediately (`session_status`).
          */
         post: operations["submitDocument"];
         delete?: never;

@@ -68,7 +68,7 @@ describe("npm run dev (README)", () => {
     } finally {
       await again.stop();
     }
-  });
+  }, 180_000); // two cold `next dev` starts: over a minute on a loaded 2-core machine (a timed-out start left its dev server running)
 });
 
 /** Starts the production server with `env` and expects it to refuse: resolves with its exit code and output. */

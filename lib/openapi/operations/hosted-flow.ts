@@ -268,7 +268,7 @@ export const HOSTED_FLOW_OPERATIONS = operations([
     operationId: "submitDocument",
     summary: "Submit the identity document",
     description:
-      "The document step (id_verification; then age, and face match once a selfie exists). Images under 20 MB each. A picture to retake is refused and not counted: 422 `invalid_image` (unreadable, no barcode or MRZ: `data.reason`), `no_face` or `face_rescan_required` (no clear portrait). A read document is recorded (billed once per session; a retake replaces it). A document that fails, or an age under the workflow's minimum, decides the session DECLINED at once (`session_status`).",
+      "The document step (id_verification; then age, and face match once a selfie exists). Images under 20 MB each. A picture to retake is refused and not counted: 422 `invalid_image` (unreadable, no barcode or MRZ: `data.reason`), `no_face` or `face_rescan_required` (no clear portrait). A read document is recorded (billed once per session; a retake replaces it). A document that fails, or an age under the workflow's minimum, decides the session DECLINED immediately (`session_status`).",
     tag: "Hosted flow",
     auth: "sessionToken",
     upload: {
