@@ -16,7 +16,7 @@ import { rejudgeLicenceAfterDocument } from "@/lib/credentials/rejudge-after-doc
 import { ageVerdict } from "./age-verdict";
 import { documentVerdict } from "./document-verdict";
 import { runFaceMatchIfReady } from "./run-face-match";
-import { stopAtDecisiveFailure } from "./stop-at-decisive-failure";
+import { isFinalFailure, stopAtDecisiveFailure } from "./stop-at-decisive-failure";
 
 /** The upload's text field (the images are its file parts, read by lib/http/read-upload.ts). */
 export const DocumentFields = z.strictObject({
@@ -148,7 +148,9 @@ export async function submitDocument(session: Session, upload: Upload) {
     checks.push({ type: "age", status: ageStatus, data: age.data, error: age.error });
   }
   // A failed document or an age under the minimum decides the session here: no face match, no later step.
-  const stopped = await stopAtDecisiveFailure(session);
+  // Only a failure recorded just now can (a failed document ends the session), so a passing document takes no lock for it.
+  const failedNow = (checks as { type: string; status: string }[]).some(isFinalFailure);
+  const stopped = failedNow ? await stopAtDecisiveFailure(session) : null;
   if (stopped) return { checks, session_status: stopped.status };
   const faceMatch = await runFaceMatchIfReady(session);
   if (faceMatch) checks.push(faceMatch);

@@ -1,3 +1,4 @@
+import { previousWhileLive } from "@/lib/crypto/rolled-secret";
 import type { App } from "@/generated/prisma/client";
 import { env } from "@/lib/config/env";
 import { db } from "@/lib/db/client";
@@ -39,7 +40,7 @@ function remembered(key: string, at: Date): Caller | undefined {
 
 /** A rolled API key works until its `expiresAt`; revoked or expired, it is refused the same way. */
 export function apiKeyIsUsable(key: { revokedAt: Date | null; expiresAt: Date | null }, at: Date): boolean {
-  return !key.revokedAt && (!key.expiresAt || key.expiresAt.getTime() > at.getTime());
+  return !key.revokedAt && (!key.expiresAt || previousWhileLive(key, key.expiresAt, at) !== null);
 }
 
 /**
@@ -53,10 +54,8 @@ export function matchClientSecret(
   at: Date,
 ): { until: number | null } | false {
   if (constantTimeEqual(app.clientSecretHash, secretHash)) return { until: null };
-  const previousUntil = app.previousClientSecretExpiresAt?.getTime();
-  if (app.previousClientSecretHash && previousUntil !== undefined && previousUntil > at.getTime() && constantTimeEqual(app.previousClientSecretHash, secretHash)) {
-    return { until: previousUntil };
-  }
+  const previous = previousWhileLive(app.previousClientSecretHash, app.previousClientSecretExpiresAt, at);
+  if (previous && constantTimeEqual(previous, secretHash)) return { until: app.previousClientSecretExpiresAt!.getTime() };
   return false;
 }
 

@@ -1,3 +1,4 @@
+import { previousWhileLive } from "@/lib/crypto/rolled-secret";
 import { now } from "@/lib/clock";
 import { db } from "@/lib/db/client";
 import { ApiError } from "@/lib/http/api-error";
@@ -16,8 +17,7 @@ type OidcApp = {
 
 /** While a rotated-away client secret still works (its overlap window), when it stops; else null. */
 function previousSecretExpiry(app: OidcApp): string | null {
-  const until = app.previousClientSecretExpiresAt;
-  return app.previousClientSecretHash && until && until.getTime() > now().getTime() ? until.toISOString() : null;
+  return previousWhileLive(app.previousClientSecretHash, app.previousClientSecretExpiresAt, now()) ? app.previousClientSecretExpiresAt!.toISOString() : null;
 }
 
 function present(app: OidcApp) {

@@ -1,3 +1,4 @@
+import { previousWhileLive } from "@/lib/crypto/rolled-secret";
 import { now } from "@/lib/clock";
 import { db, type Tx } from "@/lib/db/client";
 import { afterCursor, keysetPage } from "@/lib/db/keyset-cursor";
@@ -223,8 +224,7 @@ export function presentWebhookEndpoint(w: WebhookEndpoint) {
 
 /** While a rolled secret still signs (its overlap window), when it stops; else null. */
 function previousSecretExpiry(w: Pick<WebhookEndpoint, "previousSecretEncrypted" | "previousSecretExpiresAt">): string | null {
-  const until = w.previousSecretExpiresAt;
-  return w.previousSecretEncrypted && until && until.getTime() > now().getTime() ? until.toISOString() : null;
+  return previousWhileLive(w.previousSecretEncrypted, w.previousSecretExpiresAt, now()) ? w.previousSecretExpiresAt!.toISOString() : null;
 }
 
 export type PresentedWebhookEndpoint = ReturnType<typeof presentWebhookEndpoint>;

@@ -1,3 +1,4 @@
+import { previousWhileLive } from "@/lib/crypto/rolled-secret";
 import { randomBytes } from "node:crypto";
 import { now } from "@/lib/clock";
 import { env } from "@/lib/config/env";
@@ -162,8 +163,8 @@ class SigningError extends Error {}
 function signingSecrets(d: Claimed, at: Date): string[] {
   if (d.signing === "invalid") return [`whsec_${randomBytes(32).toString("base64url")}`];
   try {
-    const previousLive = d.previous_secret_encrypted && d.previous_secret_expires_at && new Date(d.previous_secret_expires_at).getTime() > at.getTime();
-    return previousLive ? [decryptString(d.secret_encrypted), decryptString(d.previous_secret_encrypted!)] : [decryptString(d.secret_encrypted)];
+    const previous = previousWhileLive(d.previous_secret_encrypted, d.previous_secret_expires_at, at);
+    return previous ? [decryptString(d.secret_encrypted), decryptString(previous)] : [decryptString(d.secret_encrypted)];
   } catch (err) {
     // e.g. instances with different ENCRYPTION_KEYs: the operator's problem, retried like any failure.
     logger.error("webhook signing secret could not be decrypted", { delivery: d.id, ...describeError(err) });
