@@ -6,7 +6,7 @@ import { skinColours } from "./colour-verdict";
 
 /**
  * The colour challenge against recordings (for `npm run eval:liveness` and
- * tests/integration/colour-response-fixtures.test.ts): a burst recorded
+ * tests/checks/colour-response-fixtures.test.ts): a burst recorded
  * without the screen's light of THIS challenge (every fixture burst: live
  * ones, printed photos, screen replays) is judged against `trials` freshly
  * drawn colour sequences, as if replayed into that many challenges. Counts

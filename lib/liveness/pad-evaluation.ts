@@ -9,7 +9,7 @@ import { withColourChallenge } from "./colour-verdict";
 
 /**
  * The presentation-attack evaluation (`npm run eval:liveness`, and the test
- * suite's tests/integration/presentation-attacks.test.ts): every burst of two
+ * suite's tests/checks/presentation-attacks.test.ts): every burst of two
  * independent renderers goes through the real face engine and the liveness
  * verdict, answering the challenge its frames perform (a burst that performs
  * nothing is asked [turn_left, turn_right]).

@@ -53,7 +53,13 @@ describe.skipIf(chromiumMissing !== null)(suiteName, () => {
     const page = await (await browser.newContext({ viewport: DESKTOP })).newPage();
     const elsewhere = recordRequests(page);
     const failed: string[] = [];
-    page.on("requestfailed", (req) => failed.push(req.url()));
+    const inFlight = new Set<unknown>();
+    page.on("request", (req) => inFlight.add(req));
+    page.on("requestfinished", (req) => inFlight.delete(req));
+    page.on("requestfailed", (req) => {
+      inFlight.delete(req);
+      failed.push(req.url());
+    });
     const errors: string[] = [];
     page.on("pageerror", (e) => errors.push(e.message));
     await openReference(page);
@@ -67,7 +73,8 @@ describe.skipIf(chromiumMissing !== null)(suiteName, () => {
     await page.getByRole("button", { name: /Test Request/ }).first().click();
     await page.getByRole("button", { name: /^Send/ }).first().waitFor();
     await page.keyboard.press("Escape");
-    await page.waitForLoadState("networkidle");
+    // Every request the page made has ended (not Playwright's "networkidle", whose 30 s a busy machine outlasts).
+    await expect.poll(() => inFlight.size, { timeout: 90_000 }).toBe(0);
     expect(elsewhere).toEqual([]);
     expect(failed.filter((u) => u.startsWith(base))).toEqual([]);
     expect(errors).toEqual([]);

@@ -6,6 +6,7 @@ import { sql } from "../support/database";
 import { useServerDatabase } from "../support/domain";
 import { startServer, type RunningServer } from "../support/server";
 import { startSmtp, type TestSmtp } from "../support/smtp";
+import { startNppes, type TestNppes } from "../support/nppes-server";
 import { clientHeaders, seedTenantResources, type TenantResources } from "../support/tenant-resources";
 
 useServerDatabase();
@@ -359,62 +360,62 @@ describe("exactly once when the answer is lost with the process (production app)
 });
 
 /**
- * A claim is a lease renewed while its request runs (IDEMPOTENCY_CLAIM_MS):
- * this file's server leases for 300 ms (the least it takes), and the keyed
- * face check waits behind three others of the same project (face search and
- * enrolment run one at a time per project) and the loading of the vision
- * models (VISION_PRELOAD=off): a request naturally slower than its lease.
- * A retry sent after the first lease would have lapsed is 409, not a second
- * run; once the first answers, the retry replays it.
+ * A claim is a lease renewed while its request runs (IDEMPOTENCY_CLAIM_MS).
+ * This file's server leases for 2 s, and its licence registry (a local
+ * server speaking the NPPES API) holds its answer until the test releases
+ * it: a keyed licence lookup slower than several leases, for exactly as
+ * long as the test needs. A retry sent after the first lease would have
+ * lapsed is 409, not a second run; once the first answers, the retry
+ * replays it, and the registry was asked once.
  */
 describe("issue 33: a slow request keeps its Idempotency-Key (production app)", { timeout: 240_000 }, () => {
+  const LEASE_MS = 2_000;
   let server: RunningServer;
+  let nppes: TestNppes;
   beforeAll(async () => {
-    server = await startServer({ ...shared().env, IDEMPOTENCY_CLAIM_MS: "300" });
+    nppes = await startNppes();
+    server = await startServer({ ...shared().env, IDEMPOTENCY_CLAIM_MS: String(LEASE_MS), NPPES_BASE_URL: nppes.url, REGISTRY_TIMEOUT_MS: "60000" });
   });
   afterAll(async () => {
     await server?.stop();
+    await nppes?.stop();
   });
 
   it("a retry after the lease would have lapsed is 409 idempotency_in_progress while the first still runs; then it replays", async () => {
-    const wf = await createWorkflow(tenant, ["face_uniqueness"]);
-    const hosted = async () => (await api("POST", "/api/v2/session", { headers: keyHeader(tenant), json: { workflow_id: wf } })).body.data.session_token as string;
-    const token = await hosted();
+    const call = (method: string, p: string, options: Parameters<typeof api>[2]) => api(method, p, { base: server.url, ...options });
+    const wf = await createWorkflow(tenant, ["credential"]);
+    const created = await call("POST", "/api/v2/session", { headers: keyHeader(tenant), json: { workflow_id: wf } });
+    const token = created.body.data.session_token as string;
+    const bearer = { Authorization: `Bearer ${token}` };
+    const doc = await call("POST", "/api/v2/document", {
+      headers: bearer,
+      form: imageForm({ front: fixture("documents", "licence-a-front.jpg"), back: fixture("documents", "licence-a-back.jpg") }, { document_type: "driving_licence" }),
+    });
+    expect(doc.status).toBe(200);
     const key = randomUUID();
-    const image = fixture("faces", "a-left-right", "1.jpg");
-    const selfie = (bearerToken: string, headers: Record<string, string> = {}) =>
-      api("POST", "/api/v2/face-uniqueness", { base: server.url, headers: { Authorization: `Bearer ${bearerToken}`, ...headers }, form: imageForm({ image }) });
-    const send = () => selfie(token, { "Idempotency-Key": key });
-    const others = await Promise.all([hosted(), hosted(), hosted()]);
-    const ahead = Promise.all(others.map((other) => selfie(other)));
-    ahead.catch(() => {}); // awaited below; a failure before that must not go unhandled
-    let settled = false;
-    const first = send().finally(() => (settled = true));
-    first.catch(() => {});
-    // Wait until the claim has outlived its first lease (300 ms after it was made) while the first request still runs.
-    for (;;) {
-      const [row] = await sql(
-        shared().env,
-        "SELECT state, now() > created_at + interval '700 milliseconds' AS lapsed, locked_until > now() AS held FROM idempotency_records WHERE key = $1",
-        [key],
-      );
-      if (row?.lapsed) {
-        expect(row).toMatchObject({ state: "in_progress", held: true });
-        break;
-      }
-      expect(settled, "the first request ended before its first lease would have lapsed").toBe(false);
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    const retry = await send();
+    const lookUp = () =>
+      call("POST", "/api/v2/credential", {
+        headers: { ...bearer, "Idempotency-Key": key },
+        json: { credential_code: "nppes-ca-physician", fields: { npi_number: "1234567893", license_number: "A123456" } },
+      });
+    nppes.behaviour = "hold";
+    const first = lookUp();
+    first.catch(() => {}); // awaited below; a failure before that must not go unhandled
+    await expect.poll(() => nppes.queries.length, { timeout: 30_000 }).toBe(1);
+    // The claim has outlived two leases (renewed every third of one) while the registry holds the first request.
+    await new Promise((r) => setTimeout(r, 2 * LEASE_MS + 500));
+    const [row] = await sql(shared().env, "SELECT state, locked_until > now() AS held FROM idempotency_records WHERE key = $1", [key]);
+    expect(row).toEqual({ state: "in_progress", held: true });
+    const retry = await lookUp();
     expect(retry.status, `retry answered ${retry.headers.get("idempotent-replayed") ? "by a replay" : "by a second run"}`).toBe(409);
     expect(retry.body).toMatchObject({ success: false, error: { code: "idempotency_in_progress" } });
+    nppes.behaviour = "ok";
+    nppes.release();
     const done = await first;
     expect(done.status).toBe(200);
-    expect((await ahead).map((r) => r.status)).toEqual([200, 200, 200]);
-    const replay = await send();
+    const replay = await lookUp();
     expect(replay.headers.get("idempotent-replayed")).toBe("true");
     expect(replay.body).toEqual(done.body);
-    const runs = await sql(shared().env, "SELECT attempts FROM check_results c JOIN sessions s ON s.id = c.session_id WHERE s.session_token_hash = encode(sha256($1::bytea), 'hex') AND c.type = 'face_uniqueness'", [token]);
-    expect(runs).toEqual([{ attempts: 1 }]);
+    expect(nppes.queries).toHaveLength(1);
   });
 });

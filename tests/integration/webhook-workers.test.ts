@@ -56,9 +56,9 @@ async function installForWorkers(label: string, extra: Record<string, string>) {
  * tsx CLI, which would run the worker in a child of its own that a SIGKILL
  * of the CLI does not reach).
  */
-function startWorker(env: Record<string, string>): ChildProcess {
+function startWorker(env: Record<string, string>): ChildProcess & { started: Promise<void> } {
   // Webhook delivery only: this file's workers leave the background job queue alone (JOB_WORKER=off).
-  const child = spawn(process.execPath, ["--import", "tsx", "bin/worker.ts"], { cwd: ROOT, env: baseEnv({ JOB_WORKER: "off", ...env }), stdio: "ignore" });
+  const child = spawn(process.execPath, ["--import", "tsx", "bin/worker.ts"], { cwd: ROOT, env: baseEnv({ JOB_WORKER: "off", ...env }), stdio: ["ignore", "pipe", "ignore"] });
   cleanups.push(
     () =>
       new Promise((resolve) => {
@@ -67,7 +67,17 @@ function startWorker(env: Record<string, string>): ChildProcess {
         child.kill("SIGTERM");
       }),
   );
-  return child;
+  // Its "worker started" log line: it polls the outbox from then on.
+  const started = new Promise<void>((resolve, reject) => {
+    let out = "";
+    child.stdout!.on("data", (chunk: Buffer) => {
+      out += chunk.toString();
+      if (out.includes('"message":"worker started"')) resolve();
+    });
+    child.once("exit", (code) => reject(new Error(`the worker exited (${code}) before it started`)));
+  });
+  started.catch(() => {});
+  return Object.assign(child, { started });
 }
 
 describe("webhook durability", () => {
@@ -104,15 +114,17 @@ describe("two workers over one outbox", () => {
     const { appId, webhookId, secret } = await tenantWithWebhook(env, receiver.url);
     receiver.secret = secret;
 
-    startWorker(env);
+    const first = startWorker(env);
     // The second worker starts once the first one hosts or reaches the database.
     await waitForDatabaseHost(env);
-    startWorker(env);
-    await new Promise((r) => setTimeout(r, 3000));
+    const second = startWorker(env);
+    await Promise.all([first.started, second.started]);
 
     await insertEvents(env, { appId, webhookId, url: receiver.url, count: 200 });
     await receiver.waitFor((r) => r.processed.length === 200, 60_000);
-    await new Promise((r) => setTimeout(r, 1000));
+    // Every delivery recorded as done: neither worker has a POST still to send.
+    const succeeded = async () => (await sql(env, `SELECT count(*)::int AS n FROM webhook_deliveries WHERE app_id = $1 AND state = 'succeeded'`, [appId]))[0].n;
+    await expect.poll(succeeded, { timeout: 30_000 }).toBe(200);
     expect(receiver.received).toHaveLength(200);
     expect(new Set(receiver.received.map((r) => r.headers["x-svc-event-id"])).size).toBe(200);
     const rows = await sql(env, `SELECT state, attempt_count FROM webhook_deliveries WHERE app_id = $1`, [appId]);

@@ -33,6 +33,16 @@ async function approvedSession(t: Tenant, workflowId: string, body: Record<strin
   return s.session_id;
 }
 
+/**
+ * Resolves once no delivery of the app (or of one event) is pending: none
+ * can send anything more, so what the receiver got is final.
+ */
+async function deliveriesSettled(appId: string, eventId?: string) {
+  const pending = async () =>
+    Number((await sql(env(), "SELECT count(*) AS n FROM webhook_deliveries WHERE app_id = $1 AND state = 'pending' AND ($2::text IS NULL OR event_id = $2)", [appId, eventId ?? null]))[0].n);
+  await expect.poll(pending, { timeout: 30_000 }).toBe(0);
+}
+
 const deliveries = (appId: string) => cli(["webhook:deliveries", "--app", appId], env()).then((r) => r.deliveries as any[]);
 
 describe("webhook delivery", () => {
@@ -70,7 +80,7 @@ describe("webhook delivery", () => {
     receiver.failNext = 3;
     const sessionId = await approvedSession(other, wf);
     await receiver.waitFor((r) => r.processed.length === 1);
-    await new Promise((r) => setTimeout(r, 1500)); // nothing more arrives
+    await deliveriesSettled(other.appId); // nothing more arrives
     expect(receiver.received.map((r) => r.status)).toEqual([500, 500, 500, 200]);
     expect(receiver.processed.map((e) => e.session_id)).toEqual([sessionId]);
     const [delivery] = await deliveries(other.appId);
@@ -92,7 +102,7 @@ describe("webhook delivery", () => {
     receiver.failNext = 100;
     await approvedSession(other, wf);
     await receiver.waitFor((r) => r.received.length === 4);
-    await new Promise((r) => setTimeout(r, 1500));
+    await deliveriesSettled(other.appId);
     expect(receiver.received).toHaveLength(4);
     const [delivery] = await deliveries(other.appId);
     expect(delivery).toMatchObject({ state: "failed", attempt_count: 4, last_status: 500, next_attempt_at: null });
@@ -107,7 +117,7 @@ describe("webhook delivery", () => {
     const broadcast = await approvedSession(other, wf);
     await a.receiver.waitFor((r) => r.processed.length === 2);
     await b.receiver.waitFor((r) => r.processed.length === 1);
-    await new Promise((r) => setTimeout(r, 500));
+    await deliveriesSettled(other.appId);
     expect(a.receiver.processed.map((e) => e.session_id).sort()).toEqual([viaCallback, broadcast].sort());
     expect(b.receiver.processed.map((e) => e.session_id)).toEqual([broadcast]);
   });
@@ -178,7 +188,7 @@ describe("test events (spec 6 test tooling)", () => {
   it("bad_signature: the receiver answers 400 and the delivery is not retried", async () => {
     const sent = await cli(["webhook:test", "--webhook", hook.webhookId, "--kind", "bad_signature"], env());
     await hook.receiver.waitFor((r) => r.received.some((x) => x.headers["x-svc-event-id"] === sent.event_id));
-    await new Promise((r) => setTimeout(r, 1500));
+    await deliveriesSettled(t.appId, sent.event_id);
     const got = hook.receiver.received.filter((x) => x.headers["x-svc-event-id"] === sent.event_id);
     expect(got.map((g) => g.status)).toEqual([400]);
     expect(got[0]!.error).toBe("invalid signature");

@@ -1,3 +1,4 @@
+import path from "node:path";
 import type { Reporter, TestModule, TestRunEndReason, TestSpecification, Vitest } from "vitest/node";
 import { contractCoverage, coverageMessage, documentedOperations, readOpenApiCopy, readRecords } from "./contract-coverage";
 
@@ -65,8 +66,10 @@ export default class SummaryReporter implements Reporter {
       process.exitCode = 1;
     }
     const tail = skipped ? `, ${skipped} skipped` : "";
+    const slowest = slowestFiles(testModules, this.vitest?.config.root ?? process.cwd());
     // Written after the default reporter's summary.
     setImmediate(() => {
+      if (slowest) process.stdout.write(`\n${slowest}\n`);
       if (coverage) process.stdout.write(`\n${coverage.message}\n`);
       process.stdout.write(`\n${passed} passed, ${failed} failed${tail}\n`);
     });
@@ -102,4 +105,18 @@ export default class SummaryReporter implements Reporter {
     const note = notes.length ? `\n  (${notes.join("; ")}.)` : "";
     return { failed: true, message: `${message}${note}` };
   }
+}
+
+/** The 10 test files that took longest (their tests, hooks and import), for CI's log; null for a run of fewer than 10 files. */
+export function slowestFiles(testModules: ReadonlyArray<TestModule>, root: string, count = 10): string | null {
+  if (testModules.length < count) return null;
+  const timed = testModules
+    .map((mod) => {
+      const d = mod.diagnostic();
+      return { file: path.relative(root, mod.moduleId), ms: d.duration + d.collectDuration + d.setupDuration };
+    })
+    .sort((a, b) => b.ms - a.ms)
+    .slice(0, count);
+  const width = Math.max(...timed.map((t) => t.file.length));
+  return [`The ${count} slowest test files:`, ...timed.map((t) => `  ${t.file.padEnd(width)}  ${(t.ms / 1000).toFixed(1).padStart(7)} s`)].join("\n");
 }

@@ -19,7 +19,7 @@ import { skinColour } from "../../workers/skin-colour.mjs";
  * physical model with the camera's white balance and noise) and as pictures
  * (a face photo tinted in linear light, measured as the vision worker does).
  * The real fixture bursts replayed against random sequences are in
- * tests/integration/colour-response-fixtures.test.ts (they need the face
+ * tests/checks/colour-response-fixtures.test.ts (they need the face
  * engine's boxes).
  */
 type Vec3 = [number, number, number];

@@ -5,7 +5,7 @@ import { fixture } from "../support/images";
 /**
  * The vision worker's own word on an image that does not decode (issue
  * 33.1): the routes refuse such images before queueing them
- * (lib/images/inspect-image.ts; tests/integration/server-process.test.ts),
+ * (lib/images/inspect-image.ts; tests/operations/server-process.test.ts),
  * and should one reach a worker anyway it is the sender's 422
  * `invalid_image`, not the engine's failure, and the thread keeps the
  * models it loaded.

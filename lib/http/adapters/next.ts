@@ -3,23 +3,22 @@ import { ApiError } from "../api-error";
 import { renderedError, type CoreRoute } from "../core/pipeline";
 import type { Rendered } from "../core/reply";
 import { REQUEST_ID_HEADER, type CoreRequest } from "../core/request";
-import { trackBody, type TrackedBody } from "./request-body";
+import { drainable, trackBody, type BodyRead, type TrackedBody } from "./request-body";
 
 /**
  * The core served as Next.js route handlers (Web Request -> Response). Next
  * has already decoded the path parameters; the node:http edge refused a
- * path that cannot be decoded before Next saw it. A body refused as too
- * large (declared or counted while streaming) is not read further, and its
- * answer closes the connection: the unread rest would otherwise hold the
- * keep-alive connection until its timeout.
+ * path that cannot be decoded before Next saw it. A body over the route's
+ * limit is drained or refused unread as request-body.ts says; an unread
+ * one's answer closes the connection.
  */
 export type NextRouteContext = { params?: Promise<Record<string, string | string[] | undefined>> };
 export type RouteHandler = ((req: Request, ctx: NextRouteContext) => Promise<Response>) & { route: CoreRoute };
 
-async function readCapped(req: Request, cap: number): Promise<Uint8Array | null> {
+async function readCapped(req: Request, cap: number): Promise<BodyRead> {
   const declared = Number(req.headers.get("content-length") ?? "0");
-  if (declared > cap) return null;
-  if (!req.body) return new Uint8Array(0);
+  if (declared > cap && !drainable(declared, cap)) return { refused: "unread" };
+  if (!req.body) return { bytes: new Uint8Array(0) };
   const reader = req.body.getReader();
   const chunks: Uint8Array[] = [];
   let total = 0;
@@ -27,13 +26,13 @@ async function readCapped(req: Request, cap: number): Promise<Uint8Array | null>
     const { done, value } = await reader.read();
     if (done) break;
     total += value.byteLength;
-    if (total > cap) {
+    if (total <= cap) chunks.push(value);
+    else if (!drainable(total, cap)) {
       await reader.cancel().catch(() => {});
-      return null;
-    }
-    chunks.push(value);
+      return { refused: "unread" };
+    } else chunks.length = 0; // over the limit: the rest is read and dropped
   }
-  return Buffer.concat(chunks, total);
+  return total > cap ? { refused: "drained" } : { bytes: Buffer.concat(chunks, total) };
 }
 
 export function fromWebRequest(req: Request): CoreRequest & TrackedBody {

@@ -2,35 +2,33 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { CoreRoute } from "../core/pipeline";
 import type { Rendered } from "../core/reply";
 import type { CoreRequest } from "../core/request";
-import { trackBody, type TrackedBody } from "./request-body";
+import { drainable, trackBody, type BodyRead, type TrackedBody } from "./request-body";
 
 /**
  * The core served straight from node:http (the edge, lib/http/edge.ts):
  * used for the hottest endpoints, which skip Next's per-request cost, and
- * for what the edge answers itself. A body declared larger than the route
- * accepts is refused at once without waiting for it; the connection is then
- * closed rather than drained.
+ * for what the edge answers itself. A body over the route's limit is
+ * drained or refused unread as request-body.ts says.
  */
 type NodeRequest = CoreRequest & TrackedBody;
 
-function readNodeBody(req: IncomingMessage, cap: number): Promise<Uint8Array | null> {
+function readNodeBody(req: IncomingMessage, cap: number): Promise<BodyRead> {
   const declared = Number(req.headers["content-length"] ?? "0");
-  if (declared > cap) return Promise.resolve(null);
+  if (declared > cap && !drainable(declared, cap)) return Promise.resolve({ refused: "unread" });
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
     const onData = (chunk: Buffer) => {
       size += chunk.length;
-      if (size > cap) {
+      if (size <= cap) chunks.push(chunk);
+      else if (!drainable(size, cap)) {
         req.off("data", onData);
         req.pause();
-        resolve(null);
-        return;
-      }
-      chunks.push(chunk);
+        resolve({ refused: "unread" });
+      } else chunks.length = 0; // over the limit: the rest is read and dropped
     };
     req.on("data", onData);
-    req.once("end", () => resolve(Buffer.concat(chunks, size)));
+    req.once("end", () => resolve(size > cap ? { refused: "drained" } : { bytes: Buffer.concat(chunks, size) }));
     req.once("error", reject);
   });
 }
