@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { api, createTenant, shared } from "../support/api";
-import { cli, runCli } from "../support/cli";
+import { cliProcess as cli, runCli } from "../support/cli";
 import { sql } from "../support/database";
 
 const env = () => shared().env;

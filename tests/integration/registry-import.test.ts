@@ -4,7 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { shared } from "../support/api";
-import { cli, runCli } from "../support/cli";
+import { cliProcess as cli, runCli } from "../support/cli";
 import { sql } from "../support/database";
 import { useServerDatabase } from "../support/domain";
 

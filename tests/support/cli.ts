@@ -27,8 +27,58 @@ export function runCli(args: string[], env: Record<string, string>): Promise<Cli
   });
 }
 
-/** Runs a CLI command that must succeed; returns its JSON. */
+/**
+ * Runs a CLI command that must succeed; returns its JSON. On the shared
+ * server's database the command's own function runs in this process (what
+ * `createTenant` does): a CLI process costs a second or more of CPU, and
+ * tests use these commands to set things up. What the CLI as a process
+ * does (its flags, its output, its exit codes) is tested with `cliProcess`
+ * and `runCli` (cli.test.ts, registry-import.test.ts).
+ */
 export async function cli(args: string[], env: Record<string, string>): Promise<Record<string, any>> {
+  if (await onSharedDatabase(env)) return inThisProcess(args, env);
+  return cliProcess(args, env);
+}
+
+async function onSharedDatabase(env: Record<string, string>): Promise<boolean> {
+  let sharedEnv: Record<string, string>;
+  try {
+    const { shared } = await import("./api");
+    sharedEnv = shared().env;
+  } catch {
+    return false; // outside the integration tests (a benchmark)
+  }
+  return ["DATABASE_URL", "DATA_DIR", "ENCRYPTION_KEY"].every((key) => env[key] === sharedEnv[key]);
+}
+
+/** The command's function, under the environment the CLI process would get (`baseEnv(env)`), restored afterwards. */
+async function inThisProcess(args: string[], env: Record<string, string>): Promise<Record<string, any>> {
+  const { parseArgs } = await import("@/lib/cli/args");
+  const { COMMANDS } = await import("@/lib/cli/commands");
+  const parsed = parseArgs(args, (name) => (Object.hasOwn(COMMANDS, name) ? COMMANDS[name]!.usage : undefined));
+  const command = parsed.command && Object.hasOwn(COMMANDS, parsed.command) ? COMMANDS[parsed.command] : undefined;
+  if (!command) throw new Error(`svc ${args.join(" ")}: unknown command`);
+  const before = { ...process.env };
+  const config = globalThis as unknown as { __svcEnv?: unknown };
+  const configBefore = config.__svcEnv;
+  const next = baseEnv(env);
+  for (const key of Object.keys(process.env)) if (!(key in next)) delete process.env[key];
+  Object.assign(process.env, next);
+  config.__svcEnv = undefined; // lib/config/env.ts reads the environment again
+  try {
+    // Printed as JSON by the CLI: dates become strings, undefined fields go.
+    return JSON.parse(JSON.stringify(await command.run(parsed.flags)));
+  } catch (err) {
+    throw new Error(`svc ${args.join(" ")} failed: ${(err as Error).message}`);
+  } finally {
+    for (const key of Object.keys(process.env)) if (!(key in before)) delete process.env[key];
+    Object.assign(process.env, before);
+    config.__svcEnv = configBefore; // as this process had read it (a test may have read settings it then removed)
+  }
+}
+
+/** Runs a CLI command as a process (as `npm run -s svc -- <args>` does) that must succeed; returns its JSON. */
+export async function cliProcess(args: string[], env: Record<string, string>): Promise<Record<string, any>> {
   const result = await runCli(args, env);
   if (result.code !== 0 || !result.json) {
     throw new Error(`svc ${args.join(" ")} failed (${result.code}):\n${result.stderr}\n${result.stdout}`);

@@ -77,6 +77,16 @@ export async function startServer(
   return { url, port, output: watched.output, stop: watched.stop, stopHard: watched.stopHard, signal: (name) => child.kill(name), exited: watched.exited };
 }
 
+/** The children still running when this test process exits (a test that timed out never reached its cleanup). */
+const running = new Set<ChildProcess>();
+let killingOnExit = false;
+function outliveNoTest(child: ChildProcess) {
+  if (!killingOnExit) process.once("exit", () => running.forEach((c) => c.kill("SIGKILL")));
+  killingOnExit = true;
+  running.add(child);
+  child.once("exit", () => running.delete(child));
+}
+
 /**
  * A child process of a test (a server, the example app): its output kept,
  * `waitUntilUp` polls `probeUrl` until it answers one of `statuses` (or the
@@ -85,6 +95,7 @@ export async function startServer(
  * resolves with its exit code.
  */
 export function watchProcess(child: ChildProcess, name: string, logFile?: string) {
+  outliveNoTest(child);
   let log = "";
   if (logFile) writeFileSync(logFile, "");
   const keep = (d: Buffer) => {
