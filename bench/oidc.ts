@@ -103,7 +103,10 @@ function startReference(): Promise<{ target: Target; stop(): void }> {
   });
   return new Promise((resolve, reject) => {
     const lines = readline.createInterface({ input: child.stdout! });
-    lines.once("line", (line) => resolve({ target: JSON.parse(line) as Target, stop: () => child.kill("SIGTERM") }));
+    // Whatever ends this process (a crash included) ends the reference too.
+    const stop = () => child.kill("SIGTERM");
+    process.once("exit", stop);
+    lines.once("line", (line) => resolve({ target: JSON.parse(line) as Target, stop }));
     child.once("exit", (code) => reject(new Error(`oidc-provider reference exited with ${code}`)));
   });
 }
@@ -158,6 +161,9 @@ async function run(name: string, opts: autocannon.Options): Promise<OidcRow> {
 async function measureTarget(label: string, t: Target, seconds: number, connections: number) {
   // The live refresh tokens: each run takes from and gives back to the same pool, so rounds can follow each other.
   const pool = t.refreshTokens;
+  // A request that fails, or is still in flight when a run ends, uses up its token; a run that
+  // empties the pool sends a spent one (refused: counted in the errors column) instead of stopping.
+  let last = pool[0] ?? "";
   const refresh = (duration: number) =>
     run(`${label}: token (refresh_token grant)`, {
       url: `${t.url}${t.tokenPath}`,
@@ -168,8 +174,8 @@ async function measureTarget(label: string, t: Target, seconds: number, connecti
           method: "POST",
           headers: { "content-type": "application/x-www-form-urlencoded" },
           setupRequest: (req) => {
-            const token = pool.shift();
-            if (!token) throw new Error("oidc bench: refresh token pool ran dry");
+            const token = pool.shift() ?? last;
+            last = token;
             return {
               ...req,
               body: new URLSearchParams({ grant_type: "refresh_token", refresh_token: token, client_id: t.clientId, client_secret: t.clientSecret }).toString(),
@@ -248,7 +254,8 @@ async function standalone() {
     await server.stop();
     const url = new URL(install.env.DATABASE_URL);
     url.searchParams.set("options", "-c synchronous_commit=off");
-    const relaxed = await startServer({ ...serverEnv, DATABASE_URL: url.toString() });
+    // On the same port: the target (its URL, its live tokens) is the same.
+    const relaxed = await startServer({ ...serverEnv, DATABASE_URL: url.toString() }, { port: server.port });
     try {
       const o = await measureTarget("this server, synchronous_commit=off", ours, seconds, connections);
       table.push(o.refresh, o.userinfo);
