@@ -140,18 +140,20 @@ export const en = {
       },
       overconstrained: {
         title: "Your camera could not start",
-        body: "Your camera does not support the settings we need. Try another camera or continue on your phone.",
+        body: "Your camera does not support the settings we need. Try another camera.",
       },
       unsupported: {
         title: "This browser cannot use the camera",
-        body: "Open this page in an up-to-date browser such as Safari, Chrome, Firefox or Edge, or continue on your phone.",
+        body: "Open this page in an up-to-date browser such as Safari, Chrome, Firefox or Edge.",
       },
       unknown: {
         title: "Your camera could not start",
-        body: "Something stopped your camera. Check that nothing else is using it, then try again, or continue on your phone.",
+        body: "Something stopped your camera. Check that nothing else is using it, then try again.",
       },
     },
     openInNewTab: "Open in a new tab",
+    /** Added on a desktop page that offers the QR hand-off, after a problem another device gets round. */
+    orContinueOnPhone: "Or continue on your phone: use the code below.",
     /** On a phone or tablet: how to allow the camera, browser by browser, in plain words. */
     phone: {
       permissionIntro: "This page needs your permission to use the camera. To allow it:",

@@ -3,25 +3,28 @@
 import { useMessages } from "../i18n";
 import { Notice } from "../ui/notice";
 import { buttonClass } from "../ui/button";
-import { isEmbedded, type CameraProblem } from "./camera-problems";
+import { isEmbedded, suggestsHandoff, type CameraProblem } from "./camera-problems";
 
 /**
  * The plain-words explanation of a camera problem, with the way out that
  * fits it: inside an iframe that blocks the camera, a link that opens the
  * same session in its own tab; on a phone (`phone`), how to allow the camera
  * in Chrome on Android and Safari on iPhone or iPad, and, where the step
- * takes a picture (`cameraApp`), a note that the camera app can be used instead.
+ * takes a picture (`cameraApp`), a note that the camera app can be used instead;
+ * on a desktop page that offers the QR hand-off (`handoff`), a pointer to it.
  */
 export function CameraProblemNotice({
   problem,
   newTabUrl,
   phone = false,
   cameraApp = false,
+  handoff = false,
 }: {
   problem: CameraProblem;
   newTabUrl?: string | null;
   phone?: boolean;
   cameraApp?: boolean;
+  handoff?: boolean;
 }) {
   const t = useMessages();
   const text = t.camera.problems[problem];
@@ -44,6 +47,7 @@ export function CameraProblemNotice({
         <p>{phone && problem === "not_found" ? t.camera.phone.noCamera : text.body}</p>
       )}
       {phone && cameraApp && <p className="mt-2">{t.camera.phone.cameraApp}</p>}
+      {suggestsHandoff(problem, { phone, handoff }) && <p className="mt-2">{t.camera.orContinueOnPhone}</p>}
       {newTabUrl && (problem === "blocked_by_embedding" || (problem === "permission_denied" && isEmbedded())) && (
         <a href={newTabUrl} target="_blank" rel="noopener noreferrer" className={buttonClass("primary", "mt-3")}>
           {t.camera.openInNewTab}

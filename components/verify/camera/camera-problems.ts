@@ -14,6 +14,18 @@ export type CameraProblem =
   | "unsupported"
   | "unknown";
 
+/** The problems another device gets round (no camera says so itself; an https page, an iframe or a blocked permission is fixed here). */
+const OTHER_DEVICE_HELPS: ReadonlySet<CameraProblem> = new Set(["overconstrained", "unsupported", "unknown"]);
+
+/**
+ * Whether to point to the QR hand-off after explaining `problem`: only on a
+ * page that offers it (the hosted flow on a desktop), never on a phone
+ * (issue 33 item 20: a phone is not told to continue on a phone).
+ */
+export function suggestsHandoff(problem: CameraProblem, where: { phone: boolean; handoff: boolean }): boolean {
+  return where.handoff && !where.phone && OTHER_DEVICE_HELPS.has(problem);
+}
+
 export class CameraError extends Error {
   constructor(readonly problem: CameraProblem, readonly cause?: unknown) {
     super(problem);

@@ -203,7 +203,7 @@ export function LivenessStep({ step, api, onDone, handoff, newTabUrl, phone }: S
 
       {view.kind === "camera_problem" && (
         <>
-          <CameraProblemNotice problem={view.problem} newTabUrl={newTabUrl} phone={phone} />
+          <CameraProblemNotice problem={view.problem} newTabUrl={newTabUrl} phone={phone} handoff={Boolean(handoff)} />
           <Actions>
             <Button onClick={() => start()}>{t.common.tryAgain}</Button>
           </Actions>

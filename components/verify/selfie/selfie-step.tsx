@@ -133,7 +133,7 @@ export function SelfieStep({ step, api, onDone, handoff, newTabUrl, phone }: Ste
 
       {phase.kind === "camera_problem" && (
         <>
-          <CameraProblemNotice problem={phase.problem} newTabUrl={newTabUrl} phone={phone} cameraApp={phone} />
+          <CameraProblemNotice problem={phase.problem} newTabUrl={newTabUrl} phone={phone} cameraApp={phone} handoff={Boolean(handoff)} />
           <Actions>
             <Button onClick={startCamera}>{t.common.tryAgain}</Button>
             {phone && <CameraAppPicker facing="user" label={t.camera.cameraApp.user} onChange={onFile} />}
