@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
-import { Prisma } from "@/generated/prisma/client";
 import { decryptString, encryptString } from "@/lib/crypto/encryption";
 import { db, type Tx } from "@/lib/db/client";
+import { isUniqueViolation } from "@/lib/db/unique-violation";
 import { now } from "@/lib/clock";
 import { env } from "@/lib/config/env";
 import { logger, describeError } from "@/lib/log/logger";
@@ -46,10 +46,6 @@ export function validateIdempotencyKey(key: string): string {
     });
   }
   return trimmed;
-}
-
-function isUniqueViolation(err: unknown): boolean {
-  return err instanceof Prisma.PrismaClientKnownRequestError && err.code === "P2002";
 }
 
 export async function claimIdempotencyKey(input: {

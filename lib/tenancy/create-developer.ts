@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { Prisma } from "@/generated/prisma/client";
+import { isUniqueViolation } from "@/lib/db/unique-violation";
 import { now } from "@/lib/clock";
 import { db } from "@/lib/db/client";
 import { hashPassword } from "@/lib/crypto/secrets";
@@ -48,7 +48,7 @@ export async function createDeveloper(input: z.input<typeof CreateDeveloperInput
       return { developerId: developer.id, organizationId: organization.id, email: developer.email };
     });
   } catch (err) {
-    if (err instanceof Prisma.PrismaClientKnownRequestError && err.code === "P2002") {
+    if (isUniqueViolation(err)) {
       throw new ApiError("already_exists", { message: "A developer with this email already exists" });
     }
     throw err;

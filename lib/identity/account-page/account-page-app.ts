@@ -1,6 +1,7 @@
 import type { App } from "@/generated/prisma/client";
 import { hashSecret, randomToken } from "@/lib/crypto/secrets";
 import { db } from "@/lib/db/client";
+import { isUniqueViolation } from "@/lib/db/unique-violation";
 import { issuer } from "@/lib/oidc/config";
 import { ACCOUNT_PAGE_CLIENT_ID, SYSTEM_ORGANIZATION_ID } from "@/lib/oidc/first-party";
 
@@ -18,6 +19,16 @@ import { ACCOUNT_PAGE_CLIENT_ID, SYSTEM_ORGANIZATION_ID } from "@/lib/oidc/first
 export const accountCallbackUri = () => `${issuer()}/account/callback`;
 
 export async function accountPageApp(): Promise<App> {
+  try {
+    return await ensureAccountPageApp();
+  } catch (err) {
+    // Two first requests at once: the other one made it; this one now finds or updates it.
+    if (isUniqueViolation(err)) return ensureAccountPageApp();
+    throw err;
+  }
+}
+
+async function ensureAccountPageApp(): Promise<App> {
   const prisma = await db();
   const redirectUri = accountCallbackUri();
   const existing = await prisma.app.findUnique({ where: { clientId: ACCOUNT_PAGE_CLIENT_ID } });
