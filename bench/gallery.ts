@@ -282,7 +282,7 @@ async function child(target: string) {
       const oldStarted = performance.now();
       const code = searchCode(template);
       const nearest = await galleryIndex().nearest(appId, code, candidateRadius(THRESHOLD), 3, 100);
-      const oldResult = await rescoreCandidates(appId, Array.from(template), nearest.map((c) => c.seq), "");
+      const oldResult = await rescoreCandidates(appId, Array.from(template), nearest.map((c) => c.seq), { threshold: THRESHOLD, exceptSessionId: "" });
       oldTimes.push(performance.now() - oldStarted);
       const indexStarted = performance.now();
       const estimator = new SimilarityEstimator(template);

@@ -34,26 +34,35 @@ const RESCORE_BATCH = 500;
 const RESCORE_PARALLEL = 2;
 /** Candidates below which one query does it all. */
 const RESCORE_SPLIT_FROM = 100;
+/** Faces below the threshold whose enrollment is asked for at once, closest first. */
+const BELOW_CHECKED_PER_QUERY = 8;
 
-/**
- * The templates of the candidates still actively enrolled in the app. The
- * plan must start from the few candidates whatever the statistics say
- * (after a bulk enrollment, before ANALYZE, PostgreSQL believed an app had
- * seven enrollments and read all of them): the enrollment test is a
- * LATERAL subquery with LIMIT 1, which the planner cannot flatten into a
- * join driven by the app's enrollments, so it runs once per candidate on
- * the (face_id, status) index.
- */
-const rescore = prepareQuery("face_gallery_rescore", (v: { seqs: string[]; appId: string; exceptSessionId: string }) =>
+/** The stored templates of the candidates, by `seq`: the re-score's reads, with no other table touched. */
+const candidateTemplates = prepareQuery("face_gallery_rescore", (v: { seqs: string[] }) =>
   typedSql
     .selectFrom(sql<{ seq: string }>`(SELECT unnest(${v.seqs}::bigint[]) AS seq)`.as("c"))
     .innerJoin("face_identities as f", "f.seq", "c.seq")
+    .select(["f.id", "f.template_sealed"]),
+);
+
+/**
+ * Of the given faces, those still actively enrolled in the app. The plan
+ * must start from the few faces whatever the statistics say (after a bulk
+ * enrollment, before ANALYZE, PostgreSQL believed an app had seven
+ * enrollments and read all of them): the enrollment test is a LATERAL
+ * subquery with LIMIT 1, which the planner cannot flatten into a join
+ * driven by the app's enrollments, so it runs once per face on the
+ * (face_id, status) index.
+ */
+const enrolledFaces = prepareQuery("face_gallery_enrolled", (v: { faceIds: string[]; appId: string; exceptSessionId: string }) =>
+  typedSql
+    .selectFrom(sql<{ face_id: string }>`(SELECT unnest(${v.faceIds}::text[]) AS face_id)`.as("c"))
     .innerJoinLateral(
       (eb) =>
         eb
           .selectFrom("face_enrollments as e")
           .select(sql`1`.as("one"))
-          .whereRef("e.face_id", "=", "f.id")
+          .whereRef("e.face_id", "=", "c.face_id")
           .where("e.app_id", "=", v.appId)
           .where("e.status", "=", "active")
           .where(sql<boolean>`e.session_id IS DISTINCT FROM ${v.exceptSessionId}`)
@@ -61,14 +70,14 @@ const rescore = prepareQuery("face_gallery_rescore", (v: { seqs: string[]; appId
           .as("enrolled"),
       (join) => join.onTrue(),
     )
-    .select(["f.id", "f.template_sealed"]),
+    .select("c.face_id"),
 );
 
 /**
  * The app's active faces most similar to the template, by exact cosine
  * similarity, most similar first: every face at or above `threshold` that
- * the index finds, and at least the closest one below it. The enrollment
- * of `exceptSessionId` (a retry of the same session) is left out.
+ * the index finds, and the closest one below it. The enrollment of
+ * `exceptSessionId` (a retry of the same session) is left out.
  *
  * Which faces are re-scored is decided by a bound, not a count: every face
  * within the Hamming radius of the threshold (lib/faces/search-code.ts)
@@ -94,26 +103,60 @@ export async function searchGallery(
     rescoreFloor(options.threshold),
     MIN_RESCORED,
   );
-  return rescoreCandidates(appId, probe, candidates.map((c) => c.seq), options.exceptSessionId);
+  return rescoreCandidates(appId, probe, candidates.map((c) => c.seq), options);
 }
 
 /**
- * The exact cosine similarity of each candidate (by `seq`) still actively
- * enrolled in the app, most similar first (`probe` unit length).
+ * The exact cosine similarity of the candidates (by `seq`) still actively
+ * enrolled in the app, most similar first (`probe` unit length): every one
+ * at or above `threshold`, and the closest one below it.
+ *
+ * The templates are read first and scored; only then is the enrollment
+ * asked for, and only of the faces the answer needs (those at or above the
+ * threshold, then the closest ones below until one is enrolled). The index
+ * follows the database (lib/faces/gallery-index.ts), so nearly every
+ * candidate is enrolled; asking for each one's enrollment was a third of a
+ * crowded search's reads on the embedded database. The database still has
+ * the last word: a face unlinked since the index last looked is never
+ * returned.
  */
-export async function rescoreCandidates(appId: string, probe: readonly number[], seqs: number[], exceptSessionId: string): Promise<GalleryMatch[]> {
-  const matches: GalleryMatch[] = [];
-  const rescorePart = async (part: number[]) => {
+export async function rescoreCandidates(
+  appId: string,
+  probe: readonly number[],
+  seqs: number[],
+  options: { threshold: number; exceptSessionId: string },
+): Promise<GalleryMatch[]> {
+  const scored = (await readCandidateTemplates(seqs)).map((row) => ({ svc_uuid: row.id, similarity: dot(probe, openTemplate(row.template)) }));
+  scored.sort((a, b) => b.similarity - a.similarity || (a.svc_uuid < b.svc_uuid ? -1 : 1));
+  const enrolled = async (faces: GalleryMatch[]) => {
+    if (faces.length === 0) return [];
+    const rows = await runPrepared(enrolledFaces, { faceIds: faces.map((f) => f.svc_uuid), appId, exceptSessionId: options.exceptSessionId });
+    const active = new Set(rows.map((r) => r.face_id));
+    return faces.filter((f) => active.has(f.svc_uuid));
+  };
+  const above = scored.filter((f) => f.similarity >= options.threshold);
+  const matches = await enrolled(above);
+  for (let at = above.length; at < scored.length; at += BELOW_CHECKED_PER_QUERY) {
+    const [closestBelow] = await enrolled(scored.slice(at, at + BELOW_CHECKED_PER_QUERY));
+    if (closestBelow) return [...matches, closestBelow];
+  }
+  return matches;
+}
+
+/** The sealed templates of the faces `seqs` name (a face deleted since is left out), read on up to RESCORE_PARALLEL connections. */
+async function readCandidateTemplates(seqs: number[]): Promise<{ id: string; template: Uint8Array }[]> {
+  const found: { id: string; template: Uint8Array }[] = [];
+  const readPart = async (part: number[]) => {
     for (let at = 0; at < part.length; at += RESCORE_BATCH) {
-      const rows = await runPrepared(rescore, { seqs: part.slice(at, at + RESCORE_BATCH).map(String), appId, exceptSessionId });
+      const rows = await runPrepared(candidateTemplates, { seqs: part.slice(at, at + RESCORE_BATCH).map(String) });
       // A face stored before templates were sealed has none until the migration runner seals it (lib/faces/sealed-faces.ts).
-      for (const row of rows) if (row.template_sealed) matches.push({ svc_uuid: row.id, similarity: dot(probe, openTemplate(row.template_sealed)) });
+      for (const row of rows) if (row.template_sealed) found.push({ id: row.id, template: row.template_sealed });
     }
   };
   const parts = Math.max(1, Math.min(RESCORE_PARALLEL, Math.floor(seqs.length / RESCORE_SPLIT_FROM)));
   const size = Math.ceil(seqs.length / parts);
-  await Promise.all(Array.from({ length: parts }, (_, k) => rescorePart(seqs.slice(k * size, (k + 1) * size))));
-  return matches.sort((a, b) => b.similarity - a.similarity || (a.svc_uuid < b.svc_uuid ? -1 : 1));
+  await Promise.all(Array.from({ length: parts }, (_, k) => readPart(seqs.slice(k * size, (k + 1) * size))));
+  return found;
 }
 
 /** The closest active face of this app, excluding the enrollment of `exceptSessionId`. */

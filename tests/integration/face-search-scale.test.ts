@@ -137,6 +137,32 @@ describe("1:N face search at 10,000 enrolled faces", () => {
     expect((await searchHere(t.appId, embedding)).filter((m) => m.similarity >= THRESHOLD).map((m) => m.svc_uuid)).toEqual([back.result.data.svc_uuid]);
   }, 300_000);
 
+  it("the database has the last word on enrollment: a face the index still holds but no longer enrolled here is never returned, and the closest enrolled one below the threshold is", async () => {
+    const { rescoreCandidates } = await import("@/lib/faces/gallery");
+    const own = seededRandom(51);
+    const probe = randomTemplate(own);
+    const other = await createTenant(shared().env, "production");
+    const [unlinked, retried, above, below, further] = await seedGallery(client, t.appId, [0.95, 0.9, 0.75, 0.5, 0.4].map((s) => templateAtSimilarity(probe, s, own)));
+    const [elsewhere] = await seedGallery(client, other.appId, [templateAtSimilarity(probe, 0.97, own)]);
+    // As the index may still see them: unlinked since it last looked, and the enrollment of the session being retried.
+    await client.query("UPDATE face_enrollments SET status = 'unlinked', unlinked_at = now() WHERE face_id = $1", [unlinked]);
+    await client.query("UPDATE face_enrollments SET session_id = 'retried-session' WHERE face_id = $1", [retried]);
+    const ids = [unlinked!, retried!, above!, below!, further!, elsewhere!];
+    const { rows } = await client.query<{ id: string; seq: string }>("SELECT id, seq::text FROM face_identities WHERE id = ANY($1::text[])", [ids]);
+    const seqOf = new Map(rows.map((r) => [r.id, Number(r.seq)]));
+    const rescore = (faces: string[]) =>
+      rescoreCandidates(t.appId, Array.from(probe), faces.map((id) => seqOf.get(id)!), { threshold: THRESHOLD, exceptSessionId: "retried-session" });
+
+    const found = await rescore(ids);
+    expect(found.map((m) => m.svc_uuid)).toEqual([above, below]);
+    expect(found[0]!.similarity).toBeCloseTo(0.75, 2);
+    // Nothing at or above the threshold is enrolled here: the closest enrolled face below it, past those that are not.
+    expect((await rescore([unlinked!, retried!, elsewhere!, further!, below!])).map((m) => m.svc_uuid)).toEqual([below]);
+    // Another session's search finds the retried session's face.
+    expect((await rescoreCandidates(t.appId, Array.from(probe), [seqOf.get(retried!)!], { threshold: THRESHOLD, exceptSessionId: "another-session" }))[0]).toMatchObject({ svc_uuid: retried });
+    expect(await rescore([unlinked!, elsewhere!])).toEqual([]);
+  }, 120_000);
+
   it("a session that ends without approval gives its face back at that size", async () => {
     const walkedAway = await selfie(t, workflowId, await faceCell(7, 1, 320));
     expect(walkedAway.result.status).toBe("passed");
