@@ -37,7 +37,8 @@ await app.prepare();
 
 const warmupToken = randomBytes(16).toString("hex");
 const waiting = [];
-const edge = () => globalThis.__svcHttpEdge;
+// The HTTP edge the app registers as it starts (lib/http/edge.ts), in the process slots of lib/process-slots.ts.
+const edge = () => globalThis[Symbol.for("svc.process-slots")]?.get("httpEdge");
 
 const server = http.createServer((req, res) => {
   if (edge()) return edge().serve(req, res, handle);

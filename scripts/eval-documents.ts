@@ -13,7 +13,7 @@
  *   - review at most 10% of clean genuine pairs and 25% of phone photos;
  *   - no inconsistent pair passed.
  * The corpus's layouts stand for layouts nobody has collected yet: never fix a
- * miss by fitting a case (README "Documents: how the front is compared").
+ * miss by fitting a case (docs/documents.md).
  */
 import fs from "node:fs";
 import path from "node:path";

@@ -4,7 +4,8 @@ import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { messagesFor, pickLocale } from "@/lib/i18n";
 import { createFlowApi, FlowApiError, isSessionProblem, type FlowApi } from "./api/flow-api";
 import { readSessionLink, safeReturnUrl, sessionUrl, type SessionLink } from "./api/session-link";
-import { DECIDED_STATUSES, GONE_STATUSES, type FlowState, type FlowStep, type StoppedBy } from "./api/types";
+import { isDecided, isGone } from "@/lib/sessions/statuses";
+import type { FlowState, FlowStep, StoppedBy } from "./api/types";
 import { isPhoneLike } from "./camera/device-kind";
 import { cameraAvailability, isDesktopLike, type CameraAvailability } from "./camera/open-camera";
 import { CredentialStep } from "./credential/credential-step";
@@ -109,8 +110,8 @@ export function VerificationFlow({ sessionId }: { sessionId: string }) {
       }
       if (next.session_id !== sessionId) return setView({ kind: "problem", problem: "not_found" });
       rememberFlow(next);
-      if (GONE_STATUSES.has(next.status)) return setView({ kind: "problem", problem: "expired" });
-      if (DECIDED_STATUSES.has(next.status)) return showDecided(next, !options.closedOnly);
+      if (isGone(next.status)) return setView({ kind: "problem", problem: "expired" });
+      if (isDecided(next.status)) return showDecided(next, !options.closedOnly);
       if (!options.closedOnly) setView({ kind: "start" });
     },
     [api, sessionId, rememberFlow, showDecided],
@@ -157,7 +158,7 @@ export function VerificationFlow({ sessionId }: { sessionId: string }) {
         // Keep what we have; the finish call will tell if something is wrong.
       }
       if (latest) rememberFlow(latest);
-      if (latest && DECIDED_STATUSES.has(latest.status)) return showDecided(latest, false);
+      if (latest && isDecided(latest.status)) return showDecided(latest, false);
       const list = latest ? personSteps(latest) : steps;
       const next = list.findIndex((s, i) => i > index && !isStepDone(s));
       setView(next === -1 ? { kind: "finishing" } : { kind: "step", index: next });
@@ -186,8 +187,8 @@ export function VerificationFlow({ sessionId }: { sessionId: string }) {
     (next: FlowState) => {
       const before = flowRef.current;
       rememberFlow(next);
-      if (DECIDED_STATUSES.has(next.status)) return showDecided(next, false);
-      if (GONE_STATUSES.has(next.status)) return setView({ kind: "problem", problem: "expired" });
+      if (isDecided(next.status)) return showDecided(next, false);
+      if (isGone(next.status)) return setView({ kind: "problem", problem: "expired" });
       if (progressed(before, next)) setView({ kind: "following" });
     },
     [rememberFlow, showDecided],
@@ -199,7 +200,7 @@ export function VerificationFlow({ sessionId }: { sessionId: string }) {
   const cameraNeeded = needsCamera(steps);
   const noCameraHere = camera === "none" || camera === "unsupported" || camera === "insecure_context";
   // The QR hand-off is for desktops only: a phone is the device to use, so it keeps its Start button
-  // and, when its camera is refused, is told how to allow it (README "Hosted flow on phones").
+  // and, when its camera is refused, is told how to allow it (docs/hosted-flow.md "Hosted flow on phones").
   const handoffMode: "no_camera" | "offer" | null =
     onPhone || phone || !api || !token || !cameraNeeded ? null : noCameraHere ? "no_camera" : desktop ? "offer" : null;
   const handoffPanel = (mode: "no_camera" | "offer") =>

@@ -2,6 +2,7 @@ import Stripe from "stripe";
 import { now } from "@/lib/clock";
 import { env } from "@/lib/config/env";
 import { ApiError } from "@/lib/http/api-error";
+import { processSlot } from "@/lib/process-slots";
 
 /**
  * The adapter around the `stripe` SDK: the one place that reads the Stripe
@@ -40,12 +41,12 @@ export function stripeAddress(apiBase: string | undefined): Pick<Stripe.StripeCo
   return { protocol, host, port: url.port ? Number(url.port) : protocol === "http" ? 80 : 443 };
 }
 
-const globalForStripe = globalThis as unknown as { __svcStripe?: { key: string; client: Stripe } };
+const stripeSlot = processSlot<{ key: string; client: Stripe }>("stripe");
 
 /** The SDK client for the configured key (one per process). */
 export function stripeClient(settings: StripeSettings = requireStripeSettings()): Stripe {
   const key = `${settings.secretKey}|${settings.apiBase ?? ""}`;
-  if (globalForStripe.__svcStripe?.key !== key) {
+  if (stripeSlot.value?.key !== key) {
     const client = new Stripe(settings.secretKey, {
       ...stripeAddress(settings.apiBase),
       // The SDK retries network failures with an Idempotency-Key of its own;
@@ -55,9 +56,9 @@ export function stripeClient(settings: StripeSettings = requireStripeSettings())
       telemetry: false,
       appInfo: { name: "svc-identity" },
     });
-    globalForStripe.__svcStripe = { key, client };
+    stripeSlot.value = { key, client };
   }
-  return globalForStripe.__svcStripe.client;
+  return stripeSlot.value.client;
 }
 
 /**

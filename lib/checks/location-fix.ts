@@ -6,7 +6,7 @@ import { decryptString, encryptString } from "@/lib/crypto/encryption";
  * (check_results) keeps the verdict in the clear (`distance_m`, `radius_m`,
  * `match`) and the person's fix (`lat`, `lng`, `accuracy_m`) sealed with
  * encryptString under this key. The decision opens it again (spec 2.2 rule
- * 4 reports the coordinates), so what the API answers is unchanged. README
+ * 4 reports the coordinates), so what the API answers is unchanged. docs/operations.md
  * "Secrets and personal data at rest".
  */
 export const SEALED_FIX_FIELD = "fix_sealed";

@@ -9,7 +9,7 @@ import { submitLivenessBurst, type StepCheck } from "./run-liveness";
 export const IDENTITY_BURST_CHECKS = ["liveness", "face_match"] as const;
 
 /**
- * POST /api/v2/antispoof/identity (spec 4.3; README "Hosted-flow API"): in a
+ * POST /api/v2/antispoof/identity (spec 4.3; docs/hosted-flow.md "Hosted-flow API"): in a
  * session bound to an account (`svc_access_token`), a liveness burst (the
  * same challenge and frames as POST /api/v2/antispoof) whose best frame is
  * matched 1:1 against the account's enrolled face, with the workflow's

@@ -16,7 +16,7 @@ export function isFinalFailure(check: { type: string; status: string }): boolean
 }
 
 /**
- * README "Decision engine": once a final
+ * docs/sessions.md "Decision engine": once a final
  * failure already makes the decision engine decline whatever the remaining
  * checks give (lib/decisions/decide.ts), the session is decided there, as at
  * finish (DECLINED, its event, images purged): the steps left are neither

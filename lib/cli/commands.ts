@@ -20,7 +20,7 @@ type Command = { usage: string; run(flags: Flags): Promise<object> };
 const CLI_ACTOR = { actor: "cli" };
 
 /**
- * The admin CLI's commands: each prints one JSON object (README "Admin CLI").
+ * The admin CLI's commands: each prints one JSON object (docs/operations.md "Admin CLI").
  * Each command imports what it runs when it runs: a CLI process loads only
  * its own command's modules (it starts in about half the time).
  */

@@ -5,13 +5,14 @@ import { FEATURES } from "@/lib/workflows/schemas";
 import { LIVENESS_ACTIONS } from "@/lib/workflows/settings";
 import { parseNetworkList } from "@/lib/webhooks/safe-address";
 import { decodeKeyText, keyIdOf, splitKeyList } from "@/lib/crypto/key-format";
+import { processSlot } from "@/lib/process-slots";
 
 /** A comma-separated list of two or more liveness actions (FACE_SIGN_IN_ACTIONS). */
 const ACTION_LIST = new RegExp(`^\\s*(${LIVENESS_ACTIONS.join("|")})(\\s*,\\s*(${LIVENESS_ACTIONS.join("|")}))+\\s*$`);
 
 /**
  * Configuration from the environment, validated once. Every variable is
- * documented in README.md ("Configuration") and `.env.example`.
+ * documented in docs/configuration.md and `.env.example`.
  */
 const booleanFlag = z
   .enum(["1", "0", "true", "false", "yes", "no", ""])
@@ -109,7 +110,7 @@ const EnvSchema = z.object({
     (v) => v === undefined || decodeKeyText(v) !== null,
     "must be 32 bytes, as 64 hex characters or base64 (generate one with: openssl rand -hex 32)",
   ),
-  /** Older keys that still open sealed values (never seal), comma separated, newest first (README "Rotating the encryption key"). */
+  /** Older keys that still open sealed values (never seal), comma separated, newest first (docs/operations.md "Rotating the encryption key"). */
   ENCRYPTION_KEY_PREVIOUS: optionalString.superRefine((v, ctx) => {
     const bad = splitKeyList(v).filter((k) => decodeKeyText(k) === null).length;
     if (bad) ctx.addIssue({ code: "custom", message: `${bad} of its keys ${bad === 1 ? "is" : "are"} not 32 bytes as 64 hex characters or base64` });
@@ -128,17 +129,17 @@ const EnvSchema = z.object({
   /** JSON object of per-check prices in USD overriding the defaults, e.g. {"liveness":0.2}. */
   CHECK_PRICES: checkPrices,
   SWEEP_INTERVAL_SECONDS: z.coerce.number().int().min(1).default(30),
-  /** Days after which a reusable identity's proof is stale: never reused, `stale: true` when read (README "Reusable identity"). */
+  /** Days after which a reusable identity's proof is stale: never reused, `stale: true` when read (docs/hosted-flow.md "Reusable identity"). */
   IDENTITY_STALE_DAYS: z.coerce.number().int().min(1).max(3650).default(365),
-  /** Days a face-uniqueness enrollment is kept; unset: until the project unlinks it (README "Secrets and personal data at rest"). */
+  /** Days a face-uniqueness enrollment is kept; unset: until the project unlinks it (docs/operations.md "Secrets and personal data at rest"). */
   FACE_GALLERY_RETENTION_DAYS: z.coerce.number().int().min(1).max(36_500).optional(),
-  /** The movements face sign-in asks for, comma separated, any of LIVENESS_ACTIONS (README "Face sign-in"). */
+  /** The movements face sign-in asks for, comma separated, any of LIVENESS_ACTIONS (docs/oidc.md "Face sign-in"). */
   FACE_SIGN_IN_ACTIONS: z
     .string()
     .regex(ACTION_LIST, `two or more of ${LIVENESS_ACTIONS.join(", ")}, comma separated`)
     .refine((v) => new Set(v.split(",").map((a) => a.trim())).size >= 2, "at least two different actions (the order must be unpredictable)")
     .default("turn_left,turn_right,blink"),
-  /** Seconds before each delivery attempt, comma separated (README "Webhooks"). */
+  /** Seconds before each delivery attempt, comma separated (docs/webhooks.md). */
   WEBHOOK_RETRY_SCHEDULE: z
     .string()
     .regex(/^\s*\d+(\s*,\s*\d+)*\s*$/, "comma-separated whole seconds, e.g. 0,5,300")
@@ -151,13 +152,13 @@ const EnvSchema = z.object({
   /** Load the face and document models at start-up so the first check is warm (off: on first use). */
   VISION_PRELOAD: z.enum(["on", "off"]).default("on"),
   WEBHOOK_POLL_MS: z.coerce.number().int().min(10).max(60_000).default(250),
-  /** Deliveries one worker process keeps in flight at once (README "Webhooks"). */
+  /** Deliveries one worker process keeps in flight at once (docs/webhooks.md). */
   WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(16),
-  /** Deliveries to one webhook endpoint in flight at once, across all workers (README "Webhooks"). */
+  /** Deliveries to one webhook endpoint in flight at once, across all workers (docs/webhooks.md). */
   WEBHOOK_CONCURRENCY_PER_ENDPOINT: z.coerce.number().int().min(1).max(256).default(4),
-  /** Deliveries of one app (all its endpoints) in flight at once, across all workers; isolates tenants only below WEBHOOK_CONCURRENCY (README "Webhooks"). */
+  /** Deliveries of one app (all its endpoints) in flight at once, across all workers; isolates tenants only below WEBHOOK_CONCURRENCY (docs/webhooks.md). */
   WEBHOOK_CONCURRENCY_PER_APP: z.coerce.number().int().min(1).max(256).default(8),
-  /** CIDRs webhooks (test and production apps) may reach although private, comma separated (README "Webhooks"). */
+  /** CIDRs webhooks (test and production apps) may reach although private, comma separated (docs/webhooks.md). */
   WEBHOOK_ALLOWED_NETWORKS: z
     .string()
     .default("")
@@ -167,7 +168,7 @@ const EnvSchema = z.object({
         ctx.addIssue({ code: "custom", message: `not a CIDR (e.g. 10.20.0.0/16 or fd00:1::/64): ${invalid.join(", ")}` });
       }
     }),
-  /** The NPPES NPI Registry API (README "Professional licences"); "off" removes the NPPES provider. */
+  /** The NPPES NPI Registry API (docs/licences.md); "off" removes the NPPES provider. */
   NPPES_BASE_URL: z
     .string()
     .default("https://npiregistry.cms.hhs.gov/api/")
@@ -188,7 +189,7 @@ const EnvSchema = z.object({
   SMTP_USER: optionalString,
   SMTP_PASSWORD: optionalString,
   SMTP_FROM: z.string().default("Identity Verification <no-reply@localhost>"),
-  /** Wallet top-up through Stripe Checkout (README "Wallet top-up (Stripe)"): both keys or neither. */
+  /** Wallet top-up through Stripe Checkout (docs/billing.md "Wallet top-up (Stripe)"): both keys or neither. */
   STRIPE_SECRET_KEY: optionalString.pipe(
     z.string().regex(/^(sk|rk)_(test|live)_\S+$/, "must be a Stripe secret or restricted key (sk_test_..., sk_live_..., rk_...)").optional(),
   ),
@@ -245,10 +246,10 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
   };
 }
 
-const globalForEnv = globalThis as unknown as { __svcEnv?: Env };
+const envSlot = processSlot<Env>("env");
 
 /** The process configuration (parsed on first use). */
 export function env(): Env {
-  globalForEnv.__svcEnv ??= parseEnv();
-  return globalForEnv.__svcEnv;
+  envSlot.value ??= parseEnv();
+  return envSlot.value;
 }

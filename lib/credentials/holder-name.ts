@@ -3,7 +3,7 @@ import type { HolderName } from "./types";
 
 /**
  * Whether a registry's licence holder is the person whose document was
- * verified (README "Professional licences", name match). Both names are
+ * verified (docs/licences.md, name match). Both names are
  * normalised the same way (normaliseNameTokens), then each part is compared:
  *   - last names are "same" when their words, joined, are equal
  *     ("Garcia-Lopez" = "Garcia Lopez" = "GARCIALOPEZ"); "uncertain" when

@@ -9,7 +9,7 @@ import { normaliseLicenceNumber, statusOn } from "./normalise";
 import { RegistryUnavailableError, type CatalogueEntry, type RegistryLicence } from "./types";
 
 /**
- * The daily licence re-check (README "Professional licences"): every stored
+ * The daily licence re-check (docs/licences.md): every stored
  * licence proof that has not expired is looked up again in its registry.
  *   - still listed, for the same holder, and active: its registry status and
  *     expiry are refreshed (a renewal moves the expiry on) and it counts as

@@ -18,8 +18,7 @@ import { statusOn } from "./normalise";
 import { RegistryUnavailableError, type CatalogueEntry, type HolderName, type LicenceInputField, type RegistryLicence } from "./types";
 
 /**
- * POST /api/v2/credential: the hosted flow's licence step (README
- * "Professional licences"). The person picks a credential (its
+ * POST /api/v2/credential: the hosted flow's licence step (docs/licences.md). The person picks a credential (its
  * `credential_code`, or spec 2.6's `provider_code` + `license_type` +
  * `state_code`) and answers its `required_fields`; the registry is asked,
  * and the licence must belong to the person whose document this session

@@ -4,9 +4,10 @@ import { hkdfSync, randomBytes } from "node:crypto";
 import { ConfigError, env } from "@/lib/config/env";
 import { decodeKeyText, keyIdOf, splitKeyList } from "./key-format";
 import { constantTimeEqual } from "./secrets";
+import { processSlot } from "@/lib/process-slots";
 
 /**
- * The keys for data at rest (README "Rotating the encryption key"): the
+ * The keys for data at rest (docs/operations.md "Rotating the encryption key"): the
  * current ENCRYPTION_KEY seals; it and ENCRYPTION_KEY_PREVIOUS (older keys,
  * comma separated) open. Every sealed value names its key by id.
  */
@@ -19,7 +20,7 @@ export type Keyring = {
   byId: ReadonlyMap<string, Buffer>;
 };
 
-const globalForKey = globalThis as unknown as { __svcKeyring?: Keyring };
+const keyringSlot = processSlot<Keyring>("keyring");
 
 /** Decodes ENCRYPTION_KEY: 32 bytes as 64 hex characters or base64. */
 export function decodeEncryptionKey(raw: string, name = "ENCRYPTION_KEY"): Buffer {
@@ -45,7 +46,7 @@ export function keyringOf(current: Buffer, previous: Buffer[] = []): Keyring {
  * app runs with no setup.
  */
 export function keyring(): Keyring {
-  if (globalForKey.__svcKeyring) return globalForKey.__svcKeyring;
+  if (keyringSlot.value) return keyringSlot.value;
   const config = env();
   let key: Buffer;
   if (config.ENCRYPTION_KEY) {
@@ -65,8 +66,8 @@ export function keyring(): Keyring {
     key = decodeEncryptionKey(fs.readFileSync(file, "utf8").trim());
   }
   const previous = splitKeyList(config.ENCRYPTION_KEY_PREVIOUS).map((k) => decodeEncryptionKey(k, "ENCRYPTION_KEY_PREVIOUS"));
-  globalForKey.__svcKeyring = keyringOf(key, previous);
-  return globalForKey.__svcKeyring;
+  keyringSlot.value = keyringOf(key, previous);
+  return keyringSlot.value;
 }
 
 /** The current key: the one that seals. */
@@ -74,7 +75,7 @@ export function encryptionKey(): Buffer {
   return keyring().current;
 }
 
-const globalForDerived = globalThis as unknown as { __svcDerivedKeys?: Map<string, Buffer> };
+const derivedKeysSlot = processSlot<Map<string, Buffer>>("derivedKeys");
 
 function derive(key: Buffer, purpose: string): Buffer {
   return Buffer.from(hkdfSync("sha256", key, "", purpose, 32));
@@ -86,7 +87,7 @@ function derive(key: Buffer, purpose: string): Buffer {
  * secret is needed and no two purposes share a key.
  */
 export function derivedKey(purpose: string): Buffer {
-  const keys = (globalForDerived.__svcDerivedKeys ??= new Map());
+  const keys = (derivedKeysSlot.value ??= new Map());
   let key = keys.get(purpose);
   if (!key) {
     key = derive(encryptionKey(), purpose);

@@ -3,7 +3,7 @@ import { keyring, keyringOf, type Keyring } from "./encryption-key";
 
 /**
  * AES-256-GCM for data at rest. Every value names the key that sealed it
- * (README "Rotating the encryption key"), so ENCRYPTION_KEY can be rotated:
+ * (docs/operations.md "Rotating the encryption key"), so ENCRYPTION_KEY can be rotated:
  * the current key seals, the current and ENCRYPTION_KEY_PREVIOUS keys open.
  *
  * Strings: `v2.<kid>.<iv>.<tag>.<ciphertext>` (base64url parts, `v2.<kid>`
@@ -29,7 +29,7 @@ export class UnknownEncryptionKeyError extends Error {
   constructor(readonly keyId: string) {
     super(
       `This value was sealed under encryption key ${keyId}, which is neither ENCRYPTION_KEY nor in ENCRYPTION_KEY_PREVIOUS ` +
-        `(README "Rotating the encryption key")`,
+        `(docs/operations.md "Rotating the encryption key")`,
     );
     this.name = "UnknownEncryptionKeyError";
   }

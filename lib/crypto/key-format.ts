@@ -17,7 +17,7 @@ export function splitKeyList(raw: string | undefined): string[] {
 }
 
 /**
- * The key id a sealed value carries (README "Rotating the encryption key"):
+ * The key id a sealed value carries (docs/operations.md "Rotating the encryption key"):
  * 8 hex characters, HKDF-SHA256 of the key with its own label, so it names
  * the key without revealing anything usable about it.
  */

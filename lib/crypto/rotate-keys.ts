@@ -8,7 +8,7 @@ import { SEALED_COLUMNS, type SealedColumn } from "./sealed-columns";
 import { captureStableSecrets } from "./stable-secrets";
 
 /**
- * `svc keys:rotate` (README "Rotating the encryption key"): re-seals under
+ * `svc keys:rotate` (docs/operations.md "Rotating the encryption key"): re-seals under
  * the current ENCRYPTION_KEY every value of SEALED_COLUMNS sealed under
  * another key (or before key ids), and makes the keyed hashes stored beside
  * them again. Batches of `batchSize` rows, one transaction each, walked by
@@ -131,7 +131,7 @@ export async function rotateEncryptionKey(options: { batchSize?: number } = {}):
   const ring = keyring();
   if (ring.previous.length === 0) {
     throw new KeyRotationError(
-      "keys:rotate needs the new key in ENCRYPTION_KEY and the key(s) it replaces in ENCRYPTION_KEY_PREVIOUS (README \"Rotating the encryption key\")",
+      "keys:rotate needs the new key in ENCRYPTION_KEY and the key(s) it replaces in ENCRYPTION_KEY_PREVIOUS (docs/operations.md \"Rotating the encryption key\")",
     );
   }
   const batchSize = options.batchSize ?? DEFAULT_BATCH_SIZE;

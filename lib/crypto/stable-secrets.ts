@@ -1,6 +1,7 @@
 import { db } from "@/lib/db/client";
 import { openBytes, sealBytes } from "./encryption";
 import { oldestDerivedKey } from "./encryption-key";
+import { processSlot } from "@/lib/process-slots";
 
 /**
  * Keys that must not change when ENCRYPTION_KEY is rotated, because what
@@ -18,7 +19,7 @@ import { oldestDerivedKey } from "./encryption-key";
 export const STABLE_PURPOSES = ["identity-pseudonym"] as const;
 export type StablePurpose = (typeof STABLE_PURPOSES)[number];
 
-const globalForSecrets = globalThis as unknown as { __svcStableSecrets?: Map<string, Promise<Buffer>> };
+const stableSecretsSlot = processSlot<Map<string, Promise<Buffer>>>("stableSecrets");
 
 async function load(purpose: StablePurpose): Promise<Buffer> {
   const prisma = await db();
@@ -32,7 +33,7 @@ async function load(purpose: StablePurpose): Promise<Buffer> {
 
 /** The purpose's stable key (cached for the process: it never changes). */
 export function stableSecret(purpose: StablePurpose): Promise<Buffer> {
-  const cache = (globalForSecrets.__svcStableSecrets ??= new Map());
+  const cache = (stableSecretsSlot.value ??= new Map());
   let secret = cache.get(purpose);
   if (!secret) {
     secret = load(purpose).catch((err) => {

@@ -3,13 +3,14 @@ import { PrismaPg } from "@prisma/adapter-pg";
 import { PrismaClient } from "@/generated/prisma/client";
 import { env } from "@/lib/config/env";
 import { ensureDatabase } from "./connection";
+import { processSlot } from "@/lib/process-slots";
 
 export type Db = PrismaClient;
 /** A transaction handle: what domain functions take when they must share one. */
 export type Tx = Parameters<Parameters<PrismaClient["$transaction"]>[0]>[0];
 
 type Handles = { prisma: PrismaClient; pool: pg.Pool };
-const globalForDb = globalThis as unknown as { __svcDbHandles?: Promise<Handles> };
+const dbHandlesSlot = processSlot<Promise<Handles>>("dbHandles");
 
 /**
  * Every connection of ours runs in UTC, whatever the server's or database's
@@ -22,7 +23,7 @@ const globalForDb = globalThis as unknown as { __svcDbHandles?: Promise<Handles>
 const UTC_SESSION = "-c TimeZone=UTC";
 
 function handles(): Promise<Handles> {
-  globalForDb.__svcDbHandles ??= (async () => {
+  dbHandlesSlot.value ??= (async () => {
     const handle = await ensureDatabase();
     const pool = new pg.Pool({
       connectionString: handle.url,
@@ -38,10 +39,10 @@ function handles(): Promise<Handles> {
     const transactionOptions = { maxWait: 15_000, timeout: 30_000 };
     return { prisma: new PrismaClient({ adapter: new PrismaPg(pool), transactionOptions }), pool };
   })().catch((err) => {
-    globalForDb.__svcDbHandles = undefined;
+    dbHandlesSlot.value = undefined;
     throw err;
   });
-  return globalForDb.__svcDbHandles;
+  return dbHandlesSlot.value;
 }
 
 /** The Prisma client for this process (schema migrated before first use). */
@@ -59,8 +60,8 @@ export async function sqlPool(): Promise<pg.Pool> {
 }
 
 export async function disconnectDb() {
-  const current = globalForDb.__svcDbHandles;
-  globalForDb.__svcDbHandles = undefined;
+  const current = dbHandlesSlot.value;
+  dbHandlesSlot.value = undefined;
   if (!current) return;
   const { prisma, pool } = await current;
   await prisma.$disconnect();

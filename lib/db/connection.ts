@@ -2,6 +2,7 @@ import { env } from "@/lib/config/env";
 import { connectEmbedded, type EmbeddedConnection, type EmbeddedRole } from "./embedded-host";
 import { migrateDatabase } from "./migrate";
 import { analyzeDatabase } from "./planner-statistics";
+import { processSlot } from "@/lib/process-slots";
 
 /**
  * Resolves the database every process of this install talks to, and makes
@@ -11,22 +12,20 @@ import { analyzeDatabase } from "./planner-statistics";
  */
 export type DatabaseHandle = { url: string; embedded: boolean; close(): Promise<void> };
 
-const globalForDb = globalThis as unknown as {
-  __svcDatabase?: Promise<DatabaseHandle>;
-  __svcDatabaseRole?: EmbeddedRole;
-};
+const databaseSlot = processSlot<Promise<DatabaseHandle>>("database");
+const databaseRoleSlot = processSlot<EmbeddedRole>("databaseRole");
 
 /** The CLI declares itself so it never holds the embedded database long. */
 export function setDatabaseRole(role: EmbeddedRole) {
-  globalForDb.__svcDatabaseRole = role;
+  databaseRoleSlot.value = role;
 }
 
 export function ensureDatabase(log: (line: string) => void = (l) => process.stderr.write(`[db] ${l}\n`)) {
-  globalForDb.__svcDatabase ??= openDatabase(log).catch((err) => {
-    globalForDb.__svcDatabase = undefined;
+  databaseSlot.value ??= openDatabase(log).catch((err) => {
+    databaseSlot.value = undefined;
     throw err;
   });
-  return globalForDb.__svcDatabase;
+  return databaseSlot.value;
 }
 
 async function openDatabase(log: (line: string) => void): Promise<DatabaseHandle> {
@@ -35,7 +34,7 @@ async function openDatabase(log: (line: string) => void): Promise<DatabaseHandle
     await migrateDatabase(config.DATABASE_URL, undefined, log);
     return { url: config.DATABASE_URL, embedded: false, async close() {} };
   }
-  const role = globalForDb.__svcDatabaseRole ?? "server";
+  const role = databaseRoleSlot.value ?? "server";
   const embedded: EmbeddedConnection = await connectEmbedded(config.DATA_DIR, role);
   if (embedded.owner) {
     try {
@@ -53,5 +52,5 @@ async function openDatabase(log: (line: string) => void): Promise<DatabaseHandle
 
 /** Forget the cached handle (used by the CLI and tests after close()). */
 export function resetDatabaseHandle() {
-  globalForDb.__svcDatabase = undefined;
+  databaseSlot.value = undefined;
 }

@@ -5,7 +5,7 @@ import pg from "pg";
  * current with autovacuum; PGlite has no background workers, so without this
  * its tables are never analyzed and the planner guesses: at 100,000 enrolled
  * faces the 1:N search took 23 ms at p50 and 57 ms at p99 instead of 4 ms and
- * 12 ms (README "Face search at scale"). The server that hosts the embedded
+ * 12 ms (docs/hosted-flow.md "Face search at scale"). The server that hosts the embedded
  * database analyzes every table when it opens it (PGlite forgets its activity
  * counters when it closes), and the sweeper then analyzes the tables that
  * changed enough, by autovacuum's own rule.

@@ -6,12 +6,13 @@ import { CodeGalleries, type CodeCandidate, type EstimatedCandidate } from "./co
 import { CodeArena } from "./hamming-scan";
 import { openSearchCode, openTemplate } from "./sealed-faces";
 import { searchCode } from "./search-code";
+import { processSlot } from "@/lib/process-slots";
 
 /**
  * The 1:N search index of this process: every project's active gallery
  * faces as 128-byte search codes (lib/faces/search-code.ts) in memory, a
  * million faces in 122.5 MiB of codes (about 150 MiB of process memory with
- * the slot arrays: README "Face search at scale"), scanned exactly in Hamming space by a SIMD
+ * the slot arrays: docs/hosted-flow.md "Face search at scale"), scanned exactly in Hamming space by a SIMD
  * kernel (lib/faces/hamming-scan.ts). The database keeps the codes sealed
  * (lib/faces/sealed-faces.ts): they are opened once, as they are loaded,
  * never during a search.
@@ -200,11 +201,11 @@ async function putRows(galleries: CodeGalleries, rows: FaceRow[], db: Pick<pg.Po
   });
 }
 
-const globalForIndex = globalThis as unknown as { __svcGalleryIndex?: GalleryIndex };
+const galleryIndexSlot = processSlot<GalleryIndex>("galleryIndex");
 
 export function galleryIndex(): GalleryIndex {
-  globalForIndex.__svcGalleryIndex ??= new GalleryIndex();
-  return globalForIndex.__svcGalleryIndex;
+  galleryIndexSlot.value ??= new GalleryIndex();
+  return galleryIndexSlot.value;
 }
 
 /** Loads the index at startup so the first search does not wait for it. */

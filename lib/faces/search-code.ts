@@ -1,3 +1,4 @@
+import { processSlot } from "@/lib/process-slots";
 /**
  * The 1:N search code of a face template: 1,024 sign bits of a fixed random
  * rotation of the template, packed into 128 bytes (SimHash, Charikar 2002).
@@ -34,7 +35,7 @@ const ROTATION_ROUNDS = 3;
  */
 const RADIUS_MARGIN_SD = 5;
 
-const globalForCodes = globalThis as unknown as { __svcRotationSigns?: Float64Array[] };
+const rotationSignsSlot = processSlot<Float64Array[]>("rotationSigns");
 
 /** mulberry32: a small, well-distributed 32-bit generator, fixed forever for this scheme. */
 function seededUniform(seed: number): () => number {
@@ -50,14 +51,14 @@ function seededUniform(seed: number): () => number {
 
 /** The random +1/-1 diagonal of each round. */
 function rotationSigns(): Float64Array[] {
-  if (globalForCodes.__svcRotationSigns) return globalForCodes.__svcRotationSigns;
+  if (rotationSignsSlot.value) return rotationSignsSlot.value;
   const uniform = seededUniform(ROTATION_SEED);
   const rounds = Array.from({ length: ROTATION_ROUNDS }, () => {
     const signs = new Float64Array(TEMPLATE_DIMENSIONS);
     for (let i = 0; i < signs.length; i++) signs[i] = uniform() < 0.5 ? -1 : 1;
     return signs;
   });
-  globalForCodes.__svcRotationSigns = rounds;
+  rotationSignsSlot.value = rounds;
   return rounds;
 }
 

@@ -9,7 +9,7 @@ import type { FaceTemplate } from "./templates";
  */
 export type DetectedFace = FaceAnalysis["faces"][number];
 
-/** Detector confidence below which a face is not trusted for matching (README "Thresholds"). */
+/** Detector confidence below which a face is not trusted for matching (docs/hosted-flow.md "Thresholds"). */
 export const MIN_FACE_SCORE = 0.5;
 /** Smallest face box side, in pixels of the analysed image, that gives a stable embedding. */
 export const MIN_FACE_SIDE = 48;

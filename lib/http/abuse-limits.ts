@@ -1,5 +1,5 @@
 /**
- * The abuse limits' numbers, in one place (README "Abuse limits" is their
+ * The abuse limits' numbers, in one place (docs/api-conventions.md "Abuse limits" is their
  * table). Each limit counts per client IP and per account (the email, the
  * app, the person, the client) so that one attacker cannot exhaust a
  * victim's budget from elsewhere and one address cannot spray accounts.

@@ -7,6 +7,7 @@ import { TtlCache } from "@/lib/cache/ttl-cache";
 import { now } from "@/lib/clock";
 import { ApiError } from "./api-error";
 import type { HeaderReader } from "./core/request";
+import { processSlot } from "@/lib/process-slots";
 
 /**
  * Valid credentials are remembered for CREDENTIAL_CACHE_MS (10 s) per
@@ -19,8 +20,8 @@ import type { HeaderReader } from "./core/request";
 type Caller = { app: App; actor: string };
 /** A remembered credential, and when it stops working (a rolled key, a previous client secret), if ever. */
 type Remembered = { caller: Caller; until: number | null };
-const globalForAuth = globalThis as unknown as { __svcCredentialCache?: TtlCache<Remembered> };
-const credentialCache = () => (globalForAuth.__svcCredentialCache ??= new TtlCache(env().CREDENTIAL_CACHE_MS));
+const credentialCacheSlot = processSlot<TtlCache<Remembered>>("credentialCache");
+const credentialCache = () => (credentialCacheSlot.value ??= new TtlCache(env().CREDENTIAL_CACHE_MS));
 
 /** Drops every remembered credential (after a revocation or an app change). */
 export function forgetCredentials() {

@@ -2,6 +2,7 @@ import ipaddr from "ipaddr.js";
 import proxyaddr from "proxy-addr";
 import { env } from "@/lib/config/env";
 import type { HeaderReader } from "./core/request";
+import { processSlot } from "@/lib/process-slots";
 
 /**
  * Set by the node:http edge from the TCP socket on every request,
@@ -10,10 +11,10 @@ import type { HeaderReader } from "./core/request";
 export const PEER_IP_HEADER = "x-svc-peer-ip";
 
 type Trust = (address: string, hop: number) => boolean;
-const globalForTrust = globalThis as unknown as { __svcProxyTrust?: { source: string; trust: Trust | null } };
+const proxyTrustSlot = processSlot<{ source: string; trust: Trust | null }>("proxyTrust");
 
 /**
- * TRUST_PROXY (README "Configuration"): off; a number N of proxies in front
+ * TRUST_PROXY (docs/configuration.md): off; a number N of proxies in front
  * (`1` = one load balancer); or the proxies' addresses and CIDRs
  * (`loopback`, `linklocal`, `uniquelocal` also name ranges). The client is
  * the right-most X-Forwarded-For address that is not a trusted proxy
@@ -29,8 +30,8 @@ export function compileProxyTrust(setting: string | number | null): Trust | null
 function proxyTrust(): Trust | null {
   const setting = env().TRUST_PROXY;
   const source = String(setting);
-  if (globalForTrust.__svcProxyTrust?.source !== source) globalForTrust.__svcProxyTrust = { source, trust: compileProxyTrust(setting) };
-  return globalForTrust.__svcProxyTrust.trust;
+  if (proxyTrustSlot.value?.source !== source) proxyTrustSlot.value = { source, trust: compileProxyTrust(setting) };
+  return proxyTrustSlot.value.trust;
 }
 
 /** The client's IP: the socket's peer, or behind trusted proxies the address they saw. */

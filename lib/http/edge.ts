@@ -9,6 +9,7 @@ import { isStorableText } from "./core/clean-input";
 import { renderedError, withHeaders, type CoreRoute } from "./core/pipeline";
 import { Reply, renderReply, type Rendered } from "./core/reply";
 import { INTERNAL_REQUEST_ID_HEADER, newRequestId, REQUEST_ID_HEADER } from "./core/request";
+import { processSlot } from "@/lib/process-slots";
 
 /**
  * The node:http edge: what server.mjs runs for every request before Next.
@@ -183,9 +184,9 @@ export function createHttpEdge(routes: EdgeRoutes): HttpEdge {
   };
 }
 
-const globalForEdge = globalThis as unknown as { __svcHttpEdge?: HttpEdge };
+const httpEdgeSlot = processSlot<HttpEdge>("httpEdge");
 
 /** Hands the edge to server.mjs, which holds requests until it is registered. */
 export function registerHttpEdge(routes: EdgeRoutes) {
-  globalForEdge.__svcHttpEdge = createHttpEdge(routes);
+  httpEdgeSlot.value = createHttpEdge(routes);
 }

@@ -5,6 +5,7 @@ import { redis } from "@/lib/redis/client";
 import { describeError, logger } from "@/lib/log/logger";
 import { ApiError } from "./api-error";
 import { abuseKeyOfIp } from "./client-ip";
+import { processSlot } from "@/lib/process-slots";
 
 /**
  * Spec 8: about 150 requests per minute per client IP. Budgets are per
@@ -56,14 +57,11 @@ export function rateLimitBucketFor(pathname: string): RateLimitBucket | null {
   return null;
 }
 
-const globalForLimiters = globalThis as unknown as {
-  __svcLimiters?: Map<string, RateLimiterAbstract>;
-  __svcLimiterFailing?: { since: Date; error: string } | null;
-  __svcLimiterFallback?: Date | null;
-};
+const limitersSlot = processSlot<Map<string, RateLimiterAbstract>>("limiters");
+const limiterFailingSlot = processSlot<{ since: Date; error: string } | null>("limiterFailing");
 
 function limiterFor(bucket: RateLimitBucket, points: number, durationSeconds: number): RateLimiterAbstract {
-  const limiters = (globalForLimiters.__svcLimiters ??= new Map());
+  const limiters = (limitersSlot.value ??= new Map());
   const name = `${bucket}:${points}:${durationSeconds}`;
   let limiter = limiters.get(name);
   if (!limiter) {
@@ -81,16 +79,16 @@ function limiterFor(bucket: RateLimitBucket, points: number, durationSeconds: nu
 export type RateLimitHeaders = Record<string, string>;
 
 function noteFailure(err: unknown) {
-  if (!globalForLimiters.__svcLimiterFailing) {
-    globalForLimiters.__svcLimiterFailing = { since: now(), error: (err as Error).message };
+  if (!limiterFailingSlot.value) {
+    limiterFailingSlot.value = { since: now(), error: (err as Error).message };
     logger.error("rate limiter failing: requests are let through until it recovers", describeError(err));
   }
 }
 
 function noteSuccess() {
-  if (globalForLimiters.__svcLimiterFailing) {
-    logger.info("rate limiter recovered", { failing_since: globalForLimiters.__svcLimiterFailing.since.toISOString() });
-    globalForLimiters.__svcLimiterFailing = null;
+  if (limiterFailingSlot.value) {
+    logger.info("rate limiter recovered", { failing_since: limiterFailingSlot.value.since.toISOString() });
+    limiterFailingSlot.value = null;
   }
 }
 
@@ -260,7 +258,7 @@ export type RateLimiterHealth = {
 
 /** What /api/health says about the limiter (`redisUp`: the health check's own Redis probe). */
 export function rateLimiterHealth(redisUp: boolean | null): RateLimiterHealth {
-  const failing = globalForLimiters.__svcLimiterFailing;
+  const failing = limiterFailingSlot.value;
   if (failing) return { store: redisUp === null ? "memory" : "redis", status: "failing_open", since: failing.since.toISOString() };
   if (redisUp === null) return { store: "memory", status: "ok" };
   return { store: "redis", status: redisUp ? "ok" : "memory_fallback" };

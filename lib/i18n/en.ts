@@ -297,7 +297,7 @@ export const en = {
       liveness_unavailable: "We could not check the video just now. Please try again.",
     } as Record<string, string>,
     ovalLabel: "Oval guide: keep your face inside it",
-    /** The colour challenge (README "Liveness: the colour challenge"). */
+    /** The colour challenge (docs/hosted-flow.md "Liveness: the colour challenge"). */
     colourLight: {
       warningTitle: "Your screen will flash colours",
       warning:

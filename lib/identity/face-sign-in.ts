@@ -14,7 +14,7 @@ import { assertNotLocked, lockIfLimitReached, releaseScan, reserveScan, scanSucc
 import { validEnrolledFace } from "./profile";
 
 /**
- * Face sign-in (README "Face sign-in"): the person names their account (the
+ * Face sign-in (docs/oidc.md "Face sign-in"): the person names their account (the
  * email) and proves it is them with a live face instead of an emailed code.
  * The same liveness engine as a verification session judges a burst of 3 to
  * 8 frames against a random challenge; the best frame must then match the

@@ -2,7 +2,7 @@ import type { PredicateClaim } from "@/lib/oidc/predicate-credential-format";
 import { ageBands, isIdVerified, type Judged, type Profile } from "./profile";
 
 /**
- * The `zkp` scope's predicates (README "Proofs, not data"): yes/no answers
+ * The `zkp` scope's predicates (docs/oidc.md "Proofs, not data"): yes/no answers
  * derived from the person's valid proofs, never the facts behind them (the
  * date of birth, the document, the licence number). A predicate the profile
  * cannot answer (no valid document: the age is unknown) is left out, never

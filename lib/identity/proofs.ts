@@ -14,7 +14,7 @@ import { loadJsonArtifact } from "@/lib/sessions/artifacts";
  * Proofs: what an account has proven (Reusable Verification, spec 1.2),
  * saved from its approved sessions and reused by later ones. Each is sealed
  * (AES-256-GCM under ENCRYPTION_KEY) in `account_proofs`; only its kind,
- * dates and source session are in the clear. README "Reusable identity".
+ * dates and source session are in the clear. docs/hosted-flow.md "Reusable identity".
  *   - document: the verified document's fields, valid until the document expires;
  *   - face: the enrolled face (template of the best liveness frame), valid until replaced;
  *   - licence: a verified professional licence, valid until it expires.

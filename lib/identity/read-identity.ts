@@ -12,7 +12,7 @@ import { projectPseudonym } from "./pseudonym";
  * Reading a reusable identity back (spec 2.4, 4.3): proofs, never the legal
  * name, the date of birth or the document. An app reads only the accounts
  * that shared proofs with it through an approved session of its own, until
- * the person revokes it (README "Reusable identity").
+ * the person revokes it (docs/hosted-flow.md "Reusable identity").
  */
 export const IdentityQuery = z.object({
   svc_id: z.string().trim().min(1).max(200).optional(),

@@ -2,9 +2,10 @@ import PgBoss from "pg-boss";
 import type { Tx } from "@/lib/db/client";
 import { ensureDatabase } from "@/lib/db/connection";
 import { describeError, logger } from "@/lib/log/logger";
+import { processSlot } from "@/lib/process-slots";
 
 /**
- * Background jobs on the service's own database, through pg-boss 10 (README
+ * Background jobs on the service's own database, through pg-boss 10 (docs/organization-api.md
  * "Background jobs"): retries with backoff, cron schedules that run once
  * across any number of processes, and workers in every web process (unless
  * JOB_WORKER=off) and in `npm run worker`. pg-boss 10 rather than 12: 12
@@ -36,7 +37,7 @@ const QUEUE_OVERRIDES: Partial<Record<QueueName, Partial<PgBoss.Queue>>> = {
   [QUEUES.licenceRecheck]: { retryLimit: 1, retryDelay: 600, expireInSeconds: 6 * 3600 },
 };
 
-const globalForJobs = globalThis as unknown as { __svcJobQueue?: Promise<PgBoss> };
+const jobQueueSlot = processSlot<Promise<PgBoss>>("jobQueue");
 
 async function startQueue(): Promise<PgBoss> {
   const database = await ensureDatabase();
@@ -51,11 +52,11 @@ async function startQueue(): Promise<PgBoss> {
 
 /** The process's queue (started, and its queues created, on first use). */
 export function jobQueue(): Promise<PgBoss> {
-  globalForJobs.__svcJobQueue ??= startQueue().catch((err) => {
-    globalForJobs.__svcJobQueue = undefined;
+  jobQueueSlot.value ??= startQueue().catch((err) => {
+    jobQueueSlot.value = undefined;
     throw err;
   });
-  return globalForJobs.__svcJobQueue;
+  return jobQueueSlot.value;
 }
 
 export type NewJob = { name: QueueName; data: object; singletonKey?: string; startAfter?: Date };
@@ -77,7 +78,7 @@ export async function enqueueJobs(jobs: NewJob[], tx?: Tx): Promise<void> {
 
 /** Stops this process's workers and schedule (tests and shutdown). */
 export async function stopJobQueue(): Promise<void> {
-  const current = globalForJobs.__svcJobQueue;
-  globalForJobs.__svcJobQueue = undefined;
+  const current = jobQueueSlot.value;
+  jobQueueSlot.value = undefined;
   if (current) await (await current).stop({ graceful: true, timeout: 5_000 });
 }

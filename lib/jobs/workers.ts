@@ -6,9 +6,10 @@ import { sendInvitationEmail } from "@/lib/org/invitation-email";
 import { mailAvailable, type InvitationEmailJob } from "@/lib/org/invitations";
 import { sendRecoveryEmail, type RecoveryEmailJob } from "@/lib/org/recovery/recovery-email";
 import { jobQueue, QUEUES, type QueueName } from "./queue";
+import { processSlot } from "@/lib/process-slots";
 
 /**
- * The background job handlers of this process (README "Background jobs"):
+ * The background job handlers of this process (docs/organization-api.md "Background jobs"):
  * invitation and account-recovery emails as they are queued, the seat billing run every 10
  * minutes, the licence re-check daily (a pg-boss schedule: one run across all processes per tick; the
  * run itself is idempotent per period). Started in every web process unless
@@ -18,7 +19,7 @@ export const SEAT_BILLING_CRON = "*/10 * * * *";
 /** Stored licences are looked up again in their registries once a day (03:30 UTC). */
 export const LICENCE_RECHECK_CRON = "30 3 * * *";
 
-const globalForWorkers = globalThis as unknown as { __svcJobWorkers?: Promise<void> };
+const jobWorkersSlot = processSlot<Promise<void>>("jobWorkers");
 
 async function workEach<T extends object>(boss: PgBoss, queue: QueueName, handle: (data: T) => Promise<unknown>, describe: (data: T) => Record<string, string>) {
   await boss.work<T>(queue, { batchSize: 25, pollingIntervalSeconds: 1 }, async (jobs) => {
@@ -54,11 +55,11 @@ async function register(boss: PgBoss) {
 }
 
 export function startJobWorkers(): Promise<void> {
-  globalForWorkers.__svcJobWorkers ??= jobQueue()
+  jobWorkersSlot.value ??= jobQueue()
     .then(register)
     .catch((err) => {
-      globalForWorkers.__svcJobWorkers = undefined;
+      jobWorkersSlot.value = undefined;
       logger.error("background jobs did not start; invitation emails and seat billing wait until they do", describeError(err));
     });
-  return globalForWorkers.__svcJobWorkers;
+  return jobWorkersSlot.value;
 }

@@ -1,7 +1,7 @@
 import { randomInt } from "node:crypto";
 
 /**
- * The colour challenge (README "Liveness: the colour challenge"): for each
+ * The colour challenge (docs/hosted-flow.md "Liveness: the colour challenge"): for each
  * liveness challenge the server draws a random sequence of screen colours,
  * one per burst frame. The page lights the screen with colour k while it
  * takes frame k; the light the face reflects must follow that sequence

@@ -2,7 +2,7 @@ import { linearRgb } from "./colour-challenge";
 
 /**
  * Does the light reflected by the face follow the screen's colours? The
- * rule of the colour challenge (README "Liveness: the colour challenge").
+ * rule of the colour challenge (docs/hosted-flow.md "Liveness: the colour challenge").
  * Pure: the skin colours are measured in the vision worker
  * (workers/skin-colour.mjs, mean linear RGB of the inner face).
  *

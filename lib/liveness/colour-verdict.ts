@@ -4,7 +4,7 @@ import { colourResponseVerdict, type ColourResponse, type ColourResponseOptions 
 
 /**
  * The liveness verdict with the colour challenge's finding folded in
- * (README "Liveness: the colour challenge"). The colour response is the one
+ * (docs/hosted-flow.md "Liveness: the colour challenge"). The colour response is the one
  * thing a recording made before the challenge cannot produce, so nothing
  * passes without it:
  *

@@ -8,7 +8,7 @@ import { affineResidual } from "./flatness";
  * photo, a screen replay). Pure: the image cues are measured in the vision
  * worker (workers/presentation-cues.mjs). Calibrated with `npm run
  * eval:liveness` on the generated attacks of tests/fixtures/attacks (renderer
- * A) and the live bursts (README "Presentation attacks"), and judged, never
+ * A) and the live bursts (docs/hosted-flow.md "Presentation attacks"), and judged, never
  * tuned, on renderer B (tests/fixtures/attacks-b): there a replay of a real
  * head turn on a high-DPI screen passes these cues (real parallax, no grid
  * the camera resolves); the colour challenge is what refuses it.

@@ -1,6 +1,7 @@
 import nodemailer, { type Transporter } from "nodemailer";
 import { env } from "@/lib/config/env";
 import { describeError, logger } from "@/lib/log/logger";
+import { processSlot } from "@/lib/process-slots";
 
 /**
  * Outgoing mail. With SMTP_HOST: sent through that server. Without it, in
@@ -24,11 +25,11 @@ export function mailMode(): MailMode {
   return config.isProduction ? "disabled" : "console";
 }
 
-const globalForMail = globalThis as unknown as { __svcMailTransport?: Transporter };
+const mailTransportSlot = processSlot<Transporter>("mailTransport");
 
 function transport(): Transporter {
   const config = env();
-  globalForMail.__svcMailTransport ??= nodemailer.createTransport({
+  mailTransportSlot.value ??= nodemailer.createTransport({
     host: config.SMTP_HOST,
     port: config.SMTP_PORT,
     secure: config.SMTP_SECURE,
@@ -37,7 +38,7 @@ function transport(): Transporter {
     greetingTimeout: 10_000,
     socketTimeout: 20_000,
   });
-  return globalForMail.__svcMailTransport;
+  return mailTransportSlot.value;
 }
 
 /** Sends one plain-text message; throws MailNotConfiguredError in production without SMTP. */

@@ -41,7 +41,7 @@ export async function readUserinfo(req: OidcRequest) {
  * 4.5 declares no scope for it, but the answer carries licence numbers: an
  * app the person signed into with `openid` alone would read them without
  * the consent screen ever naming them. With `doctor_license` the consent
- * screen says what is released. The deviation is documented in README
+ * screen says what is released. The deviation is documented in docs/oidc.md
  * "Account reads". A licence past its
  * expiry, or that a registry re-check found lapsed, is never served.
  */

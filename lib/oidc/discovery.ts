@@ -52,7 +52,7 @@ export function discoveryDocument() {
     // Account reads beyond userinfo (spec 4.5).
     licenses_endpoint: e.licenses,
     verifications_endpoint: e.verifications,
-    // The zkp predicates as an SD-JWT VC (README "Proofs, not data").
+    // The zkp predicates as an SD-JWT VC (docs/oidc.md "Proofs, not data").
     credential_endpoint: e.credential,
   };
 }

@@ -3,6 +3,7 @@ import { now } from "@/lib/clock";
 import { decryptString, encryptString } from "@/lib/crypto/encryption";
 import { db, type Tx } from "@/lib/db/client";
 import { RETIRED_KEY_PUBLISH_SECONDS } from "./config";
+import { processSlot } from "@/lib/process-slots";
 
 /**
  * RS256 signing keys. The private JWK is stored sealed with ENCRYPTION_KEY.
@@ -20,8 +21,8 @@ import { RETIRED_KEY_PUBLISH_SECONDS } from "./config";
 export type SigningKey = { kid: string; key: CryptoKey };
 
 const KEY_LOCK = 7_215_031; // pg advisory lock: one key change at a time, across instances
-const globalForKeys = globalThis as unknown as { __svcOidcKeys?: Map<string, CryptoKey> };
-const privateKeys = () => (globalForKeys.__svcOidcKeys ??= new Map());
+const oidcKeysSlot = processSlot<Map<string, CryptoKey>>("oidcKeys");
+const privateKeys = () => (oidcKeysSlot.value ??= new Map());
 
 async function newKeyRow(status: "active" | "next") {
   const { privateKey, publicKey } = await generateKeyPair("RS256", { modulusLength: 2048, extractable: true });

@@ -2,6 +2,7 @@ import { now } from "@/lib/clock";
 import { sqlPool } from "@/lib/db/client";
 import { describeError, logger } from "@/lib/log/logger";
 import { sqlTime } from "./tokens";
+import { processSlot } from "@/lib/process-slots";
 
 /**
  * Forgets what has expired: sign-in requests and codes, authorization codes,
@@ -12,7 +13,7 @@ import { sqlTime } from "./tokens";
  * several instances can run it.
  */
 const INTERVAL_MS = 10 * 60 * 1000;
-const globalForMaintenance = globalThis as unknown as { __svcOidcMaintenance?: NodeJS.Timeout };
+const oidcMaintenanceSlot = processSlot<NodeJS.Timeout>("oidcMaintenance");
 
 export async function purgeExpiredOidcRows(): Promise<void> {
   const pool = await sqlPool();
@@ -27,9 +28,9 @@ export async function purgeExpiredOidcRows(): Promise<void> {
 }
 
 export function startOidcMaintenance() {
-  if (globalForMaintenance.__svcOidcMaintenance) return;
-  globalForMaintenance.__svcOidcMaintenance = setInterval(() => {
+  if (oidcMaintenanceSlot.value) return;
+  oidcMaintenanceSlot.value = setInterval(() => {
     purgeExpiredOidcRows().catch((err) => logger.error("OIDC cleanup failed", describeError(err)));
   }, INTERVAL_MS);
-  globalForMaintenance.__svcOidcMaintenance.unref();
+  oidcMaintenanceSlot.value.unref();
 }

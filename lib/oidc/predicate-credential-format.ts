@@ -1,5 +1,5 @@
 /**
- * The predicate credential's format (README "Proofs, not data"), shared by
+ * The predicate credential's format (docs/oidc.md "Proofs, not data"), shared by
  * the issuer (lib/oidc/predicate-credential.ts) and the verifier helper
  * (lib/oidc/verify-predicate-presentation.ts), which imports nothing of the
  * server so a relying party can use it as it is.

@@ -20,7 +20,7 @@ import {
 } from "./predicate-credential-format";
 
 /**
- * POST /api/auth/oidc/credential (README "Proofs, not data"): the `zkp`
+ * POST /api/auth/oidc/credential (docs/oidc.md "Proofs, not data"): the `zkp`
  * predicates of the token's account as an SD-JWT VC (RFC 9901, SD-JWT VC
  * profile), signed RS256 with the provider's active key (verifiable with the
  * JWKS). Every predicate is selectively disclosable, padded with decoy

@@ -5,7 +5,7 @@ import { compactVerify, createLocalJWKSet, createRemoteJWKSet, decodeJwt, decode
 import { HOLDER_PROOF_MAX_AGE_SECONDS, PREDICATE_CLAIMS, PREDICATE_VCT, SD_JWT_VC_TYP, type PredicateClaim } from "./predicate-credential-format";
 
 /**
- * The verifier helper for relying parties (README "Proofs, not data"): checks
+ * The verifier helper for relying parties (docs/oidc.md "Proofs, not data"): checks
  * a presentation of the predicate credential and returns only what the
  * holder disclosed. It imports nothing of the server (jose and @sd-jwt only),
  * so an app can use it as it is.

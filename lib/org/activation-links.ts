@@ -2,7 +2,7 @@ import { env } from "@/lib/config/env";
 import { hashSecret, randomToken } from "@/lib/crypto/secrets";
 
 /**
- * Activation links (README "Organization API"): `PUBLIC_BASE_URL/activate/<token>`,
+ * Activation links (docs/organization-api.md): `PUBLIC_BASE_URL/activate/<token>`,
  * where the invited person signs in with the invited email and activates
  * their seat with a live face. A member has at most one live link: only the
  * token's SHA-256 is kept, on the member row, so issuing a new link makes

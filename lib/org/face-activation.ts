@@ -17,7 +17,7 @@ import { ensureSubscription } from "./billing/subscription";
 import { presentMember } from "./list-members";
 
 /**
- * Face activation (spec 3.2 "member scans face"; README "Face activation"):
+ * Face activation (spec 3.2 "member scans face"; docs/organization-api.md):
  * the invited person opens their activation link, signs in with the
  * invited email (email code, or face when their account has one), and
  * takes a live selfie burst judged by the same liveness engine as a

@@ -1,6 +1,5 @@
 /**
- * How an invitation goes out (spec 4.6 `invite` and `notify`; README
- * "Organization API"), decided in one place:
+ * How an invitation goes out (spec 4.6 `invite` and `notify`; docs/organization-api.md), decided in one place:
  *   - `face`: an activation link is made and returned to the caller
  *     (`activation_link`); with `notify` it is also emailed. Status `link_sent`.
  *   - `email`: with `notify`, the link is emailed by a background job and

@@ -14,8 +14,7 @@ import { findMember } from "./find-member";
 import { presentMember } from "./list-members";
 
 /**
- * The member status rules of spec 3.2 that need no invitation (README
- * "Organization API"): resolve, deactivate, reactivate, remove, bind.
+ * The member status rules of spec 3.2 that need no invitation (docs/organization-api.md): resolve, deactivate, reactivate, remove, bind.
  * Each takes the calling app (client credentials) and acts only inside its
  * organization; `{member_id}` also accepts the email or the `svc_id`.
  */

@@ -1,15 +1,16 @@
 import { Redis } from "ioredis";
 import { env } from "@/lib/config/env";
 import { logger } from "@/lib/log/logger";
+import { processSlot } from "@/lib/process-slots";
 
-const globalForRedis = globalThis as unknown as { __svcRedis?: Redis | null };
+const redisSlot = processSlot<Redis | null>("redis");
 
 /** The shared Redis connection, or null when REDIS_URL is not configured. */
 export function redis(): Redis | null {
-  if (globalForRedis.__svcRedis !== undefined) return globalForRedis.__svcRedis;
+  if (redisSlot.value !== undefined) return redisSlot.value;
   const url = env().REDIS_URL;
   if (!url) {
-    globalForRedis.__svcRedis = null;
+    redisSlot.value = null;
     return null;
   }
   const client = new Redis(url, { maxRetriesPerRequest: 1 });
@@ -20,6 +21,6 @@ export function redis(): Redis | null {
       logger.warn("redis error", { error: err.message });
     }
   });
-  globalForRedis.__svcRedis = client;
+  redisSlot.value = client;
   return client;
 }

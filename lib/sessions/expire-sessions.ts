@@ -5,7 +5,7 @@ import { settleSessionOutcome } from "./settle-outcome";
 import { OPEN_STATUSES } from "./statuses";
 
 /**
- * Expiry (README "Session lifecycle"): a session still open at `expires_at`
+ * Expiry (docs/sessions.md "Session lifecycle"): a session still open at `expires_at`
  * ends. Never started (NOT_STARTED) -> EXPIRED; the person started the
  * hosted flow and left midway (IN_PROGRESS) -> ABANDONED. Both are
  * terminal and emit an event. Applied by the sweeper and on every read, with

@@ -8,8 +8,10 @@ import { pruneFaceIndexChanges } from "@/lib/faces/gallery-index";
 import { purgeExpiredIdempotencyRecords } from "@/lib/http/idempotency";
 import { describeError, logger } from "@/lib/log/logger";
 import { expireDueSessions } from "./expire-sessions";
+import { processSlot } from "@/lib/process-slots";
 
-const globalForSweeper = globalThis as unknown as { __svcSweeper?: NodeJS.Timeout; __svcFacePurgeAt?: number };
+const sweeperSlot = processSlot<NodeJS.Timeout>("sweeper");
+const facePurgeAtSlot = processSlot<number>("facePurgeAt");
 
 /** The gallery's retention is in days: its purge (a scan of the enrollments) runs at most hourly. */
 const FACE_PURGE_EVERY_MS = 3_600_000;
@@ -17,8 +19,8 @@ const FACE_PURGE_EVERY_MS = 3_600_000;
 function purgeFaceGallery(): Promise<number> {
   const days = env().FACE_GALLERY_RETENTION_DAYS;
   const at = now();
-  if (!days || at.getTime() - (globalForSweeper.__svcFacePurgeAt ?? 0) < FACE_PURGE_EVERY_MS) return Promise.resolve(0);
-  globalForSweeper.__svcFacePurgeAt = at.getTime();
+  if (!days || at.getTime() - (facePurgeAtSlot.value ?? 0) < FACE_PURGE_EVERY_MS) return Promise.resolve(0);
+  facePurgeAtSlot.value = at.getTime();
   return purgeExpiredEnrollments(at, days);
 }
 
@@ -32,9 +34,9 @@ function purgeFaceGallery(): Promise<number> {
  * with several instances (every change is conditional).
  */
 export function startExpirySweeper(intervalMs: number, alsoPurge: ReadonlyArray<() => Promise<unknown>> = []) {
-  if (globalForSweeper.__svcSweeper) return;
+  if (sweeperSlot.value) return;
   let running = false;
-  globalForSweeper.__svcSweeper = setInterval(() => {
+  sweeperSlot.value = setInterval(() => {
     if (running) return;
     running = true;
     Promise.all([
@@ -49,7 +51,7 @@ export function startExpirySweeper(intervalMs: number, alsoPurge: ReadonlyArray<
       .catch((err) => logger.error("background sweep failed", describeError(err)))
       .finally(() => (running = false));
   }, intervalMs);
-  globalForSweeper.__svcSweeper.unref();
+  sweeperSlot.value.unref();
 }
 
 /** The embedded database's stand-in for autovacuum's ANALYZE (lib/db/planner-statistics.ts); PostgreSQL servers do their own. */

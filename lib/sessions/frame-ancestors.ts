@@ -5,7 +5,7 @@ import { hasSessionExpired } from "./open-session";
 
 /**
  * The origins whose pages may show the hosted page of this session in a
- * frame: those its app registered (README "The hosted verification page").
+ * frame: those its app registered (docs/hosted-flow.md "The hosted verification page").
  * None for an unknown or expired session.
  */
 export async function frameOriginsOfSession(sessionId: string, at: Date = now()): Promise<string[]> {

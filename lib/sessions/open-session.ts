@@ -5,7 +5,7 @@ import { ApiError } from "@/lib/http/api-error";
 import { isTerminal } from "./statuses";
 
 /**
- * The one "open session" rule (README "Session lifecycle"): a session takes
+ * The one "open session" rule (docs/sessions.md "Session lifecycle"): a session takes
  * checks and can be finished only while it is NOT_STARTED or IN_PROGRESS
  * and before `expires_at`.
  * - EXPIRED or ABANDONED: 410 `session_expired`;

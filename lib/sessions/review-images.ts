@@ -7,7 +7,7 @@ import { isReviewImageKind } from "./review-view";
 
 /**
  * A kept image of a session waiting for review, decrypted for the reviewer
- * (README "Image retention"). Only while the session is IN_REVIEW: once
+ * (docs/hosted-flow.md "Image retention"). Only while the session is IN_REVIEW: once
  * decided the images are purged, and an open session's are not a
  * reviewer's business. Otherwise 404 (`session_not_found` for another
  * app's session or an unknown id, `image_not_found` for the rest).

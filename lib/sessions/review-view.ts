@@ -21,7 +21,7 @@ import { CHECKS_A_REVIEWER_SETTLES, type ReviewerSettledCheck } from "./schemas"
  * `settle`, with the kept images it is judged on in `settle_images`.
  */
 
-/** The kept images a reviewer may open (README "Image retention"): the document's sides and the best liveness frame. */
+/** The kept images a reviewer may open (docs/hosted-flow.md "Image retention"): the document's sides and the best liveness frame. */
 export const REVIEW_IMAGE_KINDS = ["document_front", "document_back", "selfie"] as const;
 export type ReviewImageKind = (typeof REVIEW_IMAGE_KINDS)[number];
 
@@ -73,7 +73,7 @@ export function imagesToSettle(check: ReviewerSettledCheck, kept: ReadonlySet<st
 type CheckRow = CheckView & { sessionId: string; updatedAt: Date; attempts: number };
 
 /**
- * A licence lookup in review (README "Professional licences"): what the
+ * A licence lookup in review (docs/licences.md): what the
  * person asked for and what the registry holds, so the reviewer can compare
  * the names or look the licence up on the registry's own site. From the
  * session's sealed `licence_record`, shown only while the session is IN_REVIEW.

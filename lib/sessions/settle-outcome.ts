@@ -9,7 +9,7 @@ import { isTerminal } from "./statuses";
 /**
  * Everything that follows a session reaching an outcome, in the same
  * transaction: its event (spec 6) and, at a terminal state, the end of the
- * captured images and templates (README "Image retention"), after an
+ * captured images and templates (docs/hosted-flow.md "Image retention"), after an
  * approved session bound to an account saved its proofs to that account
  * (lib/identity/proofs.ts); a session that ends without approval also gives
  * back the faces it enrolled.

@@ -1,6 +1,7 @@
 /**
  * Session states (spec 3.1 plus IN_PROGRESS, set when the person starts the
- * hosted flow). README "Session lifecycle" documents every transition.
+ * hosted flow). docs/sessions.md "Session lifecycle" documents every transition.
+ * Pure: the hosted page (a client component) imports it too.
  */
 export const SESSION_STATUSES = [
   "NOT_STARTED",
@@ -27,6 +28,13 @@ const DECIDED_STATUSES: ReadonlySet<string> = new Set(["APPROVED", "DECLINED", "
 
 export function isDecided(status: string): boolean {
   return DECIDED_STATUSES.has(status);
+}
+
+/** Statuses that ended without an outcome: the session ran out or was given up (the hosted page says it has expired). */
+const GONE_STATUSES: ReadonlySet<string> = new Set(["EXPIRED", "ABANDONED"]);
+
+export function isGone(status: string): boolean {
+  return GONE_STATUSES.has(status);
 }
 
 export function isTerminal(status: string): boolean {

@@ -32,7 +32,7 @@ function frameOriginProblem(environment: "test" | "production", value: string): 
 
 /**
  * The origins whose pages may show an app's hosted page in a frame
- * (README "The hosted verification page"): each `scheme://host[:port]`, no
+ * (docs/hosted-flow.md "The hosted verification page"): each `scheme://host[:port]`, no
  * path, no wildcard; https, and for a test app also http on localhost (the
  * redirect-URI rule). Stored as their normalised origin, without repeats.
  */

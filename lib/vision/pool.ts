@@ -2,11 +2,12 @@ import os from "node:os";
 import path from "node:path";
 import { Piscina } from "piscina";
 import { ApiError } from "@/lib/http/api-error";
+import { processSlot } from "@/lib/process-slots";
 
 /**
  * The vision worker pool: face inference runs in worker threads
  * (workers/vision-worker.mjs) so it never blocks the event loop. One pool
- * per process, kept on globalThis (Next evaluates modules more than once).
+ * per process, kept in a process slot (lib/process-slots.ts: Next evaluates modules more than once).
  * VISION_THREADS sets its size (default: 1 on 2 cores, else cores - 1, max 4).
  */
 export type FaceAnalysis = {
@@ -43,7 +44,7 @@ export type FaceAnalysis = {
 /** A task's answer (workers/task-error.mjs): `bad_input` when the image did not decode. */
 type TaskResult<T> = { ok: true; value: T } | { ok: false; error: string; bad_input?: boolean };
 
-const globalForPool = globalThis as unknown as { __svcVisionPool?: Piscina };
+const visionPoolSlot = processSlot<Piscina>("visionPool");
 
 /** Size of the vision pool: VISION_THREADS, else 1 on 2 cores, cores - 1 up to 4 on more. */
 export function visionThreads(): number {
@@ -53,13 +54,13 @@ export function visionThreads(): number {
 }
 
 export function visionPool(): Piscina {
-  globalForPool.__svcVisionPool ??= new Piscina({
+  visionPoolSlot.value ??= new Piscina({
     filename: path.join(/* turbopackIgnore: true */ process.cwd(), "workers", "vision-worker.mjs"),
     minThreads: visionThreads(),
     maxThreads: visionThreads(),
     idleTimeout: Number.POSITIVE_INFINITY,
   });
-  return globalForPool.__svcVisionPool;
+  return visionPoolSlot.value;
 }
 
 export class VisionUnavailableError extends Error {}
@@ -71,10 +72,10 @@ export class VisionUnavailableError extends Error {}
  * queued at once finished in the order 0, 1, 3, 5, ..., 23, 4, 8, ..., 2,
  * ...), so one person's burst could wait behind everyone who came after.
  */
-const globalForGate = globalThis as unknown as { __svcVisionGate?: { running: number; waiting: Array<() => void> } };
+const visionGateSlot = processSlot<{ running: number; waiting: Array<() => void> }>("visionGate");
 
 async function takeTurn(): Promise<void> {
-  const gate = (globalForGate.__svcVisionGate ??= { running: 0, waiting: [] });
+  const gate = (visionGateSlot.value ??= { running: 0, waiting: [] });
   if (gate.running < visionThreads()) {
     gate.running++;
     return;
@@ -83,7 +84,7 @@ async function takeTurn(): Promise<void> {
 }
 
 function endTurn() {
-  const gate = globalForGate.__svcVisionGate!;
+  const gate = visionGateSlot.value!;
   const next = gate.waiting.shift();
   if (next) next(); // the turn passes on; `running` stays
   else gate.running--;
@@ -145,8 +146,8 @@ export async function warmVision(): Promise<VisionRuntime> {
 }
 
 export async function closeVisionPool() {
-  const pool = globalForPool.__svcVisionPool;
-  globalForPool.__svcVisionPool = undefined;
+  const pool = visionPoolSlot.value;
+  visionPoolSlot.value = undefined;
   await pool?.destroy();
 }
 

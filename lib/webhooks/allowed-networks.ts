@@ -1,8 +1,9 @@
 import { env } from "@/lib/config/env";
 import { logger } from "@/lib/log/logger";
 import { formatNetwork, parseNetworkList, type IpNetwork } from "./safe-address";
+import { processSlot } from "@/lib/process-slots";
 
-const globalForNetworks = globalThis as unknown as { __svcWebhookNetworks?: { source: string; networks: IpNetwork[] } };
+const webhookNetworksSlot = processSlot<{ source: string; networks: IpNetwork[] }>("webhookNetworks");
 
 /**
  * The private networks webhooks (of test and production apps) may reach anyway
@@ -10,10 +11,10 @@ const globalForNetworks = globalThis as unknown as { __svcWebhookNetworks?: { so
  */
 export function allowedWebhookNetworks(): IpNetwork[] {
   const source = env().WEBHOOK_ALLOWED_NETWORKS;
-  const cached = globalForNetworks.__svcWebhookNetworks;
+  const cached = webhookNetworksSlot.value;
   if (cached?.source === source) return cached.networks;
   const { networks } = parseNetworkList(source);
-  globalForNetworks.__svcWebhookNetworks = { source, networks };
+  webhookNetworksSlot.value = { source, networks };
   return networks;
 }
 

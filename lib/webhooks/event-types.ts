@@ -1,6 +1,6 @@
 /**
  * Event `type` values. Spec 6 names exactly four and does not show the
- * mapping; only those four are used (README "Webhooks" has the table):
+ * mapping; only those four are used (docs/webhooks.md has the table):
  * a session reaching APPROVED sends `verification.approved`, every other
  * outcome `verification.completed` (its `status` and `decision` say which);
  * a finished account-recovery session sends `verify.approved` (pass) or

@@ -9,6 +9,7 @@ import { allowedWebhookNetworks } from "./allowed-networks";
 import { attemptErrorText, BlockedAddressError, postWebhook } from "./post-webhook";
 import { leaseMs, nextAttemptDelayMs } from "./schedule";
 import { webhookHeaders } from "./signing";
+import { processSlot } from "@/lib/process-slots";
 
 /**
  * The webhook worker. It keeps up to WEBHOOK_CONCURRENCY deliveries in
@@ -276,7 +277,7 @@ export async function deliverDueWebhooks(limit = env().WEBHOOK_CONCURRENCY): Pro
 }
 
 type WorkerHandle = { stop(): Promise<void> };
-const globalForWorker = globalThis as unknown as { __svcWebhookWorker?: WorkerHandle };
+const webhookWorkerSlot = processSlot<WorkerHandle>("webhookWorker");
 
 /**
  * Starts the delivery loop once per process: up to WEBHOOK_CONCURRENCY
@@ -286,7 +287,7 @@ const globalForWorker = globalThis as unknown as { __svcWebhookWorker?: WorkerHa
  * claims nothing more and waits for the deliveries in flight.
  */
 export function startWebhookWorker(): WorkerHandle {
-  if (globalForWorker.__svcWebhookWorker) return globalForWorker.__svcWebhookWorker;
+  if (webhookWorkerSlot.value) return webhookWorkerSlot.value;
   const config = env();
   const inFlight = new Set<Promise<unknown>>();
   let stopping = false;
@@ -329,9 +330,9 @@ export function startWebhookWorker(): WorkerHandle {
       stopping = true;
       wakeUp();
       await loop;
-      globalForWorker.__svcWebhookWorker = undefined;
+      webhookWorkerSlot.value = undefined;
     },
   };
-  globalForWorker.__svcWebhookWorker = handle;
+  webhookWorkerSlot.value = handle;
   return handle;
 }

@@ -7,7 +7,7 @@ import type { Feature } from "./schemas";
  * check that cannot run is never offered, started or billed (spec 1.6):
  * workflows cannot take it on, and a stored workflow that has it cannot
  * start sessions. `credential` needs a licence registry: NPPES (unless
- * NPPES_BASE_URL=off) or an imported one (README "Professional licences").
+ * NPPES_BASE_URL=off) or an imported one (docs/licences.md).
  */
 export async function unavailableFeatures(features: readonly string[] = ["credential"]): Promise<ReadonlyMap<Feature, string>> {
   const out = new Map<Feature, string>();

@@ -5,13 +5,13 @@ import type { Feature } from "./schemas";
 
 /**
  * Workflow settings: one validated object per feature plus `session`, every
- * field with a default, returned complete. README "Workflow settings"
+ * field with a default, returned complete. docs/sessions.md "Workflow settings"
  * documents each field. Unknown keys are rejected, so a typo never silently
  * falls back to a default.
  */
 export const DOCUMENT_TYPES = ["passport", "id_card", "driving_licence"] as const;
 /**
- * Liveness actions (README "Liveness challenge"). The first three are the
+ * Liveness actions (docs/hosted-flow.md "Liveness actions"). The first three are the
  * original ones: workflows stored with them (and any `actions_per_challenge`
  * from 1 to 3) keep working unchanged.
  */
@@ -105,7 +105,7 @@ const FaceUniquenessSettings = z
      * (`duplicate_face`); from `threshold` up to here it goes to review
      * (`possible_duplicate_face`): a decline needs evidence that holds at any
      * gallery size. 0.79 keeps false duplicates under 1 in 1,000 searches at
-     * 1,000,000 enrolled faces (README, "Face search at scale"). Set it to
+     * 1,000,000 enrolled faces (docs/hosted-flow.md, "Face search at scale"). Set it to
      * `threshold` to fail every match.
      */
     decline_threshold: z.number().min(0).max(1).default(0.79),

@@ -463,7 +463,7 @@ export interface paths {
         put?: never;
         /**
          * Get a liveness challenge
-         * @description A random sequence of actions to perform during one burst, and a random sequence of screen colours to show while taking it (the colour challenge: the page lights the screen with `colours[k]` while it takes frame k, and the server checks that the light on the face follows them; README "Liveness: the colour challenge"). Single use, valid 60 seconds, and only the newest is valid. Each challenge issued counts as one of the workflow's liveness attempts; none once liveness passed. The body is optional: `{"skip_colours": true}` for a person who cannot look at flashing colours (no colours; the liveness result then goes to review).
+         * @description A random sequence of actions to perform during one burst, and a random sequence of screen colours to show while taking it (the colour challenge: the page lights the screen with `colours[k]` while it takes frame k, and the server checks that the light on the face follows them; docs/hosted-flow.md "Liveness: the colour challenge"). Single use, valid 60 seconds, and only the newest is valid. Each challenge issued counts as one of the workflow's liveness attempts; none once liveness passed. The body is optional: `{"skip_colours": true}` for a person who cannot look at flashing colours (no colours; the liveness result then goes to review).
          */
         post: operations["issueLivenessChallenge"];
         delete?: never;
@@ -667,7 +667,7 @@ export interface paths {
         put?: never;
         /**
          * Token endpoint
-         * @description Exchanges an authorization code, or rotates a refresh token (spec 3.3, 4.5). Client authentication: HTTP Basic (`client_secret_basic`) or `client_id` and `client_secret` in the body (`client_secret_post`), never both. The body is `application/json` (spec 4.5) or `application/x-www-form-urlencoded` (RFC 6749). Success is top-level token JSON (spec 2.9). Errors of a JSON request are the spec envelope (`error.code` is the OAuth error); errors of a form post are RFC 6749's `{ error, error_description }` (5.2), which OAuth client libraries read. A 401 `invalid_client` after HTTP Basic carries `WWW-Authenticate: Basic`. Failed client authentications are limited per (client_id, client IP) and per client IP (README "Abuse limits"): over either, `429 rate_limited` until the window ends. No Idempotency-Key (codes are single use, refresh tokens rotate).
+         * @description Exchanges an authorization code, or rotates a refresh token (spec 3.3, 4.5). Client authentication: HTTP Basic (`client_secret_basic`) or `client_id` and `client_secret` in the body (`client_secret_post`), never both. The body is `application/json` (spec 4.5) or `application/x-www-form-urlencoded` (RFC 6749). Success is top-level token JSON (spec 2.9). Errors of a JSON request are the spec envelope (`error.code` is the OAuth error); errors of a form post are RFC 6749's `{ error, error_description }` (5.2), which OAuth client libraries read. A 401 `invalid_client` after HTTP Basic carries `WWW-Authenticate: Basic`. Failed client authentications are limited per (client_id, client IP) and per client IP (docs/api-conventions.md "Abuse limits"): over either, `429 rate_limited` until the window ends. No Idempotency-Key (codes are single use, refresh tokens rotate).
          */
         post: operations["oidcToken"];
         delete?: never;
@@ -709,7 +709,7 @@ export interface paths {
         };
         /**
          * The person's professional licences
-         * @description Bearer access token with `openid` and `doctor_license` (the person agreed to release their licences, numbers included); without it 403 `insufficient_scope`. Spec 4.5 declares no scope here: a deliberate deviation, so an app the person signed into with `openid` alone cannot read their licence numbers (README "Account reads"). A licence past its expiry, or that a registry re-check found lapsed, is never served.
+         * @description Bearer access token with `openid` and `doctor_license` (the person agreed to release their licences, numbers included); without it 403 `insufficient_scope`. Spec 4.5 declares no scope here: a deliberate deviation, so an app the person signed into with `openid` alone cannot read their licence numbers (docs/oidc.md "Account reads"). A licence past its expiry, or that a registry re-check found lapsed, is never served.
          */
         get: operations["oidcLicences"];
         put?: never;
@@ -1397,7 +1397,7 @@ export interface components {
             /** Format: date-time */
             updated_at: string;
         };
-        /** @description `session` plus one object per feature of the workflow, every default filled in (README "Workflow settings"). */
+        /** @description `session` plus one object per feature of the workflow, every default filled in (docs/sessions.md "Workflow settings"). */
         WorkflowSettings: {
             session: {
                 /** @default 86400 */
@@ -7321,7 +7321,7 @@ export interface operations {
                             /** @description The checks this step ran: its own, then any that follow from it (age, face match, face uniqueness). */
                             checks: components["schemas"]["FlowCheck"][];
                             /**
-                             * @description `DECLINED` when this document decided the session (id_verification or age `failed`): the session is decided now, the steps left are neither run nor billed, and later steps answer 409 `session_closed` (README "Decision engine").
+                             * @description `DECLINED` when this document decided the session (id_verification or age `failed`): the session is decided now, the steps left are neither run nor billed, and later steps answer 409 `session_closed` (docs/sessions.md "Decision engine").
                              * @enum {string}
                              */
                             session_status: "IN_PROGRESS" | "DECLINED";

@@ -8,7 +8,7 @@ import { authorize, bearer, exchange, provider, randomIp, readCode, useOidcProvi
 import { chromiumMissing, launchChromium } from "./browser";
 
 /**
- * The account page in Chromium (README "The person's account page"): a
+ * The account page in Chromium (docs/hosted-flow.md "The person's account page"): a
  * person who signed in to a production app through OIDC signs in to
  * /account twice (no consent screen either time: it is the service's own
  * page), sees the app with what it may read, and revoking it asks for

@@ -30,7 +30,7 @@ import { detectedFaceBoxes, type FaceBox } from "../support/screen-light";
  * (tests/fixtures/camera/generate-camera.ts: no picture of him with closed
  * eyes): a blink cue leaves him at rest, so the tests' workflows leave it out.
  *
- * LIGHT (the colour challenge, README "Liveness: the colour challenge"). While
+ * LIGHT (the colour challenge, docs/hosted-flow.md "Liveness: the colour challenge"). While
  * the page shows its colour overlay, the person sits in one room (each picture's colour balanced to the resting
  * picture's, as tests/support/screen-light.ts explains: the pictures come
  * from differently lit photographs) and, with `light: "screen"` (default),

@@ -8,7 +8,7 @@ import { FIXTURES } from "../support/images";
 import { captureView, chromiumMissing, launchChromium, PHONE } from "./browser";
 
 /**
- * Issue 33 item 21 (README "Decision engine"):
+ * Issue 33 item 21 (docs/sessions.md "Decision engine"):
  * person B's licence (she is 19) on a workflow that asks for 21 ends the
  * flow at the document with a page that says why, instead of the selfie video.
  */

@@ -31,7 +31,7 @@ import { livenessOutcome, startLiveness } from "./liveness-page";
  *   page's camera is replaced, in the test only, by a canvas on which A does
  *   what the instruction on screen says, when it says it. The server picks a
  *   random order of actions for each challenge and counts every challenge as
- *   an attempt (README "The checks"), so A must pass on the FIRST challenge,
+ *   an attempt (docs/hosted-flow.md "The checks"), so A must pass on the FIRST challenge,
  *   whichever order it asks; a person who turns the wrong way round must fail.
  *   The server judges exactly the frames the page took and sent: the same
  *   verdict a person would get.

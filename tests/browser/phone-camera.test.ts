@@ -11,7 +11,7 @@ import { writeStillCamera } from "../fixtures/camera/generate-camera";
 import { captureView, chromiumMissing, DESKTOP, launchChromium, PHONE } from "./browser";
 
 /**
- * Issue 33 item 20 (README "Hosted flow on phones"): the hosted page on a
+ * Issue 33 item 20 (docs/hosted-flow.md "Hosted flow on phones"): the hosted page on a
  * phone, in Chromium's mobile emulation (a phone's user agent, a phone
  * viewport, touch): a blocked camera is explained with how to allow it and
  * the camera app as a file picker, never "continue on your phone"; a phone

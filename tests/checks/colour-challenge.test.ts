@@ -7,7 +7,7 @@ import { PERFORMS } from "../support/kyc";
 import { underScreenLight } from "../support/screen-light";
 
 /**
- * The colour challenge over HTTP (README "Liveness: the colour challenge"),
+ * The colour challenge over HTTP (docs/hosted-flow.md "Liveness: the colour challenge"),
  * on the production server (NODE_ENV=production) with a production app:
  * every challenge carries the colours the page must show, and a burst whose
  * light does not follow them never passes, whatever its head turns.

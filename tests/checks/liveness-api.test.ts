@@ -5,7 +5,7 @@ import { blankImage, faceCell, fixture, imageForm } from "../support/images";
 import { underScreenLight } from "../support/screen-light";
 
 /**
- * The liveness step's server API (README "Hosted-flow API"): the challenge
+ * The liveness step's server API (docs/hosted-flow.md "Hosted-flow API"): the challenge
  * (single use, 60 s, each one an attempt), the burst's refusals in the
  * spec's codes, and the per-session upload budget. The full KYC flow on
  * passing bursts is in checks-engine.test.ts.

@@ -80,7 +80,7 @@ describe("presentation-attack evaluation, renderer B (held out)", () => {
     expect(verdict).toMatchObject({ status: "failed", error: { code: "spoof_suspected" } });
   });
 
-  // Known gap (README "Liveness and presentation attacks"): a replay of a real head turn on a screen whose
+  // Known gap (docs/hosted-flow.md "Presentation attacks"): a replay of a real head turn on a screen whose
   // pixel grid the camera does not resolve shows real parallax and no texture; the colour challenge
   // (lib/liveness/colour-response.ts) is what refuses it. This test passes once nothing of B's replays passes.
   it.fails("APCER 0% on B's screen replays with the texture and parallax cues alone", () => {

@@ -22,7 +22,7 @@ import {
 } from "../support/oidc-flow";
 
 /**
- * README "Abuse limits": every limit on its success side (under it works;
+ * docs/api-conventions.md "Abuse limits": every limit on its success side (under it works;
  * another IP or another account is not affected) and its refusal side, at
  * the production numbers (lib/http/abuse-limits.ts and the environment
  * defaults), on this file's production server (tests/support/oidc-flow.ts:

@@ -23,7 +23,7 @@ import {
 
 /**
  * The account page (/account) and the apps the person signed in to through
- * OIDC (README "The person's account page"), over HTTP like a browser
+ * OIDC (docs/hosted-flow.md "The person's account page"), over HTTP like a browser
  * without JavaScript, for a production app: the account page's own client
  * signs in without a consent screen (a third-party app still asks); the
  * page lists the app with what it may read; revoking ends every token of

@@ -6,7 +6,7 @@ import { fixture } from "../support/images";
 import { licence, postBurst, postDocument } from "../support/kyc";
 
 /**
- * Issue 33 item 21 (README "Decision engine"):
+ * Issue 33 item 21 (docs/sessions.md "Decision engine"):
  * a check that already declines the session ends the flow there. Person B's
  * licence (tests/fixtures/documents: she is 19) against a production app
  * whose workflow asks for 21: the session is DECLINED after the document

@@ -4,7 +4,7 @@ import { useServerDatabase } from "../support/domain";
 import { createPortalApp, signUpDeveloper, type PortalDeveloper } from "../support/portal";
 
 /**
- * Clickjacking (README "The hosted verification page", "Developer portal"),
+ * Clickjacking (docs/hosted-flow.md "The hosted verification page", "Developer portal"),
  * against the real production server: no page or route of the app may be
  * shown in another site's frame, except the hosted page `/verify/<id>`,
  * which the origins its app registered in the portal may frame. The

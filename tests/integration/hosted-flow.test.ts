@@ -3,7 +3,7 @@ import { api, createSession, createTenant, createWorkflow, keyHeader, type Tenan
 import { useServerDatabase } from "../support/domain";
 
 /**
- * The hosted flow's own server calls (README "Hosted-flow API"), authenticated
+ * The hosted flow's own server calls (docs/hosted-flow.md "Hosted-flow API"), authenticated
  * by the session token; here the location step end to end (spec 2.2 rules).
  */
 useServerDatabase();

@@ -13,7 +13,7 @@ import { LOCAL_RECEIVER_NETWORKS, TestReceiver } from "../support/receiver";
 import { startServer, type RunningServer } from "../support/server";
 
 /**
- * Rotating ENCRYPTION_KEY (README "Rotating the encryption key"), on a
+ * Rotating ENCRYPTION_KEY (docs/operations.md "Rotating the encryption key"), on a
  * production server of its own and its own database: data sealed under K1
  * (a webhook secret, a stored idempotent response, an account's proofs, the
  * OIDC signing key, the pseudonym key, an imported licence registry, a face

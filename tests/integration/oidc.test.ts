@@ -174,7 +174,7 @@ describe("authorization code flow with openid-client", () => {
       email_verified: true,
       id_verified: false,
     });
-    // Licences are released under doctor_license only (README "Account reads").
+    // Licences are released under doctor_license only (docs/oidc.md "Account reads").
     const licences = await bearer("/api/auth/oidc/licenses", tokens.access_token);
     expect(licences.status).toBe(403);
     expectEnvelope(licences.body, "insufficient_scope");

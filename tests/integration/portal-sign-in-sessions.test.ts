@@ -8,7 +8,7 @@ import { startServer, type RunningServer } from "../support/server";
 import { startSmtp, type TestSmtp } from "../support/smtp";
 
 /**
- * README "Developer portal" (sign-in, sign-out, sessions) and the sign-in
+ * docs/portal.md (sign-in, sign-out, sessions) and the sign-in
  * rows of "Abuse limits", on a production server of this file's own
  * (NODE_ENV=production, every guard on, the production sign-in limits;
  * TRUST_PROXY so each simulated browser has a client IP of its own; SMTP to

@@ -9,7 +9,7 @@ import { sql } from "../support/database";
 import { useServerDatabase } from "../support/domain";
 
 /**
- * Imported licence registries (README "Importing a licence registry"): the
+ * Imported licence registries (docs/licences.md "Importing a licence registry"): the
  * admin CLI's registry:import and registry:list on the shared server's
  * database, the adapter and name search in this process on the same
  * database. Each test imports under its own provider codes (the database is

@@ -34,7 +34,7 @@ import {
 } from "../support/oidc-flow";
 
 /**
- * Reusable identity (README "Reusable identity", "Proofs, not data", "Face
+ * Reusable identity (docs/hosted-flow.md "Reusable identity", "Proofs, not data", "Face
  * sign-in", "The person's account page"), for a production app, against
  * this file's own OIDC server (tests/support/oidc-flow.ts) and the real
  * checks engine with the face and document fixtures: proofs saved from an

@@ -5,7 +5,7 @@ import { sql } from "../support/database";
 import { setWalletBalance, useServerDatabase } from "../support/domain";
 
 /**
- * Seats and billing of the organization API (spec 2.8, 3.2, 8; README
+ * Seats and billing of the organization API (spec 2.8, 3.2, 8; docs/organization-api.md
  * "Seats and billing"). The run bills every due subscription of the shared
  * database, so each test backdates its own organization's subscription and
  * runs at instants (lib/clock.ts) when no subscription started by another

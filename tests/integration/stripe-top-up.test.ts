@@ -9,7 +9,7 @@ import { startServer, type RunningServer } from "../support/server";
 import { LocalStripe, signStripePayload } from "../support/stripe-server";
 
 /**
- * Wallet top-up with Stripe Checkout (README "Wallet top-up (Stripe)"): the
+ * Wallet top-up with Stripe Checkout (docs/billing.md "Wallet top-up (Stripe)"): the
  * real production server and the real Stripe SDK, pointed by STRIPE_API_BASE
  * at a local server speaking Stripe's REST API. Checkouts are created through
  * the admin CLI (`wallet:top-up-link`, the same domain function the portal

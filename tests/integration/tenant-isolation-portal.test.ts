@@ -26,7 +26,7 @@ import { leakedTexts, MEMBER_REFS } from "../support/tenant-resources";
  *   answers for that app, with nothing of A's.
  * - An organization route (roster, billing, wallet, recovery log, the app
  *   list) takes the organization from the session: B names A's members in
- *   the path (404, or what README "Organization API" says) or A's member's
+ *   the path (404, or what docs/organization-api.md says) or A's member's
  *   email in the body, and sees nothing of A.
  * - Every answer to an outsider contains none of A's ids, names, emails,
  *   vendor_data, URLs or key prefixes except what its own request carried,
@@ -403,7 +403,7 @@ const SWEEP: Record<string, Entry> = {
   "DELETE /api/portal/organization/members/{member_id}": {
     kind: "organization",
     params: { member_id: "member" },
-    // Removing an absent member is not an error (README "Organization API"): the outsider's roster has none.
+    // Removing an absent member is not an error (docs/organization-api.md): the outsider's roster has none.
     refusal: { status: 200, check: (res) => expect(res.body.data).toEqual({ member: null, already_removed: true }) },
     owner: { status: 200, check: (res) => expect(res.body.data).toMatchObject({ member: null, removed: true }) },
   },

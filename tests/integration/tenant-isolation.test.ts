@@ -30,7 +30,7 @@ import { clientHeaders, createSiblingApp, identifyingTexts, leakedTexts, MEMBER_
  *
  * Outsiders: B, another organization's production app; and, for the API-key
  * operations, another app of A's own organization in the test environment
- * (README "API conventions": "a resource of another app (including the same
+ * (docs/api-conventions.md "API conventions": "a resource of another app (including the same
  * organization's app in the other environment) is a 404"). The organization
  * API acts on the organization (its roster is shared by the organization's
  * apps), so there only B is an outsider. Both outsiders have a
@@ -426,7 +426,7 @@ const SWEEP: Record<string, Entry> = {
   removeMember: {
     kind: "path",
     params: { member_id: "member" },
-    // The document declares no 404: removing an absent member is not an error (README "Organization API").
+    // The document declares no 404: removing an absent member is not an error (docs/organization-api.md).
     refusal: { status: 200, check: (res) => expect(res.body.data).toEqual({ member: null, already_removed: true }) },
     owner: { status: 200, check: (res, r) => expect(res.body.data.member).toMatchObject({ member_id: r.invitedMember.memberId, status: "deactivated" }) },
   },
@@ -750,7 +750,7 @@ describe("a session token acts on its own session only", () => {
 });
 
 // ---------------------------------------------------------------------------
-// Idempotency keys are scoped per tenant (README "API conventions")
+// Idempotency keys are scoped per tenant (docs/api-conventions.md "API conventions")
 
 describe("an idempotency key of A's never replays A's answer to another tenant", () => {
   it("API key: an outsider's POST under a key A used runs afresh: A's body is its 404, another body its own 201, never A's answer or 422", async () => {

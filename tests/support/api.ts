@@ -2,6 +2,7 @@ import http from "node:http";
 import { inject } from "vitest";
 import { cli } from "./cli";
 import { assertMatchesContract } from "./contract";
+import { processSlot, resetProcessSlots } from "@/lib/process-slots";
 
 export function shared() {
   return inject("server");
@@ -113,12 +114,11 @@ async function createTenantWithCli(env: Record<string, string>, environment: "te
  */
 export async function inSharedDatabase<T>(work: () => Promise<T>): Promise<T> {
   useDatabaseOf(shared().env);
-  const configured = globalThis as unknown as { __svcEnv?: unknown };
-  const readBefore = configured.__svcEnv !== undefined;
+  const readBefore = processSlot("env").value !== undefined;
   try {
     return await work();
   } finally {
-    if (!readBefore) configured.__svcEnv = undefined;
+    if (!readBefore) resetProcessSlots("env");
   }
 }
 

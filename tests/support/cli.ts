@@ -1,6 +1,7 @@
 import { spawn } from "node:child_process";
 import path from "node:path";
 import { baseEnv, ROOT } from "./server";
+import { processSlot } from "@/lib/process-slots";
 
 export type CliResult = { code: number | null; stdout: string; stderr: string; json: Record<string, any> | undefined };
 
@@ -59,12 +60,12 @@ async function inThisProcess(args: string[], env: Record<string, string>): Promi
   const command = parsed.command && Object.hasOwn(COMMANDS, parsed.command) ? COMMANDS[parsed.command] : undefined;
   if (!command) throw new Error(`svc ${args.join(" ")}: unknown command`);
   const before = { ...process.env };
-  const config = globalThis as unknown as { __svcEnv?: unknown };
-  const configBefore = config.__svcEnv;
+  const config = processSlot<unknown>("env");
+  const configBefore = config.value;
   const next = baseEnv(env);
   for (const key of Object.keys(process.env)) if (!(key in next)) delete process.env[key];
   Object.assign(process.env, next);
-  config.__svcEnv = undefined; // lib/config/env.ts reads the environment again
+  config.value = undefined; // lib/config/env.ts reads the environment again
   try {
     // Printed as JSON by the CLI: dates become strings, undefined fields go.
     return JSON.parse(JSON.stringify(await command.run(parsed.flags)));
@@ -73,7 +74,7 @@ async function inThisProcess(args: string[], env: Record<string, string>): Promi
   } finally {
     for (const key of Object.keys(process.env)) if (!(key in before)) delete process.env[key];
     Object.assign(process.env, before);
-    config.__svcEnv = configBefore; // as this process had read it (a test may have read settings it then removed)
+    config.value = configBefore; // as this process had read it (a test may have read settings it then removed)
   }
 }
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { frameAncestorsHeaders } from "@/lib/http/frame-ancestors";
 import { frameOriginsSchema } from "@/lib/tenancy/frame-origins";
 
-/** The origins an app may let frame its hosted page, and the headers they become (README "Embedding the hosted page"). */
+/** The origins an app may let frame its hosted page, and the headers they become (docs/hosted-flow.md "Embedding the hosted page"). */
 describe("frameOriginsSchema", () => {
   const production = frameOriginsSchema("production");
   const test = frameOriginsSchema("test");

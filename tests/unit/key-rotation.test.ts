@@ -18,13 +18,13 @@ import {
 import { derivedKey, derivedKeys, keyring } from "@/lib/crypto/encryption-key";
 import { keyIdOf } from "@/lib/crypto/key-format";
 import { NOT_SEALED, SEALED_COLUMNS } from "@/lib/crypto/sealed-columns";
+import { resetProcessSlots } from "@/lib/process-slots";
 
-/** Encryption key ids and rotation (README "Rotating the encryption key"). */
+/** Encryption key ids and rotation (docs/operations.md "Rotating the encryption key"). */
 const K1 = randomBytes(32);
 const K2 = randomBytes(32);
 const K3 = randomBytes(32);
 
-type Globals = { __svcEnv?: unknown; __svcKeyring?: unknown; __svcDerivedKeys?: unknown };
 const saved = { key: process.env.ENCRYPTION_KEY, previous: process.env.ENCRYPTION_KEY_PREVIOUS };
 
 /** Configures this process as a server would be: ENCRYPTION_KEY and ENCRYPTION_KEY_PREVIOUS. */
@@ -32,8 +32,7 @@ function useKeys(current: Buffer, previous: Buffer[] = []) {
   process.env.ENCRYPTION_KEY = current.toString("hex");
   if (previous.length) process.env.ENCRYPTION_KEY_PREVIOUS = previous.map((k) => k.toString("base64")).join(", ");
   else delete process.env.ENCRYPTION_KEY_PREVIOUS;
-  const g = globalThis as Globals;
-  g.__svcEnv = g.__svcKeyring = g.__svcDerivedKeys = undefined;
+  resetProcessSlots("env", "keyring", "derivedKeys");
 }
 
 afterEach(() => {
@@ -41,8 +40,7 @@ afterEach(() => {
     if (value === undefined) delete process.env[name];
     else process.env[name] = value;
   }
-  const g = globalThis as Globals;
-  g.__svcEnv = g.__svcKeyring = g.__svcDerivedKeys = undefined;
+  resetProcessSlots("env", "keyring", "derivedKeys");
 });
 
 /** A string as sealed before key ids: `v1.<iv>.<tag>.<ct>`. */

@@ -135,7 +135,7 @@ describe("parseRegistryFile: CSV", () => {
       "line 3, last_name: is required",
       'line 5, expires_on: "2030-02-30" is not a date written YYYY-MM-DD',
       'line 6, expires_on: "06/30/2030" is not a date written YYYY-MM-DD',
-      'line 7, status: "Pending review" is not a recognised licence status (README "Importing a licence registry" lists the words)',
+      'line 7, status: "Pending review" is not a recognised licence status (docs/licences.md "Importing a licence registry" lists the words)',
       "line 8, license_number: is required",
       "line 8, first_name: is required",
       "line 9: 3 fields, but the header has 8",

@@ -6,14 +6,13 @@ import { openSearchCode, openTemplate, sealedSearchCode, sealTemplate } from "@/
 import { searchCode } from "@/lib/faces/search-code";
 import { normalise } from "@/lib/faces/templates";
 import { randomTemplate, seededRandom } from "../support/synthetic-faces";
+import { resetProcessSlots } from "@/lib/process-slots";
 
-/** Gallery templates and search codes at rest (lib/faces/sealed-faces.ts; README "Secrets and personal data at rest"). */
+/** Gallery templates and search codes at rest (lib/faces/sealed-faces.ts; docs/operations.md "Secrets and personal data at rest"). */
 const KEY = randomBytes(32);
-type Globals = { __svcEnv?: unknown; __svcKeyring?: unknown };
 const saved = process.env.ENCRYPTION_KEY;
 const resetKeyring = () => {
-  const g = globalThis as Globals;
-  g.__svcEnv = g.__svcKeyring = undefined;
+  resetProcessSlots("env", "keyring");
 };
 beforeAll(() => {
   process.env.ENCRYPTION_KEY = KEY.toString("hex");

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { assertSessionOpen } from "@/lib/sessions/open-session";
 import { assertWorkflowStartsSessions, sessionTtlSeconds, type SessionWorkflow } from "@/lib/workflows/session-workflow";
 
-/** The session rules as named functions (README "Session lifecycle", "Sessions"). */
+/** The session rules as named functions (docs/sessions.md "Session lifecycle", "Sessions"). */
 const at = new Date("2030-01-01T12:00:00Z");
 const later = new Date(at.getTime() + 60_000);
 const earlier = new Date(at.getTime() - 1);

@@ -1,43 +1,24 @@
 /**
- * The hosted-flow API as the page sees it (README "Hosted-flow API"): what
+ * The hosted-flow API as the page sees it (docs/hosted-flow.md "Hosted-flow API"): what
  * `GET /api/v2/flow` and the step endpoints answer inside `data`.
  */
-export type SessionStatus = "NOT_STARTED" | "IN_PROGRESS" | "IN_REVIEW" | "APPROVED" | "DECLINED" | "EXPIRED" | "ABANDONED";
+import type { components } from "@/sdk/src/schema";
 
-export type FrameCounts = { min: number; max: number; recommended: number };
+type Schemas = components["schemas"];
 
-export type DocumentInput = { endpoint: string; document_types: string[] };
-export type LivenessInput = { challenge_endpoint: string; endpoint: string; frames: FrameCounts; max_attempts: number };
-export type EndpointInput = { endpoint: string };
+/** `GET /api/v2/flow`, as the OpenAPI document declares it (the SDK's generated types: one declaration, on the server). */
+export type FlowState = Schemas["FlowState"];
+export type SessionStatus = FlowState["status"];
+export type FlowStep = FlowState["steps"][number];
+export type StoppedBy = NonNullable<FlowState["stopped_by"]>;
+
+type StepInput = NonNullable<FlowStep["input"]>;
+export type FrameCounts = Extract<StepInput, { frames: unknown }>["frames"];
+export type DocumentInput = Extract<StepInput, { document_types: unknown }>;
+export type LivenessInput = Extract<StepInput, { challenge_endpoint: unknown }>;
 /** The licence step (`credential`): discovery narrowed to the workflow's licence types, then the lookup. */
-export type CredentialInput = { endpoint: string; states_endpoint: string; license_types: string[]; max_attempts: number };
-
-export type FlowStep = {
-  type: string;
-  status: string;
-  attempts: number;
-  /** Done already from the person's verified profile (Reusable Verification). */
-  reused?: boolean;
-  input?: Record<string, unknown> | null;
-  derived?: boolean;
-};
-
-export type FlowState = {
-  session_id: string;
-  status: SessionStatus;
-  app: { name: string; logo?: string | null };
-  workflow: { name: string };
-  steps: FlowStep[];
-  location: { expected_point: boolean };
-  redirect_url: string | null;
-  /** Set once the session is over: redirect_url with the status hint. */
-  return_url: string | null;
-  expires_at: string;
-  /** A DECLINED session: the check whose failure decided it before the flow ended (the page explains it). */
-  stopped_by?: StoppedBy | null;
-};
-
-export type StoppedBy = { type: string; code: string };
+export type CredentialInput = Extract<StepInput, { states_endpoint: unknown }>;
+export type EndpointInput = { endpoint: StepInput["endpoint"] };
 
 export type CheckResult = {
   type: string;
@@ -66,10 +47,11 @@ export type Challenge = {
 };
 
 /** `GET {states_endpoint}`: the jurisdictions with at least one accepted credential, by name. */
-export type CredentialState = { state_name: string; state_code: string };
+export type CredentialState = Schemas["CredentialState"];
 
 /** `GET {states_endpoint}/{state_code}/providers` (spec 2.6): one row per credential; `provider_code` repeats, `credential_code` does not. */
-export type { CatalogueEntry as CredentialProvider, LicenceInputField as LicenceField } from "@/lib/credentials/types";
+export type CredentialProvider = Schemas["CredentialProvider"];
+export type { LicenceInputField as LicenceField } from "@/lib/credentials/types";
 
 /** The `credential` check a lookup recorded (`data.license` is null unless the licence is the verified person's). */
 export type CredentialCheck = {
@@ -89,6 +71,3 @@ export type CredentialCheck = {
 export type CredentialResponse = { checks: CredentialCheck[]; attempts_left: number };
 
 export type FinishResponse = { session_id: string; status: SessionStatus; redirect_url: string | null };
-
-export const DECIDED_STATUSES: ReadonlySet<string> = new Set(["APPROVED", "DECLINED", "IN_REVIEW"]);
-export const GONE_STATUSES: ReadonlySet<string> = new Set(["EXPIRED", "ABANDONED"]);

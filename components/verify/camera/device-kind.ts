@@ -1,7 +1,7 @@
 type NavigatorWithHints = Navigator & { userAgentData?: { mobile?: boolean } };
 
 /**
- * A phone or tablet (README "Hosted flow on phones"): the browser says so
+ * A phone or tablet (docs/hosted-flow.md "Hosted flow on phones"): the browser says so
  * (`navigator.userAgentData.mobile`, Chromium's client hint), or its user
  * agent names a mobile system (Android, iPhone, iPad, "Mobile"), or it is an
  * iPad presenting itself as a Mac (a "Macintosh" with a touch screen), or

@@ -7,7 +7,7 @@ import { StepHeading } from "../ui/step-heading";
 
 /**
  * The page shown instead of the next step once a check decided the session
- * (README "Decision engine"): what happened,
+ * (docs/sessions.md "Decision engine"): what happened,
  * in plain words, that nothing more is asked, and what the person can do.
  * No automatic redirect: the person reads it and goes back when ready.
  */

@@ -1,7 +1,7 @@
 import type { BurstPlan } from "./burst-schedule";
 
 /**
- * When the screen shows each colour of the colour challenge (README
+ * When the screen shows each colour of the colour challenge (docs/hosted-flow.md
  * "Liveness: the colour challenge"), following the burst's frame schedule
  * (burst-schedule.ts). Pure data, no DOM: run-burst.ts runs it.
  *

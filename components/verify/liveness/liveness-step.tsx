@@ -25,11 +25,11 @@ import { colourTimeline } from "./colour-schedule";
  * instruction in turn with a countdown while it takes the burst's frames
  * (burst-schedule.ts). The camera is switched off as soon as the frames are
  * taken; they go to the server, which judges them. Every challenge is one of
- * the workflow's `max_attempts` tries, used or not (README "The checks"): the
+ * the workflow's `max_attempts` tries, used or not (docs/hosted-flow.md "The checks"): the
  * camera opens first so that a camera problem costs no try; Stop abandons
  * the current challenge, and so uses its try.
  *
- * The colour challenge (README "Liveness: the colour challenge"): while the
+ * The colour challenge (docs/hosted-flow.md "Liveness: the colour challenge"): while the
  * frames are taken the screen shows the challenge's colours (colour-light.tsx),
  * after a warning; "I can't look at flashing colours" asks for a challenge
  * without colours, whose result goes to a person's review.

@@ -5,7 +5,7 @@ import { RegistryUnavailableError, type CatalogueEntry, type LicenceQuery, type 
 
 /**
  * The NPPES NPI Registry (CMS's national registry of US health-care
- * providers, public JSON API version 2.1, README "Professional licences").
+ * providers, public JSON API version 2.1, docs/licences.md).
  * A lookup reads one NPI (`?version=2.1&number=`) and keeps the taxonomies
  * of the chosen credential in the chosen state whose licence number is the
  * one given. NPPES publishes no licence expiry or board status: a listed

@@ -6,7 +6,7 @@ import { licenceStatusOf, normaliseLicenceNumber } from "../normalise";
 import type { RegistryRow } from "./registry-row";
 
 /**
- * Reads a licence registry export (README "Importing a licence registry"):
+ * Reads a licence registry export (docs/licences.md "Importing a licence registry"):
  * CSV with a header row, or JSON (an array of objects), with the columns
  * below. Every row is validated; the result is either every row or every
  * error (up to MAX_REPORTED_ERRORS messages, each naming its CSV line or
@@ -30,7 +30,7 @@ const REQUIRED_COLUMNS: readonly Column[] = ["license_number", "first_name", "la
 /**
  * 100 MB and 1,000,000 rows: an import holds the whole file in memory
  * (2,000,000 rows were measured at 2.2 GB peak and 257 s on the embedded
- * database). A bigger export is split into several providers (README
+ * database). A bigger export is split into several providers (docs/licences.md
  * "Importing a licence registry").
  */
 export const REGISTRY_FILE_LIMITS = { maxBytes: 100 * 1024 * 1024, maxRows: 1_000_000 };
@@ -157,7 +157,7 @@ class RowCollector {
     let ok = true;
     const status = licenceStatusOf(row.status);
     if (status === null) {
-      this.errors.add(`${where}, status: "${row.status}" is not a recognised licence status (README "Importing a licence registry" lists the words)`);
+      this.errors.add(`${where}, status: "${row.status}" is not a recognised licence status (docs/licences.md "Importing a licence registry" lists the words)`);
       ok = false;
     }
     if (row.expires_on !== undefined && !isIsoDate(row.expires_on)) {

@@ -284,7 +284,7 @@ export const HOSTED_FLOW_OPERATIONS = operations([
       schema: StepChecks.extend({
         session_status: z.enum(["IN_PROGRESS", "DECLINED"]).meta({
           description:
-            "`DECLINED` when this document decided the session (id_verification or age `failed`): the session is decided now, the steps left are neither run nor billed, and later steps answer 409 `session_closed` (README \"Decision engine\").",
+            "`DECLINED` when this document decided the session (id_verification or age `failed`): the session is decided now, the steps left are neither run nor billed, and later steps answer 409 `session_closed` (docs/sessions.md \"Decision engine\").",
         }),
       }),
     },
@@ -295,7 +295,7 @@ export const HOSTED_FLOW_OPERATIONS = operations([
     path: "/api/v2/antispoof/challenge",
     operationId: "issueLivenessChallenge",
     summary: "Get a liveness challenge",
-    description: `A random sequence of actions to perform during one burst, and a random sequence of screen colours to show while taking it (the colour challenge: the page lights the screen with \`colours[k]\` while it takes frame k, and the server checks that the light on the face follows them; README "Liveness: the colour challenge"). Single use, valid ${CHALLENGE_TTL_SECONDS} seconds, and only the newest is valid. Each challenge issued counts as one of the workflow's liveness attempts; none once liveness passed. The body is optional: \`{"skip_colours": true}\` for a person who cannot look at flashing colours (no colours; the liveness result then goes to review).`,
+    description: `A random sequence of actions to perform during one burst, and a random sequence of screen colours to show while taking it (the colour challenge: the page lights the screen with \`colours[k]\` while it takes frame k, and the server checks that the light on the face follows them; docs/hosted-flow.md "Liveness: the colour challenge"). Single use, valid ${CHALLENGE_TTL_SECONDS} seconds, and only the newest is valid. Each challenge issued counts as one of the workflow's liveness attempts; none once liveness passed. The body is optional: \`{"skip_colours": true}\` for a person who cannot look at flashing colours (no colours; the liveness result then goes to review).`,
     tag: "Hosted flow",
     auth: "sessionToken",
     body: ChallengeBody,

@@ -206,7 +206,7 @@ const GET_OPERATIONS = operations([
     operationId: "oidcToken",
     summary: "Token endpoint",
     description:
-      "Exchanges an authorization code, or rotates a refresh token (spec 3.3, 4.5). Client authentication: HTTP Basic (`client_secret_basic`) or `client_id` and `client_secret` in the body (`client_secret_post`), never both. The body is `application/json` (spec 4.5) or `application/x-www-form-urlencoded` (RFC 6749). Success is top-level token JSON (spec 2.9). Errors of a JSON request are the spec envelope (`error.code` is the OAuth error); errors of a form post are RFC 6749's `{ error, error_description }` (5.2), which OAuth client libraries read. A 401 `invalid_client` after HTTP Basic carries `WWW-Authenticate: Basic`. Failed client authentications are limited per (client_id, client IP) and per client IP (README \"Abuse limits\"): over either, `429 rate_limited` until the window ends. No Idempotency-Key (codes are single use, refresh tokens rotate).",
+      "Exchanges an authorization code, or rotates a refresh token (spec 3.3, 4.5). Client authentication: HTTP Basic (`client_secret_basic`) or `client_id` and `client_secret` in the body (`client_secret_post`), never both. The body is `application/json` (spec 4.5) or `application/x-www-form-urlencoded` (RFC 6749). Success is top-level token JSON (spec 2.9). Errors of a JSON request are the spec envelope (`error.code` is the OAuth error); errors of a form post are RFC 6749's `{ error, error_description }` (5.2), which OAuth client libraries read. A 401 `invalid_client` after HTTP Basic carries `WWW-Authenticate: Basic`. Failed client authentications are limited per (client_id, client IP) and per client IP (docs/api-conventions.md \"Abuse limits\"): over either, `429 rate_limited` until the window ends. No Idempotency-Key (codes are single use, refresh tokens rotate).",
     tag: TAG,
     auth: "oauthClient",
     rateLimited: false,
@@ -241,7 +241,7 @@ const GET_OPERATIONS = operations([
     operationId: "oidcLicences",
     summary: "The person's professional licences",
     description:
-      "Bearer access token with `openid` and `doctor_license` (the person agreed to release their licences, numbers included); without it 403 `insufficient_scope`. Spec 4.5 declares no scope here: a deliberate deviation, so an app the person signed into with `openid` alone cannot read their licence numbers (README \"Account reads\"). A licence past its expiry, or that a registry re-check found lapsed, is never served.",
+      "Bearer access token with `openid` and `doctor_license` (the person agreed to release their licences, numbers included); without it 403 `insufficient_scope`. Spec 4.5 declares no scope here: a deliberate deviation, so an app the person signed into with `openid` alone cannot read their licence numbers (docs/oidc.md \"Account reads\"). A licence past its expiry, or that a registry re-check found lapsed, is never served.",
     tag: TAG,
     auth: "accessToken",
     rateLimited: false,

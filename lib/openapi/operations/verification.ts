@@ -255,7 +255,7 @@ const WorkflowSettings = z
     session: SessionSettings,
     ...Object.fromEntries(Object.entries(FEATURE_SETTINGS).map(([feature, schema]) => [feature, schema.optional()])),
   })
-  .meta({ id: "WorkflowSettings", description: "`session` plus one object per feature of the workflow, every default filled in (README \"Workflow settings\")." });
+  .meta({ id: "WorkflowSettings", description: "`session` plus one object per feature of the workflow, every default filled in (docs/sessions.md \"Workflow settings\")." });
 
 const Workflow = z
   .object({

@@ -1,5 +1,5 @@
 /**
- * Billing periods of a seat subscription (README "Seats and billing"): the
+ * Billing periods of a seat subscription (docs/organization-api.md "Seats and billing"): the
  * trial is the first, free period ([start, start + 14 days]); after it,
  * calendar months anchored on the trial end: the same day of the month at
  * the same UTC time, clamped to the month's last day (Jan 31 -> Feb 28 or

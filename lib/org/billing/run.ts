@@ -7,7 +7,7 @@ import { seatChargeCents } from "./pricing";
 import { countPeriodSeats } from "./seats";
 
 /**
- * The seat billing run (README "Seats and billing"), every 10 minutes from
+ * The seat billing run (docs/organization-api.md "Seats and billing"), every 10 minutes from
  * the background job queue (lib/jobs/workers.ts), or by hand:
  * `await runSeatBilling()`. Billing is in arrears: for every subscription
  * whose current period has ended by `at`, each elapsed period (several when

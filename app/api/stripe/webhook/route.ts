@@ -2,7 +2,7 @@ import { apiRoute, routeMethods } from "@/lib/http/api-route";
 import { handleStripeWebhook } from "@/lib/billing/handle-stripe-webhook";
 
 /**
- * Stripe's webhook for wallet top-ups (README "Wallet top-up (Stripe)"):
+ * Stripe's webhook for wallet top-ups (docs/billing.md "Wallet top-up (Stripe)"):
  * no API key, the raw body is verified against the Stripe-Signature header.
  */
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routeMethods({
