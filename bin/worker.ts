@@ -11,7 +11,7 @@ import { ConfigError, env } from "@/lib/config/env";
 import { encryptionKey } from "@/lib/crypto/encryption-key";
 import { db, disconnectDb } from "@/lib/db/client";
 import { logger } from "@/lib/log/logger";
-import { startJobWorkers } from "@/lib/jobs/workers";
+import { startJobWorkers } from "@/lib/server/job-workers";
 import { stopJobQueue } from "@/lib/jobs/queue";
 import { purgeExpiredDeveloperSessions } from "@/lib/portal/developer-sessions";
 import { startExpirySweeper } from "@/lib/sessions/expiry-sweeper";

@@ -303,7 +303,7 @@ export const COMMANDS: Record<string, Command> = {
   "keys:rotate": {
     usage: "[--batch-size N]",
     async run(flags) {
-      const { rotateEncryptionKey } = await import("@/lib/crypto/rotate-keys");
+      const { rotateEncryptionKey } = await import("@/lib/operations/rotate-keys");
       const batchSize = typeof flags["batch-size"] === "string" ? Number(flags["batch-size"]) : undefined;
       if (batchSize !== undefined && (!Number.isInteger(batchSize) || batchSize < 1 || batchSize > 10_000)) {
         throw new UsageError("--batch-size must be a whole number from 1 to 10000");

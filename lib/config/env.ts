@@ -1,9 +1,8 @@
 import path from "node:path";
 import proxyaddr from "proxy-addr";
 import { z } from "zod";
-import { FEATURES } from "@/lib/workflows/schemas";
-import { LIVENESS_ACTIONS } from "@/lib/workflows/settings";
-import { parseNetworkList } from "@/lib/webhooks/safe-address";
+import { FEATURES, LIVENESS_ACTIONS } from "@/lib/contract-vocabulary";
+import { parseNetworkList } from "@/lib/net/safe-address";
 import { decodeKeyText, keyIdOf, splitKeyList } from "@/lib/crypto/key-format";
 import { processSlot } from "@/lib/process-slots";
 

@@ -8,7 +8,7 @@ import { normaliseLicenceNumber } from "./normalise";
  * its number or its holder's last name without storing either in clear:
  * HMAC-SHA256 under a key derived from ENCRYPTION_KEY, of the normalised
  * value. A row's keys are made under the key that sealed it; `svc
- * keys:rotate` re-makes them with the re-sealing (lib/crypto/rotate-keys.ts),
+ * keys:rotate` re-makes them with the re-sealing (lib/operations/rotate-keys.ts),
  * and lookups try every configured key meanwhile (`...Keys`).
  */
 const PURPOSE = "licence-registry-index";

@@ -3,7 +3,7 @@ import { db } from "@/lib/db/client";
 import { loadJsonArtifact } from "@/lib/sessions/artifacts";
 import { recordCheckResult } from "@/lib/sessions/record-check";
 import { holderNameMatch } from "./holder-name";
-import type { LicenceRecord } from "./run-credential-check";
+import type { LicenceRecord } from "./types";
 import type { HolderName } from "./types";
 
 /**

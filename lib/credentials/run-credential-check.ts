@@ -15,7 +15,7 @@ import { holderNameMatch, holderOf } from "./holder-name";
 import { LICENCE_INPUT_RULES } from "./inputs";
 import { sessionLicenceTypes } from "./session-licence-types";
 import { statusOn } from "./normalise";
-import { RegistryUnavailableError, type CatalogueEntry, type HolderName, type LicenceInputField, type RegistryLicence } from "./types";
+import { RegistryUnavailableError, type CatalogueEntry, type HolderName, type LicenceInputField, type LicenceRecord, type RegistryLicence } from "./types";
 
 /**
  * POST /api/v2/credential: the hosted flow's licence step (docs/licences.md). The person picks a credential (its
@@ -46,21 +46,6 @@ export const CredentialBody = z
     path: ["credential_code"],
   });
 export type CredentialBody = z.infer<typeof CredentialBody>;
-
-/**
- * A lookup to keep: sealed in the session (artifact `licence_record`) until
- * the decision. A passed licence becomes the account's proof; one in review
- * shows the reviewer what was asked and what the registry holds.
- */
-export type LicenceRecord = {
-  /** The licence found (null when the registry did not answer). */
-  licence: RegistryLicence | null;
-  lookup: { provider_code: string; credential_code: string; inputs: Partial<Record<LicenceInputField, string>> };
-  /** The name of the document the licence was matched against. */
-  verified_holder: HolderName;
-  /** When the registry was asked (ISO timestamp). */
-  looked_up_at: string;
-};
 
 function credentialSettings(session: Session) {
   const settings = (session.workflowSnapshot as WorkflowSnapshot).settings.credential;

@@ -67,3 +67,18 @@ export class RegistryUnavailableError extends Error {
     this.name = "RegistryUnavailableError";
   }
 }
+
+/**
+ * A lookup to keep: sealed in the session (artifact `licence_record`) until
+ * the decision. A passed licence becomes the account's proof; one in review
+ * shows the reviewer what was asked and what the registry holds.
+ */
+export type LicenceRecord = {
+  /** The licence found (null when the registry did not answer). */
+  licence: RegistryLicence | null;
+  lookup: { provider_code: string; credential_code: string; inputs: Partial<Record<LicenceInputField, string>> };
+  /** The name of the document the licence was matched against. */
+  verified_holder: HolderName;
+  /** When the registry was asked (ISO timestamp). */
+  looked_up_at: string;
+};

@@ -13,7 +13,7 @@ import { keyring, keyringOf, type Keyring } from "./encryption-key";
  *
  * Values sealed before key ids (strings `v1.<iv>.<tag>.<ct>`, bytes
  * `iv(12) | tag(16) | ct`) still open: each configured key is tried, current
- * first. `svc keys:rotate` re-seals them (lib/crypto/rotate-keys.ts).
+ * first. `svc keys:rotate` re-seals them (lib/operations/rotate-keys.ts).
  *
  * A `key` argument seals or opens under that key alone (tests, tools).
  */

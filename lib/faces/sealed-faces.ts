@@ -6,7 +6,7 @@ import { searchCode, TEMPLATE_DIMENSIONS } from "./search-code";
  * Gallery faces are personal (biometric) data: `face_identities` keeps each
  * template and its 1:N search code sealed with sealBytes (AES-256-GCM, the
  * key's id in every value), like every other personal value at rest (docs/operations.md
- * "Secrets and personal data at rest"; lib/crypto/sealed-columns.ts lists
+ * "Secrets and personal data at rest"; lib/operations/sealed-columns.ts lists
  * both columns, so `svc keys:rotate` re-seals them). The search index opens
  * the codes once, as it loads them (lib/faces/gallery-index.ts); the
  * decision opens the few candidates' templates it re-scores

@@ -5,7 +5,7 @@ import type { DocumentFields } from "@/lib/documents/document-reading";
 import type { FaceTemplate } from "@/lib/faces/templates";
 import { createHmac } from "node:crypto";
 import { normaliseLicenceNumber } from "@/lib/credentials/normalise";
-import type { LicenceRecord } from "@/lib/credentials/run-credential-check";
+import type { LicenceRecord } from "@/lib/credentials/types";
 import type { HolderName } from "@/lib/credentials/types";
 import { derivedKey, derivedKeys } from "@/lib/crypto/encryption-key";
 import { loadJsonArtifact } from "@/lib/sessions/artifacts";

@@ -7,7 +7,7 @@ import { DEMO_EMAIL, demoCredentialsFile, ensureDemo } from "@/lib/tenancy/demo"
 import { purgeExpiredDeveloperSessions } from "@/lib/portal/developer-sessions";
 import { startExpirySweeper } from "@/lib/sessions/expiry-sweeper";
 import { startWebhookWorker } from "@/lib/webhooks/worker";
-import { startJobWorkers } from "@/lib/jobs/workers";
+import { startJobWorkers } from "@/lib/server/job-workers";
 import { logWebhookDestinationPolicy } from "@/lib/webhooks/allowed-networks";
 import { warmVision } from "@/lib/vision/pool";
 import { warmGalleryIndex } from "@/lib/faces/gallery-index";

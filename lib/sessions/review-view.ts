@@ -1,5 +1,5 @@
 import type { Session } from "@/generated/prisma/client";
-import type { LicenceRecord } from "@/lib/credentials/run-credential-check";
+import type { LicenceRecord } from "@/lib/credentials/types";
 import type { HolderName } from "@/lib/credentials/types";
 import { openJson } from "@/lib/crypto/encryption";
 import { db } from "@/lib/db/client";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { isAllowedDestination, isIpLiteral, type IpNetwork } from "@/lib/webhooks/safe-address";
+import { isAllowedDestination, isIpLiteral, type IpNetwork } from "@/lib/net/safe-address";
 
 export const EmailSchema = z.string().trim().toLowerCase().pipe(z.email({ message: "Invalid email address" }));
 /** Domains whose mailboxes ignore dots in the local part; googlemail.com is gmail.com. */

@@ -1,6 +1,6 @@
 import { env } from "@/lib/config/env";
 import { logger } from "@/lib/log/logger";
-import { formatNetwork, parseNetworkList, type IpNetwork } from "./safe-address";
+import { formatNetwork, parseNetworkList, type IpNetwork } from "@/lib/net/safe-address";
 import { processSlot } from "@/lib/process-slots";
 
 const webhookNetworksSlot = processSlot<{ source: string; networks: IpNetwork[] }>("webhookNetworks");

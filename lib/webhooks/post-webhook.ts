@@ -2,7 +2,7 @@ import dns from "node:dns";
 import http from "node:http";
 import https from "node:https";
 import type { LookupFunction } from "node:net";
-import { isAllowedDestination, isIpLiteral, isPublicAddress, type IpNetwork } from "./safe-address";
+import { isAllowedDestination, isIpLiteral, isPublicAddress, type IpNetwork } from "@/lib/net/safe-address";
 
 /**
  * A receiver's answer: its status, and the first 1 KB of its body only when

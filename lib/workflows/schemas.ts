@@ -1,16 +1,8 @@
 import { z } from "zod";
 
-/** Spec 2.3: the features a workflow can run. */
-export const FEATURES = [
-  "id_verification",
-  "liveness",
-  "face_match",
-  "credential",
-  "age",
-  "location",
-  "face_uniqueness",
-] as const;
-export type Feature = (typeof FEATURES)[number];
+import { FEATURES, type Feature } from "@/lib/contract-vocabulary";
+
+export { FEATURES, type Feature } from "@/lib/contract-vocabulary";
 
 const FeatureList = z
   .array(z.enum(FEATURES, { message: `Unknown feature; known: ${FEATURES.join(", ")}` }))

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { LIVENESS_ACTIONS } from "@/lib/contract-vocabulary";
 import { ApiError } from "@/lib/http/api-error";
 import { fieldErrors } from "@/lib/http/validation";
 import type { Feature } from "./schemas";
@@ -10,13 +11,7 @@ import type { Feature } from "./schemas";
  * falls back to a default.
  */
 export const DOCUMENT_TYPES = ["passport", "id_card", "driving_licence"] as const;
-/**
- * Liveness actions (docs/hosted-flow.md "Liveness actions"). The first three are the
- * original ones: workflows stored with them (and any `actions_per_challenge`
- * from 1 to 3) keep working unchanged.
- */
-export const LIVENESS_ACTIONS = ["turn_left", "turn_right", "blink", "look_up", "look_down", "smile"] as const;
-export type LivenessAction = (typeof LIVENESS_ACTIONS)[number];
+export { LIVENESS_ACTIONS, type LivenessAction } from "@/lib/contract-vocabulary";
 
 export const SESSION_TTL = { min: 300, max: 7 * 24 * 3600, default: 24 * 3600 } as const;
 

@@ -17,7 +17,7 @@ import {
 } from "@/lib/crypto/encryption";
 import { derivedKey, derivedKeys, keyring } from "@/lib/crypto/encryption-key";
 import { keyIdOf } from "@/lib/crypto/key-format";
-import { NOT_SEALED, SEALED_COLUMNS } from "@/lib/crypto/sealed-columns";
+import { NOT_SEALED, SEALED_COLUMNS } from "@/lib/operations/sealed-columns";
 import { resetProcessSlots } from "@/lib/process-slots";
 
 /** Encryption key ids and rotation (docs/operations.md "Rotating the encryption key"). */
@@ -182,7 +182,7 @@ function sealedLookingColumns(schema: string): { columns: string[]; all: Set<str
   return { columns, all };
 }
 
-describe("the registry of sealed columns (lib/crypto/sealed-columns.ts)", () => {
+describe("the registry of sealed columns (lib/operations/sealed-columns.ts)", () => {
   const schema = fs.readFileSync(path.join(import.meta.dirname, "..", "..", "prisma", "schema.prisma"), "utf8");
   const { columns, all } = sealedLookingColumns(schema);
   const registered = new Set(SEALED_COLUMNS.map((c) => `${c.table}.${c.column}`));

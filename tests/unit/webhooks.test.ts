@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import { describe, expect, it } from "vitest";
 import { handleWebhookRequest, MemoryDedupStore, verifyWebhook, WebhookVerificationError } from "@/sdk/src/webhooks";
 import { ConfigError, parseEnv } from "@/lib/config/env";
-import { formatNetwork, isAllowedDestination, isPublicAddress, parseNetworkList } from "@/lib/webhooks/safe-address";
+import { formatNetwork, isAllowedDestination, isPublicAddress, parseNetworkList } from "@/lib/net/safe-address";
 import { attemptErrorText, BlockedAddressError, guardedLookup, postWebhook } from "@/lib/webhooks/post-webhook";
 import { recoveryEventType, sessionEventType } from "@/lib/webhooks/event-types";
 import { LEASE_MARGIN_MS, leaseMs } from "@/lib/webhooks/schedule";

@@ -8,7 +8,7 @@ import { countPeriodSeats } from "./seats";
 
 /**
  * The seat billing run (docs/organization-api.md "Seats and billing"), every 10 minutes from
- * the background job queue (lib/jobs/workers.ts), or by hand:
+ * the background job queue (lib/server/job-workers.ts), or by hand:
  * `await runSeatBilling()`. Billing is in arrears: for every subscription
  * whose current period has ended by `at`, each elapsed period (several when
  * the run was down) is closed: the trial without an invoice, every paid

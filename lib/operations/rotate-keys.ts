@@ -1,11 +1,11 @@
 import type pg from "pg";
 import { sqlPool } from "@/lib/db/client";
 import { logger } from "@/lib/log/logger";
-import { decryptString, encryptString, openBytes, sealBytes, SEALED_BYTES_MAGIC } from "./encryption";
-import { keyring } from "./encryption-key";
-import { keyIdOf } from "./key-format";
+import { decryptString, encryptString, openBytes, sealBytes, SEALED_BYTES_MAGIC } from "@/lib/crypto/encryption";
+import { keyring } from "@/lib/crypto/encryption-key";
+import { keyIdOf } from "@/lib/crypto/key-format";
 import { SEALED_COLUMNS, type SealedColumn } from "./sealed-columns";
-import { captureStableSecrets } from "./stable-secrets";
+import { captureStableSecrets } from "@/lib/crypto/stable-secrets";
 
 /**
  * `svc keys:rotate` (docs/operations.md "Rotating the encryption key"): re-seals under

@@ -4,7 +4,7 @@ import { licenceProofKey, type LicenceProof } from "@/lib/identity/proofs";
 
 /**
  * Every place the database keeps a value sealed with lib/crypto/encryption.ts:
- * the one list `svc keys:rotate` walks (lib/crypto/rotate-keys.ts). A new
+ * the one list `svc keys:rotate` walks (lib/operations/rotate-keys.ts). A new
  * sealed column is added here; tests/unit/key-rotation.test.ts fails when
  * prisma/schema.prisma has a column that looks sealed (a `Bytes` column, or
  * a name with "sealed" or "encrypted") that is neither here nor in

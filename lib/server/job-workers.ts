@@ -5,7 +5,7 @@ import { runSeatBilling } from "@/lib/org/billing/run";
 import { sendInvitationEmail } from "@/lib/org/invitation-email";
 import { mailAvailable, type InvitationEmailJob } from "@/lib/org/invitations";
 import { sendRecoveryEmail, type RecoveryEmailJob } from "@/lib/org/recovery/recovery-email";
-import { jobQueue, QUEUES, type QueueName } from "./queue";
+import { jobQueue, QUEUES, type QueueName } from "@/lib/jobs/queue";
 import { processSlot } from "@/lib/process-slots";
 
 /**
