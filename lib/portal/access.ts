@@ -3,17 +3,11 @@ import { db } from "@/lib/db/client";
 import { ApiError } from "@/lib/http/api-error";
 import { liveSessionWhere } from "./developer-sessions";
 import type { PortalSession } from "./session-cookie";
+import type { RouteDeveloper } from "@/lib/http/core/callers";
 
 /** The signed-in developer as the portal sees them: who, and the organization they act for. */
-export type PortalDeveloper = {
-  developerId: string;
-  email: string;
-  name: string | null;
-  organizationId: string;
-  organizationName: string;
-  /** Whether the developer proved the email is theirs (the welcome credit comes with it). */
-  emailVerified: boolean;
-};
+/** The signed-in developer and their organization: the HTTP core's own type, since its auth "developer" hands it to handlers. */
+export type PortalDeveloper = RouteDeveloper;
 
 /**
  * The developer of a portal session and their organization (the first they

@@ -13,9 +13,11 @@ import { warmVision } from "@/lib/vision/pool";
 import { warmGalleryIndex } from "@/lib/faces/gallery-index";
 import { registerHttpEdge } from "@/lib/http/edge";
 import { LEAN_ROUTES } from "@/lib/oidc/lean-routes";
+import { registerDomainRouteCallers } from "./route-callers";
 
 /**
  * Runs once per server process before the first request (instrumentation.ts):
+ * gives the HTTP core the callers the domains recognise (./route-callers.ts),
  * validates configuration (production refuses to start without an
  * ENCRYPTION_KEY), opens and migrates the database, captures the keys that
  * must outlive a key rotation (lib/crypto/stable-secrets.ts), and in development on an
@@ -27,6 +29,7 @@ import { LEAN_ROUTES } from "@/lib/oidc/lean-routes";
  */
 export async function startServerServices() {
   try {
+    registerDomainRouteCallers();
     const config = env();
     keyring();
     const prisma = await db();

@@ -133,3 +133,20 @@ describe("ApiError", () => {
     expect(() => new ApiError("invalid_api_key", { status: 500 })).toThrow(/not catalogued/);
   });
 });
+
+describe("ApiError across copies of its module", () => {
+  it("an ApiError thrown by another copy (another Next chunk) is still rendered as its own status, not a 500", async () => {
+    vi.resetModules();
+    const other = await import("@/lib/http/api-error");
+    const thrown = new other.ApiError("token_missing");
+    expect(other.ApiError).not.toBe(ApiError);
+    expect(thrown instanceof ApiError).toBe(true);
+    expect(new Error("plain") instanceof ApiError).toBe(false);
+    const handler = apiRoute({ auth: "none" }, async () => {
+      throw thrown;
+    });
+    const res = await handler(new Request(url), {});
+    expect(res.status).toBe(401);
+    expect((await res.json()).error.code).toBe("token_missing");
+  });
+});

@@ -2,13 +2,9 @@ import type { z } from "zod";
 import type { App, Session } from "@/generated/prisma/client";
 import type { Tx } from "@/lib/db/client";
 import { env } from "@/lib/config/env";
-import { sessionFromToken } from "@/lib/flow/session-token";
 import { describeError, logger } from "@/lib/log/logger";
-import { assertSessionOpen } from "@/lib/sessions/open-session";
-import { isDecided } from "@/lib/sessions/statuses";
 import { changesSession, takesIdempotencyKey } from "./request-rules";
-import type { PortalDeveloper } from "@/lib/portal/access";
-import { authenticatePortalRequest } from "@/lib/portal/authenticate";
+import { routeCallers, type RouteDeveloper } from "./callers";
 import { ApiError } from "../api-error";
 import { isDatabaseUnavailable } from "@/lib/db/outage";
 import { authenticateApiKey, authenticateClient } from "../auth";
@@ -47,7 +43,8 @@ import { ClientClosedRequest, REQUEST_ID_HEADER, requestIdOf, type CoreRequest, 
  * Authentication kinds: a verification API key, client credentials (the
  * organization API), a hosted session's token, the developer portal's
  * next-auth session cookie (`developer`: lib/portal/authenticate.ts, with its
- * cross-site check on state-changing methods), or none.
+ * cross-site check on state-changing methods), or none. The session token and
+ * the portal cookie are read by the domains that own them (./callers.ts).
  */
 export type AuthKind = "apiKey" | "client" | "sessionToken" | "developer" | "none";
 
@@ -91,7 +88,7 @@ export type RouteContext<A extends AuthKind, B, Q> = {
   /** The hosted flow's session (auth "sessionToken"; a GET may see a closed one, other methods may not). */
   session: A extends "sessionToken" ? Session : null;
   /** The signed-in portal developer and their organization (auth "developer"). */
-  developer: A extends "developer" ? PortalDeveloper : null;
+  developer: A extends "developer" ? RouteDeveloper : null;
   body: B extends z.ZodType ? z.infer<B> : undefined;
   /** The multipart upload (option `upload`). */
   upload: Upload | null;
@@ -211,14 +208,15 @@ export function defineRoute<
       const caller =
         options.auth === "apiKey" ? await authenticateApiKey(raw) : options.auth === "client" ? await authenticateClient(raw) : null;
       const app = caller?.app ?? null;
-      const session = options.auth === "sessionToken" ? await sessionFromToken(raw, { forUpdate: false }) : null;
-      const developer = options.auth === "developer" ? await authenticatePortalRequest(raw) : null;
+      const callers = options.auth === "sessionToken" || options.auth === "developer" ? routeCallers() : null;
+      const session = options.auth === "sessionToken" ? await callers!.session(raw) : null;
+      const developer = options.auth === "developer" ? await callers!.developer(raw) : null;
       const scope = idempotencyScope(options.auth, app, session);
       const idempotencyKey = takesIdempotencyKey(raw.method, options.auth) && scope ? raw.headers.get("idempotency-key") : null;
       // A step of the hosted flow needs an open session; with an Idempotency-Key
       // the replay of a step that closed it comes first.
-      const stepOnSession = session !== null && changesSession(raw.method) && !(options.answersDecidedSession && isDecided(session.status));
-      if (stepOnSession && idempotencyKey === null) assertSessionOpen(session);
+      const stepOnSession = session !== null && changesSession(raw.method) && !(options.answersDecidedSession && callers!.isDecided(session));
+      if (stepOnSession && idempotencyKey === null) callers!.assertOpen(session);
 
       let upload: Upload | null = null;
       let rawBody = "";
@@ -253,7 +251,7 @@ export function defineRoute<
         claimId = claim.recordId;
         // Held for as long as the request runs: a retry gets 409 however slow it is.
         stopRenewing = renewIdempotencyClaim(claimId);
-        if (stepOnSession) assertSessionOpen(session);
+        if (stepOnSession) callers!.assertOpen(session!);
       }
 
       handlerStarted = true;
