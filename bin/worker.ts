@@ -13,7 +13,7 @@ import { db, disconnectDb } from "@/lib/db/client";
 import { logger } from "@/lib/log/logger";
 import { startJobWorkers } from "@/lib/server/job-workers";
 import { stopJobQueue } from "@/lib/jobs/queue";
-import { purgeExpiredDeveloperSessions } from "@/lib/portal/developer-sessions";
+import { DOMAIN_SWEEPS } from "@/lib/server/domain-sweeps";
 import { startExpirySweeper } from "@/lib/sessions/expiry-sweeper";
 import { logWebhookDestinationPolicy } from "@/lib/webhooks/allowed-networks";
 import { startWebhookWorker } from "@/lib/webhooks/worker";
@@ -32,7 +32,7 @@ logWebhookDestinationPolicy();
 const worker = startWebhookWorker();
 // JOB_WORKER=off: a webhook-only worker (background jobs run elsewhere).
 if (config.JOB_WORKER === "on") await startJobWorkers();
-startExpirySweeper(config.SWEEP_INTERVAL_SECONDS * 1000, [purgeExpiredDeveloperSessions]);
+startExpirySweeper(config.SWEEP_INTERVAL_SECONDS * 1000, DOMAIN_SWEEPS);
 logger.info("worker started", { pid: process.pid });
 
 for (const signal of ["SIGINT", "SIGTERM"] as const) {

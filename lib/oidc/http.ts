@@ -5,7 +5,6 @@ import { assertStorableEntries } from "@/lib/http/core/clean-input";
 import { envelopeReply } from "@/lib/http/core/pipeline";
 import { Reply } from "@/lib/http/core/reply";
 import type { RequestView } from "@/lib/http/core/request";
-import { startOidcMaintenance } from "./maintenance";
 import { renderMessagePage } from "./message-page";
 import { STRINGS } from "./strings";
 
@@ -26,7 +25,6 @@ const MAX_BODY_BYTES = 64 * 1024;
 
 function oidcRoute(handler: Handler, renderError?: (err: ApiError, req: OidcRequest) => Reply): RouteHandler {
   return apiRoute({ auth: "none", rawBody: true, bodyLimit: MAX_BODY_BYTES, renderError }, async ({ req, requestId, params }) => {
-    startOidcMaintenance();
     return handler(req, { requestId, params });
   });
 }

@@ -6,7 +6,6 @@ import { BURST_FRAMES } from "@/lib/liveness/challenges";
 import { assertOwnPagePost } from "./browser-guard";
 import { completeSignIn, loadBoundInteraction } from "./interaction";
 import { csrfValid, readInteractionCookie } from "./interaction-cookie";
-import { startOidcMaintenance } from "./maintenance";
 
 /**
  * The face step of the sign-in page (lib/identity/face-sign-in.ts), called
@@ -30,7 +29,6 @@ async function faceStep(req: RequestView, id: string, csrf: string | null | unde
 
 /** POST /oidc/interaction/{id}/face/challenge: 201 with the challenge (actions, frames, tries left). */
 export const faceChallengeRoute = apiRoute({ auth: "none", rawBody: true, bodyLimit: 4096 }, async ({ req, params }) => {
-  startOidcMaintenance();
   const step = await faceStep(req, params.id ?? "", req.headers.get("x-csrf-token"));
   return reply(await issueFaceSignInChallenge(step.interactionId, step.email), 201, { "Cache-Control": "no-store" });
 });
@@ -48,7 +46,6 @@ export const faceBurstRoute = apiRoute(
     beforeBody: async (req, params) => void (await faceStep(req, params.id ?? "", req.headers.get("x-csrf-token"))),
   },
   async ({ req, params, upload }) => {
-    startOidcMaintenance();
     const step = await faceStep(req, params.id ?? "", req.headers.get("x-csrf-token"));
     const { accountId } = await judgeFaceSignIn(step.interactionId, step.email, upload!);
     const signedIn = await completeSignIn(step.interactionId, accountId, req.headers.get("cookie"));

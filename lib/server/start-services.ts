@@ -4,7 +4,7 @@ import { captureStableSecrets } from "@/lib/crypto/stable-secrets";
 import { db } from "@/lib/db/client";
 import { logger } from "@/lib/log/logger";
 import { DEMO_EMAIL, demoCredentialsFile, ensureDemo } from "@/lib/tenancy/demo";
-import { purgeExpiredDeveloperSessions } from "@/lib/portal/developer-sessions";
+import { DOMAIN_SWEEPS } from "./domain-sweeps";
 import { startExpirySweeper } from "@/lib/sessions/expiry-sweeper";
 import { startWebhookWorker } from "@/lib/webhooks/worker";
 import { startJobWorkers } from "@/lib/server/job-workers";
@@ -36,7 +36,7 @@ export async function startServerServices() {
     // Before any ENCRYPTION_KEY rotation can change it (lib/crypto/stable-secrets.ts).
     await captureStableSecrets();
     if (!config.isProduction) await announceDemo(prisma);
-    startExpirySweeper(config.SWEEP_INTERVAL_SECONDS * 1000, [purgeExpiredDeveloperSessions]);
+    startExpirySweeper(config.SWEEP_INTERVAL_SECONDS * 1000, DOMAIN_SWEEPS);
     logWebhookDestinationPolicy();
     if (config.WEBHOOK_WORKER === "on") startWebhookWorker();
     if (config.JOB_WORKER === "on") void startJobWorkers();

@@ -30,7 +30,7 @@ function purgeFaceGallery(): Promise<number> {
  * FACE_GALLERY_RETENTION_DAYS (hourly), prunes the face index's change log and, on the embedded
  * database, analyzes the tables that changed enough (it has no autovacuum).
  * `alsoPurge` are the sweeps of domains above this one (the caller names
- * them: developer portal sign-ins past their expiry). Once per process; safe
+ * them: lib/server/domain-sweeps.ts). Once per process; safe
  * with several instances (every change is conditional).
  */
 export function startExpirySweeper(intervalMs: number, alsoPurge: ReadonlyArray<() => Promise<unknown>> = []) {

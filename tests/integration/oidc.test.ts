@@ -12,7 +12,7 @@ import { api, createSession, createTenant, createWorkflow, keyHeader, postSessio
 import { cli } from "../support/cli";
 import { sql } from "../support/database";
 import { useServerDatabase } from "../support/domain";
-import type { RunningServer } from "../support/server";
+import { startServer, type RunningServer } from "../support/server";
 import {
   authorize,
   bearer,
@@ -893,26 +893,40 @@ describe("the two adapters and housekeeping", () => {
       createHash("sha256").update(tokens.access_token).digest("hex"),
     ]);
     // This sign-in's rows age by 49 hours (their dates move back, as a clock 49 hours ahead would see them;
-    // the rows of tests running meanwhile are left alone), and a purge runs.
+    // the rows of tests running meanwhile are left alone), and a server's sweeper purges them.
     await sql(env, `UPDATE oidc_grants SET expires_at = expires_at - interval '49 hours' WHERE id = $1`, [grant_id]);
     await sql(env, `UPDATE oidc_access_tokens SET expires_at = expires_at - interval '49 hours' WHERE grant_id = $1`, [grant_id]);
     await sql(env, `UPDATE oidc_authorization_codes SET expires_at = expires_at - interval '49 hours' WHERE grant_id = $1`, [grant_id]);
     await sql(env, `UPDATE oidc_interactions SET expires_at = expires_at - interval '49 hours' WHERE state = $1`, [flow.state]);
     const fresh = await exchange(await authorize()); // a live sign-in, which must survive
-    const { purgeExpiredOidcRows } = await import("@/lib/oidc/maintenance");
-    await purgeExpiredOidcRows();
-    const left = await sql(
-      env,
-      `SELECT (SELECT count(*) FROM oidc_grants WHERE id = $1)::int AS grants,
-              (SELECT count(*) FROM oidc_refresh_tokens WHERE grant_id = $1)::int AS refresh,
-              (SELECT count(*) FROM oidc_access_tokens WHERE grant_id = $1)::int AS access,
-              (SELECT count(*) FROM oidc_authorization_codes WHERE grant_id = $1)::int AS codes,
-              (SELECT count(*) FROM oidc_interactions WHERE state = $2)::int AS interactions`,
-      [grant_id, flow.state],
-    );
-    expect(left[0]).toEqual({ grants: 0, refresh: 0, access: 0, codes: 0, interactions: 0 });
+    const left = async () =>
+      (
+        await sql(
+          env,
+          `SELECT (SELECT count(*) FROM oidc_grants WHERE id = $1)::int AS grants,
+                  (SELECT count(*) FROM oidc_refresh_tokens WHERE grant_id = $1)::int AS refresh,
+                  (SELECT count(*) FROM oidc_access_tokens WHERE grant_id = $1)::int AS access,
+                  (SELECT count(*) FROM oidc_authorization_codes WHERE grant_id = $1)::int AS codes,
+                  (SELECT count(*) FROM oidc_interactions WHERE state = $2)::int AS interactions`,
+          [grant_id, flow.state],
+        )
+      )[0];
+    expect(await left()).toMatchObject({ grants: 1, access: 1 });
+    // A server as deployed (production), whose sweeper runs the OIDC purge on its first sweep, then every 10 minutes.
+    const sweeping = await startServer({ ...env, SWEEP_INTERVAL_SECONDS: "1" });
+    try {
+      const deadline = Date.now() + 60_000;
+      let rows = await left();
+      while (Date.now() < deadline && Object.values(rows).some((n) => Number(n) > 0)) {
+        await new Promise((r) => setTimeout(r, 250));
+        rows = await left();
+      }
+      expect(rows).toEqual({ grants: 0, refresh: 0, access: 0, codes: 0, interactions: 0 });
+    } finally {
+      await sweeping.stop();
+    }
     expect((await bearer("/api/auth/oidc/userinfo", fresh.access_token)).status).toBe(200);
-  });
+  }, 120_000);
 });
 
 describe("signing key rotation (CLI)", () => {
