@@ -8,6 +8,9 @@ try {
 import { env } from "@/lib/config/env";
 import { connectEmbedded } from "@/lib/db/embedded-host";
 import { migrateDatabase } from "@/lib/db/migrate";
+import { registerAppDataMigrations } from "@/lib/operations/data-migrations";
+
+registerAppDataMigrations();
 
 const log = (line: string) => process.stderr.write(`[db] ${line}\n`);
 const config = env();

@@ -11,6 +11,7 @@ import { COMMANDS, usage } from "@/lib/cli/commands";
 import { setDatabaseRole, ensureDatabase, resetDatabaseHandle } from "@/lib/db/connection";
 import { disconnectDb } from "@/lib/db/client";
 import { ApiError } from "@/lib/http/api-error";
+import { registerAppDataMigrations } from "@/lib/operations/data-migrations";
 
 function fail(code: string, message: string, exitCode: number, details?: unknown): never {
   process.stderr.write(`${JSON.stringify({ error: { code, message, ...(details ? { details } : {}) } })}\n`);
@@ -29,6 +30,7 @@ async function main() {
   if (!command) fail("usage", parsed.command ? `Unknown command "${parsed.command}"\n${usage()}` : usage(), 2);
 
   setDatabaseRole("cli");
+  registerAppDataMigrations();
   let result: object;
   try {
     result = await command.run(parsed.flags);

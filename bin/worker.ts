@@ -14,6 +14,7 @@ import { logger } from "@/lib/log/logger";
 import { startJobWorkers } from "@/lib/server/job-workers";
 import { stopJobQueue } from "@/lib/jobs/queue";
 import { DOMAIN_SWEEPS } from "@/lib/server/domain-sweeps";
+import { registerAppDataMigrations } from "@/lib/operations/data-migrations";
 import { startExpirySweeper } from "@/lib/sessions/expiry-sweeper";
 import { logWebhookDestinationPolicy } from "@/lib/webhooks/allowed-networks";
 import { startWebhookWorker } from "@/lib/webhooks/worker";
@@ -27,6 +28,7 @@ try {
   process.stderr.write(`\n${err instanceof ConfigError ? err.message : String(err)}\n\n`);
   process.exit(1);
 }
+registerAppDataMigrations();
 await db();
 logWebhookDestinationPolicy();
 const worker = startWebhookWorker();

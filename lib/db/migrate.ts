@@ -2,8 +2,7 @@ import { createHash, randomUUID } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import pg from "pg";
-import { sealStoredLocationFixes } from "@/lib/checks/location-fix";
-import { sealStoredFaceTemplates } from "@/lib/faces/sealed-faces";
+import { registeredDataMigrations } from "./data-migrations";
 
 /**
  * The migration runner. Prisma's own `migrate deploy` cannot run offline, so
@@ -11,7 +10,8 @@ import { sealStoredFaceTemplates } from "@/lib/faces/sealed-faces";
  * prisma/migrations/<timestamp>_<name>/migration.sql are applied here: in
  * name order, each in its own transaction, recorded in a table compatible
  * with Prisma's `_prisma_migrations`, under an advisory lock so instances
- * starting together never race.
+ * starting together never race; then the data migrations the process
+ * registered (./data-migrations.ts), under the same lock.
  */
 
 export type MigrationFile = { name: string; sql: string; checksum: string };
@@ -93,8 +93,7 @@ export async function migrateDatabase(
         log(`applied migration ${migration.name}`);
         report.applied.push(migration.name);
       }
-      await sealStoredFaceTemplates(client, log);
-      await sealStoredLocationFixes(client, log);
+      for (const step of registeredDataMigrations()) await step.run(client, log);
       return report;
     } finally {
       await client.query("SELECT pg_advisory_unlock($1)", [ADVISORY_LOCK_ID]).catch(() => {});

@@ -14,6 +14,7 @@ import { warmGalleryIndex } from "@/lib/faces/gallery-index";
 import { registerHttpEdge } from "@/lib/http/edge";
 import { LEAN_ROUTES } from "@/lib/oidc/lean-routes";
 import { registerDomainRouteCallers } from "./route-callers";
+import { registerAppDataMigrations } from "@/lib/operations/data-migrations";
 
 /**
  * Runs once per server process before the first request (instrumentation.ts):
@@ -30,6 +31,7 @@ import { registerDomainRouteCallers } from "./route-callers";
 export async function startServerServices() {
   try {
     registerDomainRouteCallers();
+    registerAppDataMigrations();
     const config = env();
     keyring();
     const prisma = await db();

@@ -7,6 +7,7 @@ import { PrismaClient } from "@/generated/prisma/client";
 import { connectEmbedded, type EmbeddedConnection } from "@/lib/db/embedded-host";
 import { UNSEALED_LOCATION_FIXES } from "@/lib/checks/location-fix";
 import { migrateDatabase, readMigrations } from "@/lib/db/migrate";
+import { registerAppDataMigrations } from "@/lib/operations/data-migrations";
 import { openSearchCode, openTemplate } from "@/lib/faces/sealed-faces";
 import { searchCode } from "@/lib/faces/search-code";
 import { createTestDatabase, testDatabaseKind, type TestDatabase } from "../support/database";
@@ -98,6 +99,9 @@ async function insertApp(url: string, name: string) {
   await query(url, `INSERT INTO apps (id, organization_id, name, environment, client_id, client_secret_hash, updated_at)
                     VALUES ('a1', 'o1', 'Old', 'test', 'c1', 'x', now())`);
 }
+
+// As every process that opens the database does (the server, the CLI, the worker, db:migrate).
+registerAppDataMigrations();
 
 describe(`migrations (${testDatabaseKind()})`, () => {
   it("apply every migration to an empty database, then nothing to an up-to-date one", async () => {
