@@ -1,5 +1,5 @@
 import { db } from "@/lib/db/client";
-import { decodeCursor, keysetPage } from "@/lib/db/keyset-cursor";
+import { decodeCursor, keysetPage } from "@/lib/http/keyset-cursor";
 import { centsToAmount } from "./money";
 
 export const LEDGER_PAGE_SIZE = 25;

@@ -3,7 +3,7 @@ import proxyaddr from "proxy-addr";
 import { z } from "zod";
 import { FEATURES, LIVENESS_ACTIONS } from "@/lib/contract-vocabulary";
 import { parseNetworkList } from "@/lib/net/safe-address";
-import { decodeKeyText, keyIdOf, splitKeyList } from "@/lib/crypto/key-format";
+import { decodeKeyText, keyIdOf, splitKeyList } from "@/lib/config/key-format";
 import { processSlot } from "@/lib/process-slots";
 
 /** A comma-separated list of two or more liveness actions (FACE_SIGN_IN_ACTIONS). */

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { hkdfSync, randomBytes } from "node:crypto";
 import { ConfigError, env } from "@/lib/config/env";
-import { decodeKeyText, keyIdOf, splitKeyList } from "./key-format";
+import { decodeKeyText, keyIdOf, splitKeyList } from "@/lib/config/key-format";
 import { constantTimeEqual } from "./secrets";
 import { processSlot } from "@/lib/process-slots";
 

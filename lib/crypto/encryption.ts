@@ -9,7 +9,7 @@ import { keyring, keyringOf, type Keyring } from "./encryption-key";
  * Strings: `v2.<kid>.<iv>.<tag>.<ciphertext>` (base64url parts, `v2.<kid>`
  * authenticated as additional data). Bytes: `"sv" 0x02 | kid(4) | iv(12) |
  * tag(16) | ciphertext`, the first 7 bytes authenticated as additional data.
- * The key id is 8 hex characters (lib/crypto/key-format.ts keyIdOf).
+ * The key id is 8 hex characters (lib/config/key-format.ts keyIdOf).
  *
  * Values sealed before key ids (strings `v1.<iv>.<tag>.<ct>`, bytes
  * `iv(12) | tag(16) | ct`) still open: each configured key is tried, current

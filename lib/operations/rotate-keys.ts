@@ -3,7 +3,7 @@ import { sqlPool } from "@/lib/db/client";
 import { logger } from "@/lib/log/logger";
 import { decryptString, encryptString, openBytes, sealBytes, SEALED_BYTES_MAGIC } from "@/lib/crypto/encryption";
 import { keyring } from "@/lib/crypto/encryption-key";
-import { keyIdOf } from "@/lib/crypto/key-format";
+import { keyIdOf } from "@/lib/config/key-format";
 import { SEALED_COLUMNS, type SealedColumn } from "./sealed-columns";
 import { captureStableSecrets } from "@/lib/crypto/stable-secrets";
 

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { db } from "@/lib/db/client";
-import { decodeCursor, encodeCursor } from "@/lib/db/keyset-cursor";
+import { decodeCursor, encodeCursor } from "@/lib/http/keyset-cursor";
 import { ApiError } from "@/lib/http/api-error";
 import { AddMembersBody } from "@/lib/org/add-members";
 import type { RosterCaller } from "@/lib/org/caller";

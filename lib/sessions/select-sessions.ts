@@ -1,6 +1,6 @@
 import { sql } from "kysely";
 import type { Session } from "@/generated/prisma/client";
-import type { KeysetCursor } from "@/lib/db/keyset-cursor";
+import type { KeysetCursor } from "@/lib/http/keyset-cursor";
 import { prepareQuery, runPrepared, typedSql, type PreparedQuery } from "@/lib/db/typed-sql";
 import { sessionColumns } from "./load-session";
 

@@ -1,5 +1,5 @@
 import type { App } from "@/generated/prisma/client";
-import { decodeCursor, keysetPage } from "@/lib/db/keyset-cursor";
+import { decodeCursor, keysetPage } from "@/lib/http/keyset-cursor";
 import { expireDueSessions } from "./expire-sessions";
 import { presentSession } from "./present";
 import { reviewItems } from "./review-view";

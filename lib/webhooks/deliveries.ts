@@ -1,7 +1,7 @@
 import { previousWhileLive } from "@/lib/crypto/rolled-secret";
 import { now } from "@/lib/clock";
 import { db, type Tx } from "@/lib/db/client";
-import { afterCursor, keysetPage } from "@/lib/db/keyset-cursor";
+import { afterCursor, keysetPage } from "@/lib/http/keyset-cursor";
 import { ApiError } from "@/lib/http/api-error";
 import type { Prisma, WebhookEndpoint } from "@/generated/prisma/client";
 import type { DeliveryState } from "./kinds";

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { App } from "@/generated/prisma/client";
 import { db } from "@/lib/db/client";
-import { afterCursor, keysetPage } from "@/lib/db/keyset-cursor";
+import { afterCursor, keysetPage } from "@/lib/http/keyset-cursor";
 import { presentWorkflow } from "./workflows";
 
 export const WORKFLOW_PAGE_SIZE = 25;

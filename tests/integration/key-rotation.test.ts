@@ -2,7 +2,7 @@ import { createHash, hkdfSync, randomBytes, randomUUID } from "node:crypto";
 import { createLocalJWKSet, jwtVerify } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sealBytes } from "@/lib/crypto/encryption";
-import { keyIdOf } from "@/lib/crypto/key-format";
+import { keyIdOf } from "@/lib/config/key-format";
 import { licenceNumberKey } from "@/lib/credentials/registry-index";
 import { licenceProofKey, type LicenceProof } from "@/lib/identity/proofs";
 import { api, bearer, checkOf, createTenant, keyHeader, type Tenant } from "../support/api";

@@ -16,7 +16,7 @@ import {
   UnknownEncryptionKeyError,
 } from "@/lib/crypto/encryption";
 import { derivedKey, derivedKeys, keyring } from "@/lib/crypto/encryption-key";
-import { keyIdOf } from "@/lib/crypto/key-format";
+import { keyIdOf } from "@/lib/config/key-format";
 import { NOT_SEALED, SEALED_COLUMNS } from "@/lib/operations/sealed-columns";
 import { resetProcessSlots } from "@/lib/process-slots";
 

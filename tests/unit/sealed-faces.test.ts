@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openBytes } from "@/lib/crypto/encryption";
-import { keyIdOf } from "@/lib/crypto/key-format";
+import { keyIdOf } from "@/lib/config/key-format";
 import { openSearchCode, openTemplate, sealedSearchCode, sealTemplate } from "@/lib/faces/sealed-faces";
 import { searchCode } from "@/lib/faces/search-code";
 import { normalise } from "@/lib/faces/templates";
