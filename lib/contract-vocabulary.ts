@@ -1,9 +1,10 @@
 /**
- * The contract's enumerations that the platform needs as well as the
- * domains: the configuration validates CHECK_PRICES by feature and
- * FACE_SIGN_IN_ACTIONS by liveness action. They sit here, below both, so
- * lib/config imports no domain (docs/architecture.md "Layers inside lib/");
- * lib/workflows re-exports them where workflows are defined.
+ * The contract's enumerations that more than one layer needs: the
+ * configuration validates CHECK_PRICES by feature and FACE_SIGN_IN_ACTIONS
+ * by liveness action, and the decision rule (lib/decisions) names session
+ * statuses. They sit here, below all of them, so no lower layer imports a
+ * higher one (docs/architecture.md "Layers inside lib/"); lib/workflows and
+ * lib/sessions re-export them where they are defined for their domains.
  */
 
 /** Spec 2.3: the features a workflow can run. */
@@ -25,3 +26,19 @@ export type Feature = (typeof FEATURES)[number];
  */
 export const LIVENESS_ACTIONS = ["turn_left", "turn_right", "blink", "look_up", "look_down", "smile"] as const;
 export type LivenessAction = (typeof LIVENESS_ACTIONS)[number];
+
+/** Session states (spec 3.1 plus IN_PROGRESS, set when the person starts the hosted flow). */
+export const SESSION_STATUSES = [
+  "NOT_STARTED",
+  "IN_PROGRESS",
+  "IN_REVIEW",
+  "APPROVED",
+  "DECLINED",
+  "EXPIRED",
+  "ABANDONED",
+] as const;
+export type SessionStatus = (typeof SESSION_STATUSES)[number];
+
+/** Check statuses: spec 2.2 names passed and failed; the rest are ours. */
+export const CHECK_STATUSES = ["passed", "failed", "review", "pending", "not_performed"] as const;
+export type CheckStatus = (typeof CHECK_STATUSES)[number];

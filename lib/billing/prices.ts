@@ -1,5 +1,5 @@
 import { env } from "@/lib/config/env";
-import type { Feature } from "@/lib/workflows/schemas";
+import type { Feature } from "@/lib/contract-vocabulary";
 import { parseAmountToCents } from "./money";
 import { processSlot } from "@/lib/process-slots";
 

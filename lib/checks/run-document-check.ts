@@ -13,7 +13,7 @@ import { VisionUnavailableError } from "@/lib/vision/pool";
 import { DOCUMENT_TYPES } from "@/lib/workflows/settings";
 import { holderOf } from "@/lib/credentials/holder-name";
 import { rejudgeLicenceAfterDocument } from "@/lib/credentials/rejudge-after-document";
-import { ageVerdict } from "./age-verdict";
+import { ageVerdict } from "@/lib/documents/age-verdict";
 import { documentVerdict } from "./document-verdict";
 import { runFaceMatchIfReady } from "./run-face-match";
 import { isFinalFailure, stopAtDecisiveFailure } from "./stop-at-decisive-failure";

@@ -1,4 +1,4 @@
-import type { CheckStatus } from "@/lib/sessions/statuses";
+import type { CheckStatus } from "@/lib/contract-vocabulary";
 
 export type CheckOutcome = { type: string; status: CheckStatus };
 export type Verdict = "APPROVED" | "DECLINED" | "IN_REVIEW";

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { Session } from "@/generated/prisma/client";
-import { sealLocationData } from "@/lib/checks/location-fix";
+import { sealLocationData } from "@/lib/sessions/location-fix";
 import { locationVerdict, type GeoFix } from "@/lib/checks/location-verdict";
 import { ApiError } from "@/lib/http/api-error";
 import { recordCheckResult } from "@/lib/sessions/record-check";
@@ -41,7 +41,7 @@ export async function submitLocation(session: Session, body: z.infer<typeof Loca
     sessionId: session.id,
     type: "location",
     status: verdict.status as "passed" | "failed",
-    // The fix is personal data: stored sealed (lib/checks/location-fix.ts), opened again for the decision.
+    // The fix is personal data: stored sealed (lib/sessions/location-fix.ts), opened again for the decision.
     data: sealLocationData({ ...verdict.data, ...(fix?.accuracy_m !== undefined ? { accuracy_m: fix.accuracy_m } : {}) }),
     error,
   });

@@ -1,6 +1,6 @@
 import { env } from "@/lib/config/env";
 import { db, type Tx } from "@/lib/db/client";
-import { ageBands as bandsOfAge, ageInYears } from "@/lib/checks/age-verdict";
+import { ageBands as bandsOfAge, ageInYears } from "@/lib/documents/age-verdict";
 import { openProof, type Proof } from "./proofs";
 
 /**

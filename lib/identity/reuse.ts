@@ -1,6 +1,6 @@
 import { now } from "@/lib/clock";
 import type { Tx } from "@/lib/db/client";
-import { ageVerdict } from "@/lib/checks/age-verdict";
+import { ageVerdict } from "@/lib/documents/age-verdict";
 import type { FaceTemplate } from "@/lib/faces/templates";
 import { saveJsonArtifact } from "@/lib/sessions/artifacts";
 import type { WorkflowSettings } from "@/lib/workflows/settings";

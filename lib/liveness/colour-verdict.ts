@@ -1,4 +1,4 @@
-import type { LivenessData, LivenessVerdict } from "@/lib/checks/liveness-verdict";
+import type { LivenessData, LivenessVerdict } from "@/lib/liveness/liveness-verdict";
 import type { FaceAnalysis } from "@/lib/vision/pool";
 import { colourResponseVerdict, type ColourResponse, type ColourResponseOptions } from "./colour-response";
 

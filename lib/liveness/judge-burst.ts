@@ -1,4 +1,4 @@
-import { livenessVerdict } from "@/lib/checks/liveness-verdict";
+import { livenessVerdict } from "@/lib/liveness/liveness-verdict";
 import { faceTemplate, MIN_FACE_SCORE } from "@/lib/faces/single-face";
 import type { FaceTemplate } from "@/lib/faces/templates";
 import { ApiError } from "@/lib/http/api-error";

@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import { livenessVerdict, type LivenessVerdict } from "@/lib/checks/liveness-verdict";
+import { livenessVerdict, type LivenessVerdict } from "@/lib/liveness/liveness-verdict";
 import { analyseFaces, type FaceAnalysis } from "@/lib/vision/pool";
 import type { LivenessAction } from "@/lib/workflows/settings";
 import { drawColours } from "./colour-challenge";

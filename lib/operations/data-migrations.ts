@@ -1,4 +1,4 @@
-import { sealStoredLocationFixes } from "@/lib/checks/location-fix";
+import { sealStoredLocationFixes } from "@/lib/sessions/location-fix";
 import { registerDataMigrations, type DataMigration } from "@/lib/db/data-migrations";
 import { sealStoredFaceTemplates } from "@/lib/faces/sealed-faces";
 

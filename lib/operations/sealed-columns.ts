@@ -71,7 +71,7 @@ export const SEALED_COLUMNS: readonly SealedColumn[] = [
   // code is logged to face_index_changes by the trigger, so every instance's index reloads that face.
   { table: "face_identities", column: "template_sealed", id: "id", idType: "text", format: "bytes" },
   { table: "face_identities", column: "search_code", id: "id", idType: "text", format: "bytes" },
-  // A location check's fix (lib/checks/location-fix.ts): the person's coordinates inside the check's data.
+  // A location check's fix (lib/sessions/location-fix.ts): the person's coordinates inside the check's data.
   { table: "check_results", column: "data", id: "id", idType: "text", format: "json", jsonFields: ["fix_sealed"], where: "type = 'location'" },
   {
     // Queued invitation and recovery emails carry their link sealed (lib/org/invitations.ts, lib/org/recovery/recovery-email.ts).

@@ -2,7 +2,7 @@ import type { Session } from "@/generated/prisma/client";
 import { now } from "@/lib/clock";
 import { db } from "@/lib/db/client";
 import { decide, type CheckOutcome } from "@/lib/decisions/decide";
-import { isRecoverySession } from "@/lib/org/recovery/purpose";
+import { isRecoverySession } from "@/lib/workflows/recovery-purpose";
 import { settleSessionOutcome } from "./settle-outcome";
 import { lockOpenSession } from "./open-session";
 

@@ -1,7 +1,7 @@
 import type { Session } from "@/generated/prisma/client";
 import type { CheckView } from "./load-session";
 import type { WorkflowSettings } from "@/lib/workflows/settings";
-import { openCheckData } from "@/lib/checks/location-fix";
+import { openCheckData } from "@/lib/sessions/location-fix";
 import { wasReused } from "@/lib/identity/proofs";
 import { isTerminal } from "./statuses";
 

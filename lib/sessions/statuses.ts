@@ -3,16 +3,9 @@
  * hosted flow). docs/sessions.md "Session lifecycle" documents every transition.
  * Pure: the hosted page (a client component) imports it too.
  */
-export const SESSION_STATUSES = [
-  "NOT_STARTED",
-  "IN_PROGRESS",
-  "IN_REVIEW",
-  "APPROVED",
-  "DECLINED",
-  "EXPIRED",
-  "ABANDONED",
-] as const;
-export type SessionStatus = (typeof SESSION_STATUSES)[number];
+import type { SessionStatus } from "@/lib/contract-vocabulary";
+
+export { SESSION_STATUSES, type SessionStatus } from "@/lib/contract-vocabulary";
 
 /** No further checks, no further transitions. */
 export const TERMINAL_STATUSES: ReadonlySet<string> = new Set(["APPROVED", "DECLINED", "EXPIRED", "ABANDONED"]);
@@ -41,6 +34,4 @@ export function isTerminal(status: string): boolean {
   return TERMINAL_STATUSES.has(status);
 }
 
-/** Check statuses: spec 2.2 names passed and failed; the rest are ours. */
-export const CHECK_STATUSES = ["passed", "failed", "review", "pending", "not_performed"] as const;
-export type CheckStatus = (typeof CHECK_STATUSES)[number];
+export { CHECK_STATUSES, type CheckStatus } from "@/lib/contract-vocabulary";

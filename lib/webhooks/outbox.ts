@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { Prisma } from "@/generated/prisma/client";
 import { now as clockNow } from "@/lib/clock";
 import type { Tx } from "@/lib/db/client";
-import { isRecoverySession } from "@/lib/org/recovery/purpose";
+import { isRecoverySession } from "@/lib/workflows/recovery-purpose";
 import { isSessionEventStatus, recoveryEventType, sessionEventType, type SessionEventStatus } from "./event-types";
 
 type SessionForEvent = { id: string; appId: string; vendorData: string | null; callbackUrl: string | null; workflowSnapshot?: unknown };

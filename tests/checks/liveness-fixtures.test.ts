@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { livenessVerdict, type FrameFaces } from "@/lib/checks/liveness-verdict";
+import { livenessVerdict, type FrameFaces } from "@/lib/liveness/liveness-verdict";
 import { analyseFaces, closeVisionPool } from "@/lib/vision/pool";
 
 /**

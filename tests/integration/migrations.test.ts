@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { PrismaPg } from "@prisma/adapter-pg";
 import { PrismaClient } from "@/generated/prisma/client";
 import { connectEmbedded, type EmbeddedConnection } from "@/lib/db/embedded-host";
-import { UNSEALED_LOCATION_FIXES } from "@/lib/checks/location-fix";
+import { UNSEALED_LOCATION_FIXES } from "@/lib/sessions/location-fix";
 import { migrateDatabase, readMigrations } from "@/lib/db/migrate";
 import { registerAppDataMigrations } from "@/lib/operations/data-migrations";
 import { openSearchCode, openTemplate } from "@/lib/faces/sealed-faces";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ageInYears, ageVerdict } from "@/lib/checks/age-verdict";
+import { ageInYears, ageVerdict } from "@/lib/documents/age-verdict";
 import { pickActions } from "@/lib/liveness/challenges";
 
 describe("age check", () => {

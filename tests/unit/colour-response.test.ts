@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
-import type { LivenessVerdict } from "@/lib/checks/liveness-verdict";
+import type { LivenessVerdict } from "@/lib/liveness/liveness-verdict";
 import { drawColours, linearRgb, SCREEN_COLOURS } from "@/lib/liveness/colour-challenge";
 import { colourResponseVerdict } from "@/lib/liveness/colour-response";
 import { withColourChallenge } from "@/lib/liveness/colour-verdict";

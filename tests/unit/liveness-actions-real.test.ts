@@ -1,6 +1,6 @@
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { livenessVerdict, type FrameFaces } from "@/lib/checks/liveness-verdict";
+import { livenessVerdict, type FrameFaces } from "@/lib/liveness/liveness-verdict";
 import { analyseFaces, closeVisionPool } from "@/lib/vision/pool";
 import { cameraPicturePng, PERSON_A, type Pose } from "../fixtures/camera/generate-camera";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { LIVENESS_DEFAULTS, livenessVerdict, type FrameFaces } from "@/lib/checks/liveness-verdict";
+import { LIVENESS_DEFAULTS, livenessVerdict, type FrameFaces } from "@/lib/liveness/liveness-verdict";
 import type { LivenessAction } from "@/lib/workflows/settings";
 
 /**

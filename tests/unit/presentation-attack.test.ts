@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { livenessVerdict, type FrameFaces } from "@/lib/checks/liveness-verdict";
+import { livenessVerdict, type FrameFaces } from "@/lib/liveness/liveness-verdict";
 import { affineResidual, type Point } from "@/lib/liveness/flatness";
 import { PAD_DEFAULTS, presentationAttackVerdict } from "@/lib/liveness/presentation-attack";
 

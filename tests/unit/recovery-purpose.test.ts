@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isRecoverySession } from "@/lib/org/recovery/purpose";
+import { isRecoverySession } from "@/lib/workflows/recovery-purpose";
 
 describe("isRecoverySession", () => {
   it("is true only for the organization API's recovery workflows", () => {

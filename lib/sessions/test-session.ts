@@ -1,7 +1,7 @@
 import type { App } from "@/generated/prisma/client";
 import { ApiError } from "@/lib/http/api-error";
 import { createSession } from "@/lib/sessions/create-session";
-import { findWorkflow } from "./workflows";
+import { findWorkflow } from "@/lib/workflows/workflows";
 
 /**
  * The portal's "Create a test session": a session of one of the app's
