@@ -2,7 +2,7 @@ import { createHmac } from "node:crypto";
 import { derivedKey, derivedKeys, matchesUnderAnyDerivedKey } from "@/lib/crypto/encryption-key";
 import { openBytes, sealBytes } from "@/lib/crypto/encryption";
 import { hashSecret, randomToken } from "@/lib/crypto/secrets";
-import { parseCookieHeader } from "@/lib/portal/session-cookie";
+import { parseCookieHeader } from "@/lib/http/cookies";
 import { issuer } from "./config";
 
 /**

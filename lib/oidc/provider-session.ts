@@ -1,7 +1,7 @@
 import { now } from "@/lib/clock";
 import { hashSecret, randomToken } from "@/lib/crypto/secrets";
 import { db } from "@/lib/db/client";
-import { parseCookieHeader } from "@/lib/portal/session-cookie";
+import { parseCookieHeader } from "@/lib/http/cookies";
 import { issuer, OIDC_TTL } from "./config";
 
 /**

@@ -2,7 +2,8 @@ import { env } from "@/lib/config/env";
 import { ApiError } from "@/lib/http/api-error";
 import type { HeaderReader } from "@/lib/http/core/request";
 import { findDeveloperOrganization, type PortalDeveloper } from "./access";
-import { parseCookieHeader, portalSessionFromCookies } from "./session-cookie";
+import { parseCookieHeader } from "@/lib/http/cookies";
+import { portalSessionFromCookies } from "./session-cookie";
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 

@@ -6,7 +6,8 @@ import type { RequestView } from "@/lib/http/core/request";
 import { findDeveloperOrganization } from "./access";
 import { portalAuthOptions } from "./auth-options";
 import { endDeveloperSession } from "./developer-sessions";
-import { parseCookieHeader, portalSessionFromCookies } from "./session-cookie";
+import { parseCookieHeader } from "@/lib/http/cookies";
+import { portalSessionFromCookies } from "./session-cookie";
 
 /**
  * next-auth 4's endpoints (/api/portal/auth/csrf, /session, /providers,

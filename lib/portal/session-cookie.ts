@@ -26,26 +26,8 @@ export function portalSessionCookieName(): string {
   return `${portalCookiesSecure() ? "__Secure-" : ""}next-auth.session-token`;
 }
 
-/** Parses a Cookie header into name -> value (the first of duplicates wins, as browsers order them). */
-export function parseCookieHeader(header: string | null | undefined): Record<string, string> {
-  const cookies: Record<string, string> = Object.create(null);
-  for (const part of (header ?? "").split(";")) {
-    const eq = part.indexOf("=");
-    if (eq < 1) continue;
-    const name = part.slice(0, eq).trim();
-    if (name in cookies) continue;
-    const raw = part.slice(eq + 1).trim().replace(/^"(.*)"$/, "$1");
-    try {
-      cookies[name] = decodeURIComponent(raw);
-    } catch {
-      cookies[name] = raw;
-    }
-  }
-  return cookies;
-}
-
 /** The session cookie's value, joining next-auth's chunks (`name.0`, `name.1`...) when it split a large one. */
-function sessionTokenOf(cookies: Record<string, string>): string | undefined {
+function sessionTokenOf(cookies: Record<string, string | undefined>): string | undefined {
   const name = portalSessionCookieName();
   if (cookies[name]) return cookies[name];
   const chunks: string[] = [];
@@ -74,7 +56,7 @@ function portalSessionOfToken(payload: Record<string, unknown> | null | undefine
  * tampered, expired, no session id). Whether that session is still live is
  * the database's answer (lib/portal/access.ts).
  */
-export async function portalSessionFromCookies(cookies: Record<string, string>): Promise<PortalSession | null> {
+export async function portalSessionFromCookies(cookies: Record<string, string | undefined>): Promise<PortalSession | null> {
   const token = sessionTokenOf(cookies);
   if (!token) return null;
   try {

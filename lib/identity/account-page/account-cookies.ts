@@ -3,7 +3,7 @@ import { now } from "@/lib/clock";
 import { openJson, sealJson } from "@/lib/crypto/encryption";
 import { derivedKey, matchesUnderAnyDerivedKey } from "@/lib/crypto/encryption-key";
 import { issuer } from "@/lib/oidc/config";
-import { parseCookieHeader } from "@/lib/portal/session-cookie";
+import { parseCookieHeader } from "@/lib/http/cookies";
 
 /**
  * The account page's two cookies, both sealed with ENCRYPTION_KEY (AES-256-GCM:
