@@ -2,9 +2,9 @@ import type { Metadata } from "next";
 import { cookies, headers } from "next/headers";
 import { AccountDetails, AccountSignIn } from "@/components/account/account-page";
 import { GoneStep } from "@/components/oidc/steps";
-import { ACCOUNT_COOKIE } from "@/lib/identity/account-page/account-cookies";
-import { ACCOUNT_STRINGS } from "@/lib/identity/account-page/account-strings";
-import { accountView } from "@/lib/identity/account-page/account-view";
+import { ACCOUNT_COOKIE } from "@/lib/account-page/account-cookies";
+import { ACCOUNT_STRINGS } from "@/lib/account-page/account-strings";
+import { accountView } from "@/lib/account-page/account-view";
 import { isFramed } from "@/lib/oidc/browser-guard";
 
 /**

@@ -1,9 +1,9 @@
 import { OidcCard } from "@/components/oidc/card";
 import { INPUT, Notice, SubmitButton } from "@/components/oidc/ui";
 import type { ProofState } from "@/lib/identity/profile";
-import { ACCOUNT_STRINGS as S } from "@/lib/identity/account-page/account-strings";
-import type { AccountView } from "@/lib/identity/account-page/account-view";
-import { STRINGS as OIDC_STRINGS } from "@/lib/oidc/strings";
+import { ACCOUNT_STRINGS as S } from "@/lib/account-page/account-strings";
+import type { AccountView } from "@/lib/account-page/account-view";
+import { STRINGS as OIDC_STRINGS } from "@/lib/accounts/sign-in-strings";
 import { ConfirmedPost } from "./confirmed-post";
 
 /**

@@ -1,4 +1,4 @@
-import { STRINGS } from "@/lib/oidc/strings";
+import { STRINGS } from "@/lib/accounts/sign-in-strings";
 
 /** The frame of every sign-in page: who is asking (the app's name and logo), then the step. */
 export function OidcCard({

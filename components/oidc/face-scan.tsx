@@ -11,11 +11,11 @@ import { BurstAborted, runBurst } from "@/components/verify/liveness/run-burst";
 import { ColourLight } from "@/components/verify/liveness/colour-light";
 import { colourTimeline } from "@/components/verify/liveness/colour-schedule";
 import { useMessages } from "@/components/verify/i18n";
-import { STRINGS } from "@/lib/oidc/strings";
+import { STRINGS } from "@/lib/accounts/sign-in-strings";
 import { HydrationGate } from "@/components/ui/hydration";
 
 /**
- * The face scan of the sign-in page (lib/identity/face-sign-in.ts): the same
+ * The face scan of the sign-in page (lib/oidc/face-sign-in.ts): the same
  * camera, challenge timeline and burst as the verification flow's liveness
  * step (components/verify/liveness), sent to the sign-in request's own
  * endpoints with the page's CSRF token. Signed in, the browser goes on to

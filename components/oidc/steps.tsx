@@ -1,5 +1,5 @@
 import type { InteractionView } from "@/lib/oidc/interaction";
-import { STRINGS } from "@/lib/oidc/strings";
+import { STRINGS } from "@/lib/accounts/sign-in-strings";
 import { OidcCard } from "./card";
 import { FaceScan } from "./face-scan";
 import { ActionForm, INPUT, Notice, SubmitButton } from "./ui";

@@ -6,7 +6,7 @@ import { ABUSE_LIMITS } from "@/lib/http/abuse-limits";
 import { abuseKeyOfIp } from "@/lib/http/client-ip";
 import { logger } from "@/lib/log/logger";
 import { mailMode, MailNotConfiguredError, sendMail } from "@/lib/mail/mailer";
-import { STRINGS } from "@/lib/oidc/strings";
+import { STRINGS } from "@/lib/accounts/sign-in-strings";
 
 /**
  * Email one-time codes for signing in.

@@ -1,7 +1,7 @@
 import type { Session } from "@/generated/prisma/client";
 import { roundScore, templateSimilarity, type FaceTemplate } from "@/lib/faces/templates";
 import type { FaceReference } from "@/lib/identity/reuse";
-import { loadJsonArtifact } from "@/lib/sessions/artifacts";
+import { loadJsonArtifact } from "@/lib/artifacts/artifacts";
 import type { WorkflowSnapshot } from "@/lib/sessions/present";
 import { recordCheckResult } from "@/lib/sessions/record-check";
 import type { CheckStatus } from "@/lib/sessions/statuses";

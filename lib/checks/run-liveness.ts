@@ -1,8 +1,9 @@
 import type { Session } from "@/generated/prisma/client";
 import type { Upload } from "@/lib/http/read-upload";
-import { assertBurstAllowed, consumeChallenge } from "@/lib/liveness/challenges";
+import { consumeChallenge } from "@/lib/liveness/challenges";
+import { assertBurstAllowed } from "./liveness-challenges";
 import { burstFrames, judgeBurst } from "@/lib/liveness/judge-burst";
-import { keepLivenessFrames, saveArtifact, saveJsonArtifact } from "@/lib/sessions/artifacts";
+import { keepLivenessFrames, saveArtifact, saveJsonArtifact } from "@/lib/artifacts/artifacts";
 import { recordCheckResult } from "@/lib/sessions/record-check";
 import type { FaceTemplate } from "@/lib/faces/templates";
 import { runFaceMatchIfReady } from "./run-face-match";

@@ -3,7 +3,7 @@ import { faceTemplate, requireOneFace } from "@/lib/faces/single-face";
 import { ApiError } from "@/lib/http/api-error";
 import type { Upload } from "@/lib/http/read-upload";
 import { inspectImage } from "@/lib/images/inspect-image";
-import { saveArtifact, saveJsonArtifact, sha256Hex } from "@/lib/sessions/artifacts";
+import { saveArtifact, saveJsonArtifact, sha256Hex } from "@/lib/artifacts/artifacts";
 import { analyseFaces, VisionUnavailableError } from "@/lib/vision/pool";
 import { runFaceMatchIfReady } from "./run-face-match";
 import { runFaceUniqueness } from "./run-face-uniqueness";

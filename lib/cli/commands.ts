@@ -254,7 +254,7 @@ export const COMMANDS: Record<string, Command> = {
     usage:
       '--file F --provider CODE --name "Display name" --state XX [--issuer "Issuing authority"] [--format csv|json] [--required-fields license_number]',
     async run(flags) {
-      const { importRegistry } = await import("@/lib/credentials/import/import-registry");
+      const { importRegistry } = await import("@/lib/licence-registries/import/import-registry");
       const format = flags.format;
       if (format !== undefined && format !== "csv" && format !== "json") throw new UsageError("--format must be csv or json");
       const displayName = requireFlag(flags, "name");
@@ -276,7 +276,7 @@ export const COMMANDS: Record<string, Command> = {
   "registry:list": {
     usage: "",
     async run() {
-      const { listImportedRegistries } = await import("@/lib/credentials/import/import-registry");
+      const { listImportedRegistries } = await import("@/lib/licence-registries/import/import-registry");
       const providers = await listImportedRegistries();
       return {
         providers: providers.map((p) => ({

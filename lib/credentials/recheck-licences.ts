@@ -3,10 +3,10 @@ import { openJson, sealJson } from "@/lib/crypto/encryption";
 import { db } from "@/lib/db/client";
 import { endOfDay, type LicenceProof } from "@/lib/identity/proofs";
 import { describeError, logger } from "@/lib/log/logger";
-import { adapterFor, listCatalogue } from "./catalogue";
-import { holderNameMatch } from "./holder-name";
-import { normaliseLicenceNumber, statusOn } from "./normalise";
-import { RegistryUnavailableError, type CatalogueEntry, type RegistryLicence } from "./types";
+import { adapterFor, listCatalogue } from "@/lib/licence-registries/catalogue";
+import { holderNameMatch } from "@/lib/licence-registries/holder-name";
+import { normaliseLicenceNumber, statusOn } from "@/lib/licence-registries/normalise";
+import { RegistryUnavailableError, type CatalogueEntry, type RegistryLicence } from "@/lib/licence-registries/types";
 
 /**
  * The daily licence re-check (docs/licences.md): every stored

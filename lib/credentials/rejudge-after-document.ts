@@ -1,10 +1,10 @@
 import type { Session } from "@/generated/prisma/client";
 import { db } from "@/lib/db/client";
-import { loadJsonArtifact } from "@/lib/sessions/artifacts";
+import { loadJsonArtifact } from "@/lib/artifacts/artifacts";
 import { recordCheckResult } from "@/lib/sessions/record-check";
-import { holderNameMatch } from "./holder-name";
-import type { LicenceRecord } from "./types";
-import type { HolderName } from "./types";
+import { holderNameMatch } from "@/lib/licence-registries/holder-name";
+import type { LicenceRecord } from "@/lib/licence-registries/types";
+import type { HolderName } from "@/lib/licence-registries/types";
 
 /**
  * A document retaken after the licence step: the licence was matched

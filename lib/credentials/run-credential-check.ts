@@ -6,16 +6,16 @@ import type { DocumentFields } from "@/lib/documents/document-reading";
 import { ApiError } from "@/lib/http/api-error";
 import { readProfile } from "@/lib/identity/profile";
 import { endOfDay, wasReused } from "@/lib/identity/proofs";
-import { loadJsonArtifact } from "@/lib/sessions/artifacts";
+import { loadJsonArtifact } from "@/lib/artifacts/artifacts";
 import { lockOpenSession } from "@/lib/sessions/open-session";
 import type { WorkflowSnapshot } from "@/lib/sessions/present";
 import { recordCheckResult } from "@/lib/sessions/record-check";
-import { adapterFor, findCatalogueEntry } from "./catalogue";
-import { holderNameMatch, holderOf } from "./holder-name";
-import { LICENCE_INPUT_RULES } from "./inputs";
+import { adapterFor, findCatalogueEntry } from "@/lib/licence-registries/catalogue";
+import { holderNameMatch, holderOf } from "@/lib/licence-registries/holder-name";
+import { LICENCE_INPUT_RULES } from "@/lib/licence-registries/inputs";
 import { sessionLicenceTypes } from "./session-licence-types";
-import { statusOn } from "./normalise";
-import { RegistryUnavailableError, type CatalogueEntry, type HolderName, type LicenceInputField, type LicenceRecord, type RegistryLicence } from "./types";
+import { statusOn } from "@/lib/licence-registries/normalise";
+import { RegistryUnavailableError, type CatalogueEntry, type HolderName, type LicenceInputField, type LicenceRecord, type RegistryLicence } from "@/lib/licence-registries/types";
 
 /**
  * POST /api/v2/credential: the hosted flow's licence step (docs/licences.md). The person picks a credential (its

@@ -1,5 +1,8 @@
-import type { PredicateClaim } from "@/lib/oidc/predicate-credential-format";
 import { ageBands, isIdVerified, type Judged, type Profile } from "./profile";
+
+/** The predicates a person can prove without showing the data behind them (the `zkp` scope, spec 4.5). */
+export const PREDICATE_CLAIMS = ["id_verified", "age_over_18", "age_over_21", "licence_valid"] as const;
+export type PredicateClaim = (typeof PREDICATE_CLAIMS)[number];
 
 /**
  * The `zkp` scope's predicates (docs/oidc.md "Proofs, not data"): yes/no answers

@@ -4,11 +4,11 @@ import type { Tx } from "@/lib/db/client";
 import type { DocumentFields } from "@/lib/documents/document-reading";
 import type { FaceTemplate } from "@/lib/faces/templates";
 import { createHmac } from "node:crypto";
-import { normaliseLicenceNumber } from "@/lib/credentials/normalise";
-import type { LicenceRecord } from "@/lib/credentials/types";
-import type { HolderName } from "@/lib/credentials/types";
+import { normaliseLicenceNumber } from "@/lib/licence-registries/normalise";
+import type { LicenceRecord } from "@/lib/licence-registries/types";
+import type { HolderName } from "@/lib/licence-registries/types";
 import { derivedKey, derivedKeys } from "@/lib/crypto/encryption-key";
-import { loadJsonArtifact } from "@/lib/sessions/artifacts";
+import { loadJsonArtifact } from "@/lib/artifacts/artifacts";
 
 /**
  * Proofs: what an account has proven (Reusable Verification, spec 1.2),
@@ -31,7 +31,7 @@ export type LicenceProof = {
   license_number: string | null;
   state: string | null;
   issuing_authority: string | null;
-  /** The check's status (lib/credentials/types.ts LicenceStatus): `active` when verified, later what a re-check found. */
+  /** The check's status (lib/licence-registries/types.ts LicenceStatus): `active` when verified, later what a re-check found. */
   status: string | null;
   /** The registry's own words. */
   registry_status: string | null;

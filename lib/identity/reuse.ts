@@ -2,7 +2,7 @@ import { now } from "@/lib/clock";
 import type { Tx } from "@/lib/db/client";
 import { ageVerdict } from "@/lib/documents/age-verdict";
 import type { FaceTemplate } from "@/lib/faces/templates";
-import { saveJsonArtifact } from "@/lib/sessions/artifacts";
+import { saveJsonArtifact } from "@/lib/artifacts/artifacts";
 import type { WorkflowSettings } from "@/lib/workflows/settings";
 import { readProfile } from "./profile";
 

@@ -5,8 +5,6 @@ import { now } from "@/lib/clock";
 import { db, type Db, type Tx } from "@/lib/db/client";
 import { ApiError } from "@/lib/http/api-error";
 import { UUID_PATTERN } from "@/lib/http/validation";
-import { lockOpenSession } from "@/lib/sessions/open-session";
-import type { WorkflowSnapshot } from "@/lib/sessions/present";
 import type { LivenessAction } from "@/lib/workflows/settings";
 import { drawColours, type ScreenColour } from "./colour-challenge";
 
@@ -46,13 +44,6 @@ export function pickActions(pool: readonly LivenessAction[], count: number, rand
   return picked;
 }
 
-function livenessSettings(session: Session) {
-  const settings = (session.workflowSnapshot as WorkflowSnapshot).settings.liveness;
-  if (!settings || !session.features.includes("liveness")) {
-    throw new ApiError("invalid_request", { message: "This session has no liveness step" });
-  }
-  return settings;
-}
 
 /** The attempts a session still has once `issued` challenges were issued (never below 0). */
 export function livenessAttemptsLeft(issued: number, maxAttempts: number): number {
@@ -76,21 +67,15 @@ export function assertLivenessNotPassed(check: { status: string } | null) {
   }
 }
 
-function livenessCheck(tx: Tx | Db, sessionId: string) {
+export function livenessCheck(tx: Tx | Db, sessionId: string) {
   return tx.checkResult.findUnique({ where: { sessionId_type: { sessionId, type: "liveness" } }, select: { status: true, attempts: true } });
-}
-
-/** Refuses a burst once liveness passed (a challenge issued before the pass, used after it). */
-export async function assertBurstAllowed(session: Session) {
-  livenessSettings(session);
-  assertLivenessNotPassed(await livenessCheck(await db(), session.id));
 }
 
 /**
  * The liveness attempts a session used: the challenges issued to it (at
  * least the bursts recorded, for sessions whose challenges were purged).
  */
-async function attemptsUsed(tx: Tx | Db, sessionId: string, check: { attempts: number } | null): Promise<number> {
+export async function attemptsUsed(tx: Tx | Db, sessionId: string, check: { attempts: number } | null): Promise<number> {
   const issued = await tx.livenessChallenge.count({ where: { sessionId } });
   return Math.max(issued, check?.attempts ?? 0);
 }
@@ -132,42 +117,6 @@ export const COLOUR_SETTLE_MS = 350;
 
 /** A challenge as the burst's judge needs it: its actions and the server's copy of its colours. */
 export type IssuedChallenge = { actions: LivenessAction[]; colours: string[] };
-
-/**
- * POST /api/v2/antispoof/challenge. Under the session's row lock (the
- * session still open: lockOpenSession), so two
- * requests at once cannot both take the last attempt: refuses once liveness
- * passed or every attempt is used, retires the previous unused challenge,
- * and issues a new one. `attempts_left` is what remains AFTER this one.
- */
-export async function issueChallenge(session: Session, options: ChallengeOptions = {}) {
-  const settings = livenessSettings(session);
-  const actions = pickActions(settings.actions, settings.actions_per_challenge);
-  const colours = challengeColours(options);
-  const at = now();
-  const expiresAt = new Date(at.getTime() + CHALLENGE_TTL_SECONDS * 1000);
-  const prisma = await db();
-  const { challenge, issued } = await prisma.$transaction(async (tx) => {
-    await lockOpenSession(tx, session.id);
-    const check = await livenessCheck(tx, session.id);
-    assertLivenessNotPassed(check);
-    const before = await attemptsUsed(tx, session.id, check);
-    assertChallengeAllowed(before, settings.max_attempts);
-    await tx.livenessChallenge.updateMany({ where: { sessionId: session.id, usedAt: null }, data: { usedAt: at } });
-    const created = await tx.livenessChallenge.create({ data: { sessionId: session.id, actions, colours, expiresAt } });
-    return { challenge: created, issued: before + 1 };
-  });
-  return {
-    challenge_id: challenge.id,
-    actions,
-    instructions: actions.map((action) => ({ action, text: INSTRUCTIONS[action] })),
-    frames: { min: BURST_FRAMES.min, max: BURST_FRAMES.max, recommended: settings.frames },
-    ...colourFields(colours),
-    expires_at: expiresAt.toISOString(),
-    expires_in: CHALLENGE_TTL_SECONDS,
-    attempts_left: livenessAttemptsLeft(issued, settings.max_attempts),
-  };
-}
 
 /** The burst upload's text field (the frames are its file parts); a challenge id that is not a UUID is refused by consumeChallenge. */
 export const BurstFields = z.object({

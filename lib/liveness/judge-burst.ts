@@ -4,7 +4,7 @@ import type { FaceTemplate } from "@/lib/faces/templates";
 import { ApiError } from "@/lib/http/api-error";
 import type { Upload, UploadedFile } from "@/lib/http/read-upload";
 import { inspectImage } from "@/lib/images/inspect-image";
-import { sha256Hex } from "@/lib/sessions/artifacts";
+import { sha256Hex } from "@/lib/artifacts/artifacts";
 import { analyseFaces, VisionUnavailableError, type FaceAnalysis } from "@/lib/vision/pool";
 import { BURST_FRAMES, type IssuedChallenge } from "./challenges";
 import { withColourChallenge, type ColourCheckedVerdict } from "./colour-verdict";
@@ -12,7 +12,7 @@ import { withColourChallenge, type ColourCheckedVerdict } from "./colour-verdict
 /**
  * A liveness burst, judged: the same engine for a verification session's
  * liveness step (lib/checks/run-liveness.ts) and for face sign-in
- * (lib/identity/face-sign-in.ts).
+ * (lib/oidc/face-sign-in.ts).
  */
 export const FRAME_FIELDS = ["frames", "frames[]", "frame"];
 

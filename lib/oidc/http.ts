@@ -6,7 +6,7 @@ import { envelopeReply } from "@/lib/http/core/pipeline";
 import { Reply } from "@/lib/http/core/reply";
 import type { RequestView } from "@/lib/http/core/request";
 import { renderMessagePage } from "./message-page";
-import { STRINGS } from "./strings";
+import { STRINGS } from "@/lib/accounts/sign-in-strings";
 
 /**
  * The OIDC endpoints are routes of the one HTTP core like every other

@@ -1,14 +1,14 @@
 import { apiRoute, reply } from "@/lib/http/api-route";
 import { ApiError } from "@/lib/http/api-error";
 import type { RequestView } from "@/lib/http/core/request";
-import { issueFaceSignInChallenge, judgeFaceSignIn, signInOver } from "@/lib/identity/face-sign-in";
+import { issueFaceSignInChallenge, judgeFaceSignIn, signInOver } from "@/lib/oidc/face-sign-in";
 import { BURST_FRAMES } from "@/lib/liveness/challenges";
 import { assertOwnPagePost } from "./browser-guard";
 import { completeSignIn, loadBoundInteraction } from "./interaction";
 import { csrfValid, readInteractionCookie } from "./interaction-cookie";
 
 /**
- * The face step of the sign-in page (lib/identity/face-sign-in.ts), called
+ * The face step of the sign-in page (lib/oidc/face-sign-in.ts), called
  * by the page's script: JSON in the spec envelope. Like the page's forms,
  * only the browser that started the request (its cookie), from this origin,
  * with the page's CSRF token (header `X-CSRF-Token`), and only on the face

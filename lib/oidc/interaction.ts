@@ -10,7 +10,7 @@ import { UUID_PATTERN } from "@/lib/http/validation";
 import { issuer, splitScope } from "./config";
 import { createGrantWithCode } from "./grants/create-grant";
 import { withQuery } from "./http";
-import { faceSignInTriesLeft } from "@/lib/identity/face-sign-in";
+import { faceSignInTriesLeft } from "@/lib/oidc/face-sign-in";
 import { clearInteractionCookie, csrfToken, csrfValid, interactionPath, openInteraction } from "./interaction-cookie";
 import { skipsConsent } from "./first-party";
 import { startProviderSession } from "./provider-session";

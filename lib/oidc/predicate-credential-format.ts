@@ -14,9 +14,8 @@ export const SD_JWT_VC_TYP = "dc+sd-jwt";
 /** The `typ` of the holder's key proof (OpenID for Verifiable Credential Issuance, section 8.2.1.1). */
 export const KEY_PROOF_TYP = "openid4vci-proof+jwt";
 
-/** Selectively disclosable claims: the `zkp` predicates. */
-export const PREDICATE_CLAIMS = ["id_verified", "age_over_18", "age_over_21", "licence_valid"] as const;
-export type PredicateClaim = (typeof PREDICATE_CLAIMS)[number];
+/** Selectively disclosable claims: the `zkp` predicates (lib/identity/predicates.ts decides them). */
+export { PREDICATE_CLAIMS, type PredicateClaim } from "@/lib/identity/predicates";
 
 /** How long a credential is valid: a day, so a predicate that stops being true (a document that expires) is not carried for long. */
 export const CREDENTIAL_TTL_SECONDS = 24 * 60 * 60;

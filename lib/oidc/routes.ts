@@ -9,7 +9,7 @@ import { publishedJwks } from "./keys";
 import { issuePredicateCredential } from "./predicate-credential";
 import { logout } from "./logout";
 import { renderMessagePage } from "./message-page";
-import { STRINGS } from "./strings";
+import { STRINGS } from "@/lib/accounts/sign-in-strings";
 import { handleTokenRequest } from "./token-endpoint";
 
 /**

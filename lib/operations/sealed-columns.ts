@@ -1,5 +1,5 @@
-import { lastNameKey, licenceNumberKey } from "@/lib/credentials/registry-index";
-import type { RegistryRow } from "@/lib/credentials/import/registry-row";
+import { lastNameKey, licenceNumberKey } from "@/lib/licence-registries/registry-index";
+import type { RegistryRow } from "@/lib/licence-registries/import/registry-row";
 import { licenceProofKey, type LicenceProof } from "@/lib/identity/proofs";
 
 /**
@@ -60,7 +60,7 @@ export const SEALED_COLUMNS: readonly SealedColumn[] = [
     id: "id",
     idType: "bigint",
     format: "bytes",
-    // Its index keys (lib/credentials/registry-index.ts): no re-import needed after a rotation.
+    // Its index keys (lib/licence-registries/registry-index.ts): no re-import needed after a rotation.
     rekey: (plain) => {
       const row = JSON.parse(plain.toString("utf8")) as RegistryRow;
       return { number_key: licenceNumberKey(row.license_number), last_name_key: lastNameKey(row.last_name) };

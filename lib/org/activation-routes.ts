@@ -1,7 +1,7 @@
 import { apiRoute, reply } from "@/lib/http/api-route";
 import { ApiError } from "@/lib/http/api-error";
 import type { RequestView } from "@/lib/http/core/request";
-import { ACCOUNT_COOKIE, accountCsrfValid, readCookie, signedInAccount } from "@/lib/identity/account-page/account-cookies";
+import { ACCOUNT_COOKIE, accountCsrfValid, readCookie, signedInAccount } from "@/lib/account-page/account-cookies";
 import { BURST_FRAMES } from "@/lib/liveness/challenges";
 import { assertOwnPagePost } from "@/lib/oidc/browser-guard";
 import { activateByFace, activationFor, issueActivationChallenge } from "./face-activation";

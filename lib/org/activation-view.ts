@@ -1,5 +1,5 @@
 import { db } from "@/lib/db/client";
-import { accountCsrf, signedInAccount } from "@/lib/identity/account-page/account-cookies";
+import { accountCsrf, signedInAccount } from "@/lib/account-page/account-cookies";
 import { activationScansLeft, findActivation } from "./face-activation";
 
 /**

@@ -5,7 +5,7 @@ import { roundScore, templateSimilarity } from "@/lib/faces/templates";
 import { ApiError } from "@/lib/http/api-error";
 import type { Upload } from "@/lib/http/read-upload";
 import { UUID_PATTERN } from "@/lib/http/validation";
-import { faceProofActions, faceSignInThreshold } from "@/lib/identity/face-sign-in";
+import { faceProofActions, faceSignInThreshold } from "@/lib/oidc/face-sign-in";
 import { readProfile } from "@/lib/identity/profile";
 import { enrollFace } from "@/lib/identity/proofs";
 import { BURST_FRAMES, CHALLENGE_TTL_SECONDS, challengeColours, colourFields, INSTRUCTIONS, pickActions, type IssuedChallenge } from "@/lib/liveness/challenges";

@@ -10,7 +10,7 @@ import { hashSecret, randomToken } from "@/lib/crypto/secrets";
 import { assertWalletCoversSession } from "@/lib/billing/session-cover";
 import { ApiError } from "@/lib/http/api-error";
 import { returnUrlProblem } from "@/lib/tenancy/schemas";
-import { resolveAccountFromAccessToken } from "@/lib/accounts/resolve-access-token";
+import { resolveAccountFromAccessToken } from "@/lib/oidc/resolve-access-token";
 import { assertWorkflowStartsSessions, sessionTtlSeconds } from "@/lib/workflows/session-workflow";
 import { isLocalHttpUrl } from "@/lib/tenancy/schemas";
 import { reusableProofsFor } from "@/lib/identity/reuse";

@@ -5,7 +5,7 @@ import { applyLedgerEntry } from "@/lib/billing/ledger";
 import { checkPrices } from "@/lib/billing/prices";
 import { ApiError } from "@/lib/http/api-error";
 import type { ErrorCode } from "@/lib/http/error-catalogue";
-import { saveJsonArtifact, type ArtifactKind } from "./artifacts";
+import { saveJsonArtifact, type ArtifactKind } from "@/lib/artifacts/artifacts";
 import type { Feature } from "@/lib/workflows/schemas";
 import { lockOpenSession } from "./open-session";
 import type { CheckStatus } from "./statuses";

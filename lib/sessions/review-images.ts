@@ -1,7 +1,7 @@
 import sharp from "sharp";
 import type { App } from "@/generated/prisma/client";
 import { ApiError } from "@/lib/http/api-error";
-import { loadArtifact } from "./artifacts";
+import { loadArtifact } from "@/lib/artifacts/artifacts";
 import { findSession } from "./find-session";
 import { isReviewImageKind } from "./review-view";
 

@@ -1,10 +1,10 @@
 import type { Session } from "@/generated/prisma/client";
-import type { LicenceRecord } from "@/lib/credentials/types";
-import type { HolderName } from "@/lib/credentials/types";
+import type { LicenceRecord } from "@/lib/licence-registries/types";
+import type { HolderName } from "@/lib/licence-registries/types";
 import { openJson } from "@/lib/crypto/encryption";
 import { db } from "@/lib/db/client";
 import { canApproveManually, type CheckOutcome } from "@/lib/decisions/decide";
-import { isLivenessFrameKind, LIVENESS_FRAME_PREFIX, type LivenessFrameKind } from "./artifacts";
+import { isLivenessFrameKind, LIVENESS_FRAME_PREFIX, type LivenessFrameKind } from "@/lib/artifacts/artifacts";
 import type { CheckView } from "./load-session";
 import { presentDecision, presentSession } from "./present";
 import { canReviewerSettleCheck } from "./review-check";

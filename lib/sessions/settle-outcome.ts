@@ -3,7 +3,7 @@ import type { Tx } from "@/lib/db/client";
 import { enqueueSessionEvent } from "@/lib/webhooks/outbox";
 import { releaseSessionFaces } from "@/lib/faces/gallery";
 import { saveSessionProofs } from "@/lib/identity/proofs";
-import { purgeArtifacts } from "./artifacts";
+import { purgeArtifacts } from "@/lib/artifacts/artifacts";
 import { isTerminal } from "./statuses";
 
 /**

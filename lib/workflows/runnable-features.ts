@@ -1,4 +1,4 @@
-import { licenceProvidersConfigured } from "@/lib/credentials/catalogue";
+import { licenceProvidersConfigured } from "@/lib/licence-registries/catalogue";
 import { ApiError } from "@/lib/http/api-error";
 import type { Feature } from "./schemas";
 

@@ -5,7 +5,7 @@ import { db, type Tx } from "@/lib/db/client";
 import { ApiError } from "@/lib/http/api-error";
 import { UUID_PATTERN } from "@/lib/http/validation";
 import { normaliseFeatures, type CreateWorkflowBody, type Feature, type UpdateWorkflowBody } from "./schemas";
-import { assertLicenceTypesOffered } from "@/lib/credentials/catalogue";
+import { assertLicenceTypesOffered } from "@/lib/licence-registries/catalogue";
 import { assertWorkflowFeaturesRunnable } from "./runnable-features";
 import { resolveSettings, type WorkflowSettings } from "./settings";
 

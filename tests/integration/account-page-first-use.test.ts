@@ -5,7 +5,7 @@ import { startServer, type RunningServer } from "../support/server";
 
 /**
  * The account page's first-party client is made on first use
- * (lib/identity/account-page/account-page-app.ts). On a new install, people
+ * (lib/account-page/account-page-app.ts). On a new install, people
  * opening /account/sign-in at the same moment all get the sign-in redirect:
  * the second maker of the client finds the first one's (found by the route
  * fuzz on a fresh PostgreSQL database: a unique violation answered 500).

@@ -3,7 +3,7 @@ import { createLocalJWKSet, jwtVerify } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sealBytes } from "@/lib/crypto/encryption";
 import { keyIdOf } from "@/lib/config/key-format";
-import { licenceNumberKey } from "@/lib/credentials/registry-index";
+import { licenceNumberKey } from "@/lib/licence-registries/registry-index";
 import { licenceProofKey, type LicenceProof } from "@/lib/identity/proofs";
 import { api, bearer, checkOf, createTenant, keyHeader, type Tenant } from "../support/api";
 import { cli, runCli } from "../support/cli";

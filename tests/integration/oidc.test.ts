@@ -669,7 +669,7 @@ describe("account reads", () => {
     await sql(shared().env, `UPDATE sessions SET features = array_append(features, 'credential') WHERE id = $1`, [s.session_id]);
     await recordCheckResult({ sessionId: s.session_id, type: "id_verification", status: "passed", data: { reused: false, document_type: "driving_licence" } });
     // What the document step keeps for the decision: the fields read (they become the account's document proof).
-    const { saveJsonArtifact } = await import("@/lib/sessions/artifacts");
+    const { saveJsonArtifact } = await import("@/lib/artifacts/artifacts");
     await saveJsonArtifact(s.session_id, "document_fields", {
       document_type: "driving_licence", full_name: "JORDAN SAMPLE", date_of_birth: "1990-01-01", document_number: "D1234567", expiry_date: "2099-01-01",
     });
@@ -794,7 +794,7 @@ describe("organization members", () => {
     // DELETE without permanent = deactivate.
     expect((await sdk("DELETE", `/${member.member_id}`)).body.data.member).toMatchObject({ status: "deactivated" });
     // The account is deleted meanwhile: reactivating invites the member again, unbound.
-    const { deleteAccount } = await import("@/lib/identity/account-lifecycle");
+    const { deleteAccount } = await import("@/lib/account-page/account-lifecycle");
     expect(await deleteAccount(svcId)).toBe(true);
     expect((await sdk("PATCH", `/${member.member_id}/reactivate`)).body.data.member).toMatchObject({ status: "invited", svc_id: null, active: false });
     // Permanent removal, idempotent; the member is then unknown.

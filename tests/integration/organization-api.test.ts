@@ -397,7 +397,7 @@ describe("account recovery (POST /api/sdk/recovery/session)", { timeout: 180_000
     const wf = await createWorkflow(other, ["id_verification"]);
     const s = await createSession(other, { workflow_id: wf });
     await api("POST", "/api/v2/document", { headers: sessionBearer(s.session_token), form: imageForm(licence("b"), { document_type: "driving_licence" }) });
-    const { loadJsonArtifact } = await import("@/lib/sessions/artifacts");
+    const { loadJsonArtifact } = await import("@/lib/artifacts/artifacts");
     const { sealJson } = await import("@/lib/crypto/encryption");
     const portraitB = await loadJsonArtifact(s.session_id, "portrait_template");
     await sql(shared().env, "UPDATE account_proofs SET sealed = $2 WHERE account_id = $1 AND kind = 'face'", [a.svcId, Buffer.from(sealJson(portraitB))]);

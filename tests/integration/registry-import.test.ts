@@ -44,14 +44,14 @@ async function licenceCount(provider: string) {
 }
 
 async function entryOf(provider: string, remoteCode: string) {
-  const { importedCatalogue } = await import("@/lib/credentials/adapters/imported-registry");
+  const { importedCatalogue } = await import("@/lib/licence-registries/adapters/imported-registry");
   const entry = (await importedCatalogue()).find((e) => e.provider_code === provider && e.remote_code === remoteCode);
   if (!entry) throw new Error(`no catalogue entry ${provider}/${remoteCode}`);
   return entry;
 }
 
 async function lookup(provider: string, remoteCode: string, inputs: { license_number?: string }) {
-  const { importedRegistryAdapter } = await import("@/lib/credentials/adapters/imported-registry");
+  const { importedRegistryAdapter } = await import("@/lib/licence-registries/adapters/imported-registry");
   return importedRegistryAdapter.lookup({ entry: await entryOf(provider, remoteCode), inputs }, { signal: new AbortController().signal });
 }
 
@@ -191,7 +191,7 @@ describe("registry:import and registry:list", () => {
   });
 
   it("refuses a credential code another provider already has", async () => {
-    const { importRegistry } = await import("@/lib/credentials/import/import-registry");
+    const { importRegistry } = await import("@/lib/licence-registries/import/import-registry");
     const base = providerCode("clash");
     const a = writeFile("clash-a.csv", "license_number,first_name,last_name,license_type,license_type_code,status\nX-1,A,PERSON,Type B C,b-c,Active\n");
     const b = writeFile("clash-b.csv", "license_number,first_name,last_name,license_type,license_type_code,status\nX-2,B,PERSON,Type C,c,Active\n");
@@ -234,7 +234,7 @@ describe("the imported registry adapter", () => {
   });
 
   it("searches by last name (normalised), only in the provider asked", async () => {
-    const { searchImportedRegistryByName } = await import("@/lib/credentials/adapters/imported-registry");
+    const { searchImportedRegistryByName } = await import("@/lib/licence-registries/adapters/imported-registry");
     const provider = providerCode("byname");
     await importSample(provider);
     const jordans = await searchImportedRegistryByName(provider, "Sample");

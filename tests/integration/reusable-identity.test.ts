@@ -202,7 +202,7 @@ describe("reusable identity (verify once, reuse), for a production app", () => {
     await expect(verifyPredicatePresentation(await thief.present(issued.body.data.credential, { age_over_18: true }, verifier), check)).rejects.toThrow(/signature/i);
 
     // The person revokes this app: the read is 404, the decision loses its identity, the refresh token stops working.
-    const { deleteAccount, listSharedApps, revokeAppAccess } = await import("@/lib/identity/account-lifecycle");
+    const { deleteAccount, listSharedApps, revokeAppAccess } = await import("@/lib/account-page/account-lifecycle");
     expect((await listSharedApps(svcId)).map((a) => [a.app_id, a.revoked_at])).toEqual([[t.appId, null]]);
     expect(await revokeAppAccess(svcId, other.appId)).toBe(false);
     expect(await revokeAppAccess(svcId, t.appId)).toBe(true);
@@ -423,7 +423,7 @@ describe("reusable identity (verify once, reuse), for a production app", () => {
     expect(forgedCookie.headers.get("content-security-policy")).toBe("frame-ancestors 'none'");
     expect((await page("/account/delete", form({ confirm: "DELETE" }))).headers.get("location")).toBe(`${op.url}/account?m=signed_out`);
     // A real signed-in cookie, as the callback sets it.
-    const { accountSessionCookie } = await import("@/lib/identity/account-page/account-cookies");
+    const { accountSessionCookie } = await import("@/lib/account-page/account-cookies");
     const account = await exchange(await authorize({ cfg: prodConfig, redirectUri: PROD_REDIRECT, scope: "openid" }), prodConfig);
     const cookie = accountSessionCookie(account.claims()!.sub).split(";")[0]!;
     const signedIn = await (await page("/account", { headers: { cookie } })).text();
@@ -450,7 +450,7 @@ describe("reusable identity (verify once, reuse), for a production app", () => {
       const tokens = await exchange(signIn, prodConfig);
       const s = await createSession(t, { workflow_id: kyc, svc_access_token: tokens.access_token });
       expect(checkOf(await postDocument(s.session_token, who), "id_verification").status).toBe("passed");
-      const { loadJsonArtifact } = await import("@/lib/sessions/artifacts");
+      const { loadJsonArtifact } = await import("@/lib/artifacts/artifacts");
       const { sealJson } = await import("@/lib/crypto/encryption");
       const portrait = await loadJsonArtifact(s.session_id, "portrait_template");
       await sql(shared().env, "INSERT INTO account_proofs (id, account_id, kind, key, verified_at, sealed, updated_at) VALUES (gen_random_uuid()::text, $1, 'face', '', now(), $2, now())", [tokens.claims()!.sub, Buffer.from(sealJson(portrait))]);
@@ -661,7 +661,7 @@ describe("reusable identity (verify once, reuse), for a production app", () => {
       const docOnly = await createWorkflow(t, ["id_verification"]);
       const docSession = await createSession(t, { workflow_id: docOnly });
       expect(checkOf(await postDocument(docSession.session_token, "b"), "id_verification").status).toBe("passed");
-      const { loadJsonArtifact } = await import("@/lib/sessions/artifacts");
+      const { loadJsonArtifact } = await import("@/lib/artifacts/artifacts");
       const { sealJson } = await import("@/lib/crypto/encryption");
       const portraitOfB = await loadJsonArtifact(docSession.session_id, "portrait_template");
 
@@ -708,7 +708,7 @@ describe("reusable identity (verify once, reuse), for a production app", () => {
     expect(f.body.data.steps.find((x: { type: string }) => x.type === "id_verification")).toMatchObject({ status: "pending", reused: false });
     // B's face enrolled (the portrait B's licence carries), then person A performs the liveness.
     expect(checkOf(await postDocument(noFace.session_token, "b"), "id_verification").status).toBe("passed");
-    const { loadJsonArtifact } = await import("@/lib/sessions/artifacts");
+    const { loadJsonArtifact } = await import("@/lib/artifacts/artifacts");
     const { sealJson } = await import("@/lib/crypto/encryption");
     const portraitOfB = await loadJsonArtifact(noFace.session_id, "portrait_template");
     await sql(shared().env, "INSERT INTO account_proofs (id, account_id, kind, key, verified_at, sealed, updated_at) VALUES (gen_random_uuid()::text, $1, 'face', '', now(), $2, now())", [svcId, Buffer.from(sealJson(portraitOfB))]);

@@ -53,7 +53,7 @@ export async function portalApp(dev: PortalDeveloper, environment: "test" | "pro
 export async function seedPortalResources(dev: PortalDeveloper, t: Tenant): Promise<PortalResources> {
   const r = await seedTenantResources(t);
   const base = `/api/portal/apps/${t.appId}`;
-  const { saveArtifact } = await import("@/lib/sessions/artifacts");
+  const { saveArtifact } = await import("@/lib/artifacts/artifacts");
   const images = await keptImages();
   await saveArtifact(r.reviewSession.id, "document_front", images.document_front, "image/jpeg");
   await saveArtifact(r.reviewSession.id, "selfie", images.selfie, "image/jpeg");

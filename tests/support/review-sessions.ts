@@ -51,7 +51,7 @@ export async function seedSession(
 ): Promise<string> {
   const { recordCheckResult } = await import("@/lib/sessions/record-check");
   const { completeSession } = await import("@/lib/sessions/complete-session");
-  const { saveArtifact } = await import("@/lib/sessions/artifacts");
+  const { saveArtifact } = await import("@/lib/artifacts/artifacts");
   const s = await createSession(tenant, { workflow_id: workflowId, ...(options.vendorData ? { vendor_data: options.vendorData } : {}) });
   for (const [type, status] of Object.entries(options.results)) {
     const score = status === "passed" ? 0.91 : status === "review" ? 0.58 : 0.2;
@@ -68,9 +68,9 @@ export async function seedSession(
     await saveArtifact(s.session_id, "document_back", options.images.document_back, "image/png");
     await saveArtifact(s.session_id, "selfie", options.images.selfie, "image/jpeg");
   }
-  if (options.livenessFrames) await (await import("@/lib/sessions/artifacts")).keepLivenessFrames(s.session_id, options.livenessFrames.map((bytes) => ({ bytes })));
+  if (options.livenessFrames) await (await import("@/lib/artifacts/artifacts")).keepLivenessFrames(s.session_id, options.livenessFrames.map((bytes) => ({ bytes })));
   // A licence lookup the credential step kept (lib/credentials/run-credential-check.ts LicenceRecord).
-  if (options.licenceRecord) await (await import("@/lib/sessions/artifacts")).saveJsonArtifact(s.session_id, "licence_record", options.licenceRecord);
+  if (options.licenceRecord) await (await import("@/lib/artifacts/artifacts")).saveJsonArtifact(s.session_id, "licence_record", options.licenceRecord);
   if (options.finish ?? true) await completeSession(s.session_id);
   return s.session_id;
 }

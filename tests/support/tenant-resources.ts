@@ -62,7 +62,7 @@ export async function seedTenantResources(t: Tenant): Promise<TenantResources> {
   const { createWebhookEndpoint } = await import("@/lib/tenancy/webhook-endpoints");
   const { sendTestEvent } = await import("@/lib/webhooks/test-events");
   const { signInAccountByEmail } = await import("@/lib/accounts/accounts");
-  const { saveJsonArtifact } = await import("@/lib/sessions/artifacts");
+  const { saveJsonArtifact } = await import("@/lib/artifacts/artifacts");
   const { recordCheckResult } = await import("@/lib/sessions/record-check");
   const { completeSession } = await import("@/lib/sessions/complete-session");
   const { enrollFace } = await import("@/lib/faces/gallery");

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { licencesOfNppesResult, NPPES_CREDENTIALS } from "@/lib/credentials/adapters/nppes";
-import { isValidNpi } from "@/lib/credentials/inputs";
+import { licencesOfNppesResult, NPPES_CREDENTIALS } from "@/lib/licence-registries/adapters/nppes";
+import { isValidNpi } from "@/lib/licence-registries/inputs";
 import { credentialVerdict } from "@/lib/credentials/run-credential-check";
-import { RegistryUnavailableError, type CatalogueEntry, type RegistryLicence } from "@/lib/credentials/types";
+import { RegistryUnavailableError, type CatalogueEntry, type RegistryLicence } from "@/lib/licence-registries/types";
 
 const JORDAN = { first: "JORDAN", last: "SAMPLE", full: "JORDAN SAMPLE" };
 

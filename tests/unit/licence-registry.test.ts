@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { holderNameMatch, normaliseNameTokens, withinOneEdit } from "@/lib/credentials/holder-name";
+import { holderNameMatch, normaliseNameTokens, withinOneEdit } from "@/lib/licence-registries/holder-name";
 import {
   isIsoDate,
   MAX_REPORTED_ERRORS,
@@ -9,9 +9,9 @@ import {
   REGISTRY_FILE_LIMITS,
   slugOf,
   type ParsedRegistryFile,
-} from "@/lib/credentials/import/parse-registry-file";
-import { licenceStatusOf, normaliseLicenceNumber, statusOn } from "@/lib/credentials/normalise";
-import type { HolderName } from "@/lib/credentials/types";
+} from "@/lib/licence-registries/import/parse-registry-file";
+import { licenceStatusOf, normaliseLicenceNumber, statusOn } from "@/lib/licence-registries/normalise";
+import type { HolderName } from "@/lib/licence-registries/types";
 
 /**
  * Imported licence registries without a database (README "Importing a

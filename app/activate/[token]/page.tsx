@@ -3,7 +3,7 @@ import { cookies, headers } from "next/headers";
 import { notFound } from "next/navigation";
 import { GoneStep } from "@/components/oidc/steps";
 import { ActivationPage } from "@/components/org/activation-page";
-import { ACCOUNT_COOKIE } from "@/lib/identity/account-page/account-cookies";
+import { ACCOUNT_COOKIE } from "@/lib/account-page/account-cookies";
 import { isFramed } from "@/lib/oidc/browser-guard";
 import { activationView } from "@/lib/org/activation-view";
 

@@ -51,7 +51,7 @@ export type CredentialState = Schemas["CredentialState"];
 
 /** `GET {states_endpoint}/{state_code}/providers` (spec 2.6): one row per credential; `provider_code` repeats, `credential_code` does not. */
 export type CredentialProvider = Schemas["CredentialProvider"];
-export type { LicenceInputField as LicenceField } from "@/lib/credentials/types";
+export type { LicenceInputField as LicenceField } from "@/lib/licence-registries/types";
 
 /** The `credential` check a lookup recorded (`data.license` is null unless the licence is the verified person's). */
 export type CredentialCheck = {

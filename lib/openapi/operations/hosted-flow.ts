@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { DocumentFields } from "@/lib/checks/run-document-check";
 import { CredentialBody } from "@/lib/credentials/run-credential-check";
-import { LICENCE_INPUT_FIELDS, LICENCE_STATUSES } from "@/lib/credentials/types";
+import { LICENCE_INPUT_FIELDS, LICENCE_STATUSES } from "@/lib/licence-registries/types";
 import { LocationBody } from "@/lib/flow/submit-location";
 import { BURST_FRAMES, BurstFields, ChallengeBody, CHALLENGE_TTL_SECONDS, COLOUR_SETTLE_MS } from "@/lib/liveness/challenges";
 import { SCREEN_COLOURS } from "@/lib/liveness/colour-challenge";
@@ -18,7 +18,7 @@ import { operations, type OperationError, type Upload } from "../operation";
  * lib/http/read-upload.ts). The response schemas follow
  * lib/flow/flow-state.ts, lib/flow/finish-flow.ts, lib/checks/run-*.ts,
  * lib/liveness/challenges.ts, lib/flow/submit-location.ts,
- * lib/credentials/run-credential-check.ts and lib/credentials/catalogue.ts.
+ * lib/credentials/run-credential-check.ts and lib/licence-registries/catalogue.ts.
  */
 
 const timestamp = (description?: string) => z.iso.datetime().meta(description ? { description } : {});

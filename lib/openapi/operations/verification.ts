@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { LICENCE_INPUT_FIELDS, LICENCE_STATUSES } from "@/lib/credentials/types";
+import { LICENCE_INPUT_FIELDS, LICENCE_STATUSES } from "@/lib/licence-registries/types";
 import { IdentityQuery } from "@/lib/identity/read-identity";
 import { CheckReviewBody, CHECKS_A_REVIEWER_SETTLES, CreateSessionBody, ListSessionsQuery, ReviewBody } from "@/lib/sessions/schemas";
 import { CHECK_STATUSES, SESSION_STATUSES } from "@/lib/sessions/statuses";
@@ -16,7 +16,7 @@ import { operations } from "../operation";
  * with a verification API key. Request schemas are the routes' own; the
  * response schemas follow the presenters (lib/sessions/present.ts,
  * lib/workflows/workflows.ts, lib/identity/read-identity.ts,
- * lib/faces/unlink-face.ts, lib/credentials/catalogue.ts,
+ * lib/faces/unlink-face.ts, lib/licence-registries/catalogue.ts,
  * lib/webhooks/deliveries.ts, lib/webhooks/test-events.ts).
  */
 

@@ -1,6 +1,6 @@
 import type { App, Workflow } from "@/generated/prisma/client";
 import type { Tx } from "@/lib/db/client";
-import { FACE_SIGN_IN, faceProofActions } from "@/lib/identity/face-sign-in";
+import { FACE_SIGN_IN, faceProofActions } from "@/lib/oidc/face-sign-in";
 import type { Feature } from "@/lib/workflows/schemas";
 import { resolveSettings, type WorkflowSettings } from "@/lib/workflows/settings";
 

@@ -12,7 +12,7 @@ import { consumeRateLimit } from "@/lib/http/rate-limit";
 import { parseOrThrow } from "@/lib/http/validation";
 import { readProfile } from "@/lib/identity/profile";
 import { enqueueJobs, jobQueue } from "@/lib/jobs/queue";
-import { saveJsonArtifact } from "@/lib/sessions/artifacts";
+import { saveJsonArtifact } from "@/lib/artifacts/artifacts";
 import { hostedUrl } from "@/lib/sessions/create-session";
 import { returnUrlProblem } from "@/lib/tenancy/schemas";
 import { mailAvailable } from "../invitations";

@@ -5,7 +5,7 @@ import { CodeStep, ConsentStep, EmailStep, FaceStep, GoneStep, messageFor } from
 import { readInteractionCookie } from "@/lib/oidc/interaction-cookie";
 import { isFramed } from "@/lib/oidc/browser-guard";
 import { interactionView } from "@/lib/oidc/interaction";
-import { STRINGS } from "@/lib/oidc/strings";
+import { STRINGS } from "@/lib/accounts/sign-in-strings";
 
 /**
  * The sign-in page of an authorization request: email, then the one-time

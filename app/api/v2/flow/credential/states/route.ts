@@ -1,5 +1,5 @@
 import { apiRoute, routeMethods } from "@/lib/http/api-route";
-import { credentialStates } from "@/lib/credentials/catalogue";
+import { credentialStates } from "@/lib/licence-registries/catalogue";
 import { sessionLicenceTypes } from "@/lib/credentials/session-licence-types";
 
 /** The hosted page's discovery: as GET /api/v2/credential/states, narrowed to the licence types the session's workflow accepts. */

@@ -1,5 +1,5 @@
 import { apiRoute, routeMethods } from "@/lib/http/api-route";
-import { credentialProviders } from "@/lib/credentials/catalogue";
+import { credentialProviders } from "@/lib/licence-registries/catalogue";
 import { sessionLicenceTypes } from "@/lib/credentials/session-licence-types";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routeMethods({

@@ -5,7 +5,7 @@ import type { LicenceStatus } from "../types";
  * One licence of an imported registry as it is stored: the whole row,
  * sealed (AES-256-GCM under ENCRYPTION_KEY) in registry_licences.sealed.
  * Only keyed hashes of the number and last name are stored beside it
- * (lib/credentials/registry-index.ts).
+ * (lib/licence-registries/registry-index.ts).
  */
 export type RegistryRow = {
   /** As in the file (trimmed), e.g. "SMB-10001". */
@@ -17,7 +17,7 @@ export type RegistryRow = {
   license_type: string;
   /** The board's own status words, e.g. "Clear". */
   registry_status: string;
-  /** What the check makes of them (lib/credentials/normalise.ts licenceStatusOf). */
+  /** What the check makes of them (lib/licence-registries/normalise.ts licenceStatusOf). */
   status: LicenceStatus;
   /** ISO date (YYYY-MM-DD), or null when the file gives none. */
   expires_on: string | null;

@@ -1,6 +1,6 @@
 import { now } from "@/lib/clock";
 import { db } from "@/lib/db/client";
-import { listSharedApps } from "@/lib/identity/account-lifecycle";
+import { listSharedApps } from "@/lib/account-page/account-lifecycle";
 import { listSignedInApps } from "@/lib/oidc/grants/signed-in-apps";
 import { identityPredicates } from "@/lib/identity/predicates";
 import { readProfile, type ProofState } from "@/lib/identity/profile";

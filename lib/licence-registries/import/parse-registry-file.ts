@@ -83,7 +83,7 @@ const RowSchema = z.object({
     z
       .string({ error: (issue) => (issue.input === undefined ? "is required" : "must be text") })
       .trim()
-      // The same rule as the number a person types (lib/credentials/inputs.ts), so every imported licence can be found.
+      // The same rule as the number a person types (lib/licence-registries/inputs.ts), so every imported licence can be found.
       .superRefine((v, ctx) => {
         const checked = LICENCE_INPUT_RULES.license_number.safeParse(v);
         if (!checked.success) for (const issue of checked.error.issues) ctx.addIssue({ code: "custom", message: issue.message });

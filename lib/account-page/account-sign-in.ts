@@ -9,7 +9,7 @@ import { accountSessionCookie, clearCookie, readCookie, readSignInState, SIGN_IN
 
 /**
  * Signing in to the account page: an authorization code flow with PKCE and
- * state against this provider (lib/identity/account-page/account-page-app.ts),
+ * state against this provider (lib/account-page/account-page-app.ts),
  * so the person meets the one sign-in page (email code or face). The code
  * is redeemed in process; the page keeps no token (the grant is revoked at
  * once), only its own 30-minute cookie.

@@ -1,6 +1,6 @@
 import type { App } from "@/generated/prisma/client";
 import { ApiError } from "@/lib/http/api-error";
-import { lookupAccessToken } from "@/lib/oidc/access-token";
+import { lookupAccessToken } from "./access-token";
 
 /**
  * `svc_access_token` on session creation (spec 2.2, 5): binds the session to

@@ -11,7 +11,7 @@ import { BURST_FRAMES, CHALLENGE_TTL_SECONDS, challengeColours, colourFields, IN
 import { burstFrames, judgeBurst } from "@/lib/liveness/judge-burst";
 import { FEATURE_SETTINGS, type LivenessAction } from "@/lib/workflows/settings";
 import { assertNotLocked, lockIfLimitReached, releaseScan, reserveScan, scanSucceeded, throttleKey } from "./face-sign-in-throttle";
-import { validEnrolledFace } from "./profile";
+import { validEnrolledFace } from "@/lib/identity/profile";
 
 /**
  * Face sign-in (docs/oidc.md "Face sign-in"): the person names their account (the

@@ -1,4 +1,4 @@
-import { deleteAccount, revokeAppAccess } from "@/lib/identity/account-lifecycle";
+import { deleteAccount, revokeAppAccess } from "@/lib/account-page/account-lifecycle";
 import { ACCOUNT_COOKIE, accountCsrfValid, clearAccountSession, readCookie, signedInAccount } from "./account-cookies";
 import { issuer } from "@/lib/oidc/config";
 import { endAppSignIn } from "@/lib/oidc/grants/signed-in-apps";

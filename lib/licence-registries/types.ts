@@ -48,7 +48,7 @@ export type LicenceQuery = {
 
 /**
  * A registry adapter: finds the licences a query names. The check picks the
- * one whose holder is the verified person (lib/credentials/holder-name.ts).
+ * one whose holder is the verified person (lib/licence-registries/holder-name.ts).
  * An empty list: not in the registry. A registry that cannot answer (time-out,
  * HTTP error, a reply it cannot read) throws RegistryUnavailableError, never
  * an empty list and never a pass.
