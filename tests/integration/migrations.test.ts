@@ -8,6 +8,7 @@ import { connectEmbedded, type EmbeddedConnection } from "@/lib/db/embedded-host
 import { UNSEALED_LOCATION_FIXES } from "@/lib/sessions/location-fix";
 import { migrateDatabase, readMigrations } from "@/lib/db/migrate";
 import { registerAppDataMigrations } from "@/lib/operations/data-migrations";
+import { runScript } from "../support/cli";
 import { openSearchCode, openTemplate } from "@/lib/faces/sealed-faces";
 import { searchCode } from "@/lib/faces/search-code";
 import { createTestDatabase, testDatabaseKind, type TestDatabase } from "../support/database";
@@ -306,12 +307,11 @@ describe(`migrations (${testDatabaseKind()})`, () => {
   it("npm run db:migrate applies pending migrations and reports them as JSON", async () => {
     const db = await createTestDatabase("mig-cli");
     cleanups.push(() => db.drop());
-    const tsx = path.join(ROOT, "node_modules", "tsx", "dist", "cli.mjs");
     const env = { ...db.env, ...(db.kind === "embedded" ? { DATABASE_URL: "" } : {}) };
-    const first = await run(process.execPath, [tsx, "bin/migrate.ts"], env);
+    const first = await runScript("bin/migrate.ts", [], env);
     expect(first.code, first.stderr).toBe(0);
     expect(JSON.parse(first.stdout)).toEqual({ applied: names, alreadyApplied: [] });
-    const second = await run(process.execPath, [tsx, "bin/migrate.ts"], env);
+    const second = await runScript("bin/migrate.ts", [], env);
     expect(JSON.parse(second.stdout)).toEqual({ applied: [], alreadyApplied: names });
   });
 });

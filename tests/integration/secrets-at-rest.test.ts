@@ -2,7 +2,8 @@ import { randomBytes } from "node:crypto";
 import * as client from "openid-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { api, bearer, checkOf, postSession, useDatabaseOf } from "../support/api";
-import { createTestDatabase, databaseUrl, sql, type TestDatabase } from "../support/database";
+import { runScript } from "../support/cli";
+import { createTestDatabase, sql, type TestDatabase } from "../support/database";
 import { licence, PERFORMS, postBurst, postDocument } from "../support/kyc";
 import { fixture, imageForm } from "../support/images";
 import { authorize, exchange, provider, useOidcProvider } from "../support/oidc-flow";
@@ -201,11 +202,11 @@ describe("secrets and personal data at rest", () => {
     const [stored] = await sql<{ id: string; data: Record<string, unknown> }>(own, "SELECT id, data FROM check_results WHERE session_id = $1 AND type = 'location'", [sandbox.body.data.session_id]);
     expect(Object.keys(stored!.data).sort()).toEqual(["fix_sealed", "match"]);
     await sql(own, "UPDATE check_results SET data = $2 WHERE id = $1", [stored!.id, JSON.stringify({ lat: FIX.lat, lng: FIX.lng, match: null, accuracy_m: 12 })]);
+    // As an operator upgrades: `npm run db:migrate` (or a server start) runs the data migrations.
+    const migrated = await runScript("bin/migrate.ts", [], own);
+    expect(migrated.code, migrated.stderr).toBe(0);
+    expect(migrated.stderr).toContain("[db] sealed the coordinates of 1 location checks");
     useDatabaseOf(own);
-    const { migrateDatabase } = await import("@/lib/db/migrate");
-    const lines: string[] = [];
-    await migrateDatabase(databaseUrl(own), undefined, (line) => lines.push(line));
-    expect(lines).toContain("sealed the coordinates of 1 location checks");
     const [resealed] = await sql<{ data: Record<string, unknown> }>(own, "SELECT data FROM check_results WHERE id = $1", [stored!.id]);
     expect(Object.keys(resealed!.data).sort()).toEqual(["fix_sealed", "match"]);
     const sandboxDecision = await api("GET", `/api/v2/session/${sandbox.body.data.session_id}/decision`, { base, headers: testKey });

@@ -9,8 +9,13 @@ const TSX = path.join(ROOT, "node_modules", "tsx", "dist", "cli.mjs");
 
 /** Runs the admin CLI exactly as `npm run -s svc -- <args>` does. */
 export function runCli(args: string[], env: Record<string, string>): Promise<CliResult> {
+  return runScript("bin/svc.ts", args, env);
+}
+
+/** Runs one of bin/'s entry points as its npm script does (`bin/migrate.ts` is `npm run db:migrate`). */
+export function runScript(script: string, args: string[], env: Record<string, string>): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [TSX, "bin/svc.ts", ...args], { cwd: ROOT, env: baseEnv(env) });
+    const child = spawn(process.execPath, [TSX, script, ...args], { cwd: ROOT, env: baseEnv(env) });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (d) => (stdout += d));
