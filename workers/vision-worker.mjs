@@ -126,7 +126,7 @@ function eyeAspectRatio(annotations, side) {
 }
 
 /**
- * Mouth shape from mesh points, for the smile action (lib/checks/liveness-verdict.ts):
+ * Mouth shape from mesh points, for the smile action (lib/liveness/liveness-verdict.ts):
  * `width`, the distance between the mouth corners (mesh 61, 291) over the
  * distance between the outer eye corners (33, 263); `lift`, how far the
  * corners sit above the middle of the lips (13 upper, 14 lower), measured

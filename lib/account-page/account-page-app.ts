@@ -11,7 +11,7 @@ import { ACCOUNT_PAGE_CLIENT_ID, SYSTEM_ORGANIZATION_ID } from "@/lib/oidc/first
  * email code or face, with every limit and protection it has. The client
  * is a system app ("Your account") of a system organization, made on first
  * use; no developer belongs to that organization, so no portal shows it. Its
- * code is redeemed in process (lib/account-page/sign-in.ts), so its
+ * code is redeemed in process (lib/account-page/account-sign-in.ts), so its
  * client secret is random and never kept in clear: nobody can use it from
  * outside. Its one redirect URI follows PUBLIC_BASE_URL. It signs in
  * without a consent screen (lib/oidc/first-party.ts skipsConsent).

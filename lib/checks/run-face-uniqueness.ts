@@ -5,6 +5,7 @@ import { closestFace, enrollFace } from "@/lib/faces/gallery";
 import { roundScore, type FaceTemplate } from "@/lib/faces/templates";
 import type { WorkflowSnapshot } from "@/lib/sessions/present";
 import { recordCheckResult } from "@/lib/sessions/record-check";
+import { processSlot } from "@/lib/process-slots";
 
 /**
  * face_uniqueness: 1:N search of the selfie against the app's enrolled
@@ -27,8 +28,14 @@ export function uniquenessOutcome(similarity: number | null, settings: { thresho
 }
 /** The advisory lock class of face uniqueness (the second key is the app's). */
 const FACE_UNIQUENESS_LOCK = 0x46_55_4e_51; // "FUNQ"
-/** Per app, the tail of this process's queue of searches-and-enrolments. */
-const appQueues = new Map<string, Promise<unknown>>();
+/**
+ * Per app, the tail of this process's queue of searches-and-enrolments. A
+ * process slot (lib/process-slots.ts), not a module variable: the selfie and
+ * the liveness routes are separate Next chunks, each with its own copy of
+ * this module, and on the embedded database this queue is the only lock.
+ */
+const appQueuesSlot = processSlot<Map<string, Promise<unknown>>>("faceUniquenessQueues");
+const appQueues = () => (appQueuesSlot.value ??= new Map());
 
 /**
  * Runs `work` (search then enrol) alone for the app: queued behind the
@@ -44,14 +51,15 @@ const appQueues = new Map<string, Promise<unknown>>();
  * the one process that hosts it is the lock.
  */
 export async function serialisedPerApp<T>(appId: string, work: () => Promise<T>): Promise<T> {
-  const before = appQueues.get(appId) ?? Promise.resolve();
+  const queues = appQueues();
+  const before = queues.get(appId) ?? Promise.resolve();
   const run = before.then(() => underDatabaseLock(appId, work));
   const tail = run.catch(() => undefined);
-  appQueues.set(appId, tail);
+  queues.set(appId, tail);
   try {
     return await run;
   } finally {
-    if (appQueues.get(appId) === tail) appQueues.delete(appId);
+    if (queues.get(appId) === tail) queues.delete(appId);
   }
 }
 
@@ -73,22 +81,24 @@ async function underDatabaseLock<T>(appId: string, work: () => Promise<T>): Prom
   }
 }
 
-/** Lock transactions open in this process, and the requests waiting for a slot. */
-let lockHolders = 0;
-const slotWaiters: Array<() => void> = [];
+/** Lock transactions open in this process, and the requests waiting for a slot (one count for every chunk: a process slot). */
+const lockSlotsSlot = processSlot<{ holders: number; waiters: Array<() => void> }>("faceUniquenessLockSlots");
+const lockSlots = () => (lockSlotsSlot.value ??= { holders: 0, waiters: [] });
 
 async function lockSlot(limit: number): Promise<void> {
-  if (lockHolders < limit) {
-    lockHolders++;
+  const slots = lockSlots();
+  if (slots.holders < limit) {
+    slots.holders++;
     return;
   }
-  await new Promise<void>((resolve) => slotWaiters.push(resolve)); // the slot is handed over by freeLockSlot
+  await new Promise<void>((resolve) => slots.waiters.push(resolve)); // the slot is handed over by freeLockSlot
 }
 
 function freeLockSlot() {
-  const next = slotWaiters.shift();
+  const slots = lockSlots();
+  const next = slots.waiters.shift();
   if (next) next();
-  else lockHolders--;
+  else slots.holders--;
 }
 
 export async function runFaceUniqueness(session: Session, selfie: FaceTemplate) {

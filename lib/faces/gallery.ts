@@ -135,9 +135,11 @@ export async function rescoreCandidates(
     return faces.filter((f) => active.has(f.svc_uuid));
   };
   const above = scored.filter((f) => f.similarity >= options.threshold);
+  // By the comparison, not by position: a template that scores NaN (unreadable) is never "above".
+  const below = scored.filter((f) => !(f.similarity >= options.threshold) && !Number.isNaN(f.similarity));
   const matches = await enrolled(above);
-  for (let at = above.length; at < scored.length; at += BELOW_CHECKED_PER_QUERY) {
-    const [closestBelow] = await enrolled(scored.slice(at, at + BELOW_CHECKED_PER_QUERY));
+  for (let at = 0; at < below.length; at += BELOW_CHECKED_PER_QUERY) {
+    const [closestBelow] = await enrolled(below.slice(at, at + BELOW_CHECKED_PER_QUERY));
     if (closestBelow) return [...matches, closestBelow];
   }
   return matches;

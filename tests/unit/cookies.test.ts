@@ -11,6 +11,10 @@ describe("parseCookieHeader", () => {
     expect({ ...parseCookieHeader("next-auth.session-token=ab%2Fcd; broken=%E0%A4%A") }).toEqual({ "next-auth.session-token": "ab/cd", broken: "%E0%A4%A" });
   });
 
+  it("takes a quoted value without its quotes (RFC 6265 cookie-value)", () => {
+    expect({ ...parseCookieHeader('next-auth.session-token="eyJ.a%2Fb"; plain=x') }).toEqual({ "next-auth.session-token": "eyJ.a/b", plain: "x" });
+  });
+
   it("no header or a header without a pair is no cookie, and a name is never taken from the prototype", () => {
     expect({ ...parseCookieHeader(undefined) }).toEqual({});
     expect({ ...parseCookieHeader("garbage") }).toEqual({});
