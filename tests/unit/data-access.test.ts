@@ -32,7 +32,6 @@ const KNOWN: Record<string, number> = {
   "oidc/face-sign-in.ts": 1,
   "oidc/grants/refresh-token.ts": 1,
   "oidc/grants/revoke.ts": 3,
-  "oidc/grants/signed-in-apps.ts": 1,
   "oidc/keys.ts": 1,
   "org/billing/run.ts": 6,
   "org/billing/seats.ts": 1,

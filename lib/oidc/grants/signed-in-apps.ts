@@ -1,8 +1,7 @@
 import { now } from "@/lib/clock";
-import { sqlPool } from "@/lib/db/client";
+import { db } from "@/lib/db/client";
 import { splitScope, SUPPORTED_SCOPES } from "../config";
 import { SYSTEM_ORGANIZATION_ID } from "../first-party";
-import { sqlTime } from "../tokens";
 import { revokeAccountGrants } from "./revoke";
 
 /**
@@ -24,17 +23,32 @@ export type SignedInApp = {
 
 type Row = { app_id: string; name: string; logo: string | null; scope: string; created_at: Date; last_token_at: Date | null };
 
+/** The person's live grants (not revoked, not past the end of their login) to active apps other than the service's own, newest first. */
+async function liveGrants(accountId: string): Promise<Row[]> {
+  const prisma = await db();
+  const grants = await prisma.oidcGrant.findMany({
+    where: { accountId, revokedAt: null, expiresAt: { gt: now() }, app: { isActive: true, organizationId: { not: SYSTEM_ORGANIZATION_ID } } },
+    select: {
+      appId: true,
+      scope: true,
+      createdAt: true,
+      app: { select: { name: true, logo: true } },
+      accessTokens: { select: { createdAt: true }, orderBy: { createdAt: "desc" }, take: 1 },
+    },
+    orderBy: { createdAt: "desc" },
+  });
+  return grants.map((g) => ({
+    app_id: g.appId,
+    name: g.app.name,
+    logo: g.app.logo,
+    scope: g.scope,
+    created_at: g.createdAt,
+    last_token_at: g.accessTokens[0]?.createdAt ?? null,
+  }));
+}
+
 export async function listSignedInApps(accountId: string): Promise<SignedInApp[]> {
-  const pool = await sqlPool();
-  const { rows } = await pool.query<Row>(
-    `SELECT g.app_id, p.name, p.logo, g.scope, g.created_at,
-            (SELECT max(t.created_at) FROM oidc_access_tokens t WHERE t.grant_id = g.id) AS last_token_at
-       FROM oidc_grants g JOIN apps p ON p.id = g.app_id
-      WHERE g.account_id = $1 AND g.revoked_at IS NULL AND g.expires_at > $2::timestamptz
-        AND p.is_active AND p.organization_id <> $3
-      ORDER BY g.created_at DESC`,
-    [accountId, sqlTime(now()), SYSTEM_ORGANIZATION_ID],
-  );
+  const rows = await liveGrants(accountId);
   const apps = new Map<string, { app: Row; scopes: Set<string>; grantedAt: Date; lastUsedAt: Date | null }>();
   for (const row of rows) {
     const seen = apps.get(row.app_id) ?? { app: row, scopes: new Set<string>(), grantedAt: row.created_at, lastUsedAt: null };
