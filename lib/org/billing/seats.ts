@@ -20,12 +20,15 @@ export async function countSeats(client: Db | Tx, organizationId: string): Promi
  * does not avoid its charge. No proration beyond that.
  */
 export async function countPeriodSeats(tx: Tx, organizationId: string, start: Date, end: Date): Promise<number> {
-  const [row] = await tx.$queryRaw<Array<{ n: number }>>`
-    SELECT count(*)::int AS n FROM members
-     WHERE organization_id = ${organizationId}
-       AND (activated_at IS NULL OR activated_at < ${end})
-       AND (status = 'active' OR (status = 'deactivated' AND activated_at IS NOT NULL AND deactivated_at >= ${start}))`;
-  return row?.n ?? 0;
+  return tx.member.count({
+    where: {
+      organizationId,
+      AND: [
+        { OR: [{ activatedAt: null }, { activatedAt: { lt: end } }] },
+        { OR: [{ status: "active" }, { status: "deactivated", activatedAt: { not: null }, deactivatedAt: { gte: start } }] },
+      ],
+    },
+  });
 }
 
 /**

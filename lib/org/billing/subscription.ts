@@ -15,11 +15,10 @@ export const SEAT_PLAN = "seats";
  */
 export async function ensureSubscription(tx: Tx, organizationId: string, at: Date = now()): Promise<{ created: boolean }> {
   const trialEnd = trialEndsAt(at);
-  const inserted = await tx.$queryRaw<Array<{ id: string }>>`
-    INSERT INTO org_subscriptions
-      (id, organization_id, plan, price_per_seat_cents, trial_ends_at, current_period_start, current_period_end, created_at, updated_at)
-    VALUES (gen_random_uuid()::text, ${organizationId}, ${SEAT_PLAN}, ${SEAT_PRICE_CENTS}, ${trialEnd}, ${at}, ${trialEnd}, ${at}, ${at})
-    ON CONFLICT (organization_id) DO NOTHING
-    RETURNING id`;
-  return { created: inserted.length > 0 };
+  // skipDuplicates: ON CONFLICT DO NOTHING, so concurrent first activations make one subscription.
+  const inserted = await tx.orgSubscription.createMany({
+    data: [{ organizationId, plan: SEAT_PLAN, pricePerSeatCents: SEAT_PRICE_CENTS, trialEndsAt: trialEnd, currentPeriodStart: at, currentPeriodEnd: trialEnd, createdAt: at, updatedAt: at }],
+    skipDuplicates: true,
+  });
+  return { created: inserted.count > 0 };
 }
