@@ -12,6 +12,7 @@ import { burstFrames, judgeBurst } from "@/lib/liveness/judge-burst";
 import { FEATURE_SETTINGS, type LivenessAction } from "@/lib/workflows/settings";
 import { assertNotLocked, lockIfLimitReached, releaseScan, reserveScan, scanSucceeded, throttleKey } from "./face-sign-in-throttle";
 import { validEnrolledFace } from "@/lib/identity/profile";
+import { prepareQuery, runPreparedInTransaction, typedSql } from "@/lib/db/typed-sql";
 
 /**
  * Face sign-in (docs/oidc.md "Face sign-in"): the person names their account (the
@@ -56,6 +57,11 @@ async function accountByEmail(email: string): Promise<Account | null> {
 }
 
 /** 410 `expired`: the sign-in request ended (completed, or expired and forgotten) while this call ran. */
+/** The sign-in request, still open, locked for the transaction. */
+const openInteractionForUpdate = prepareQuery("oidc_interaction_open_for_update", (v: { id: string }) =>
+  typedSql.selectFrom("oidc_interactions").select("id").where("id", "=", v.id).where("completed_at", "is", null).forUpdate(),
+);
+
 export const signInOver = () => new ApiError("expired", { message: "This sign-in request is over or belongs to another browser; start again from the app" });
 
 export type FaceSignInChallenge = {
@@ -81,7 +87,7 @@ export async function issueFaceSignInChallenge(interactionId: string, email: str
   const prisma = await db();
   const { challenge, issued } = await prisma.$transaction(async (tx) => {
     // One at a time per sign-in request, so two requests cannot both take the last try.
-    const open = await tx.$queryRawUnsafe<unknown[]>("SELECT id FROM oidc_interactions WHERE id = $1 AND completed_at IS NULL FOR UPDATE", interactionId);
+    const open = await runPreparedInTransaction(tx, openInteractionForUpdate, { id: interactionId });
     if (open.length === 0) throw signInOver();
     const before = await tx.faceSignInChallenge.count({ where: { interactionId } });
     if (before >= FACE_SIGN_IN.triesPerSignIn) {

@@ -7,6 +7,7 @@ import { ApiError } from "@/lib/http/api-error";
 import { settleSessionOutcome } from "./settle-outcome";
 import { findSession } from "./find-session";
 import { presentSession } from "./present";
+import { prepareQuery, runPreparedInTransaction, typedSql } from "@/lib/db/typed-sql";
 
 /**
  * PATCH /api/v2/session/{id}/status: the manual decision of an IN_REVIEW
@@ -28,10 +29,13 @@ export function assertReviewPending(status: string | null): void {
 
 /** Locks the session's row in `tx` and applies the review rule (assertReviewPending) to its current status. */
 export async function lockPendingReview(tx: Tx, sessionId: string): Promise<void> {
-  const [locked] = await tx.$queryRaw<Array<{ status: string }>>`
-      SELECT status FROM sessions WHERE id = ${sessionId} FOR UPDATE`;
+  const [locked] = await runPreparedInTransaction(tx, lockedSessionStatus, { id: sessionId });
   assertReviewPending(locked?.status ?? null);
 }
+
+const lockedSessionStatus = prepareQuery("session_status_for_update", (v: { id: string }) =>
+  typedSql.selectFrom("sessions").select("status").where("id", "=", v.id).forUpdate(),
+);
 
 export async function reviewSession(
   app: App,

@@ -1,9 +1,9 @@
 import { randomBytes } from "node:crypto";
-import { Prisma } from "@/generated/prisma/client";
 import { now as clockNow } from "@/lib/clock";
 import type { Tx } from "@/lib/db/client";
 import { isRecoverySession } from "@/lib/workflows/recovery-purpose";
 import { isSessionEventStatus, recoveryEventType, sessionEventType, type SessionEventStatus } from "./event-types";
+import { prepareQuery, runPreparedInTransaction, typedSql } from "@/lib/db/typed-sql";
 
 type SessionForEvent = { id: string; appId: string; vendorData: string | null; callbackUrl: string | null; workflowSnapshot?: unknown };
 
@@ -32,16 +32,25 @@ export function newEventId(prefix = "evt_"): string {
  * endpoint, nor left pending after its deletion. `deliverable`: only
  * active, approved endpoints (the targets of an app's events).
  */
-export async function lockEndpointsForDelivery(tx: Tx, appId: string, where: { id?: string; url?: string; deliverable?: boolean }) {
-  return tx.$queryRaw<Array<{ id: string; url: string }>>`
-    SELECT id, url FROM webhook_endpoints
-     WHERE app_id = ${appId}
-       ${where.id !== undefined ? Prisma.sql`AND id = ${where.id}` : Prisma.empty}
-       ${where.url !== undefined ? Prisma.sql`AND url = ${where.url}` : Prisma.empty}
-       ${where.deliverable ? Prisma.sql`AND active AND approved` : Prisma.empty}
-     ORDER BY created_at, id
-     FOR KEY SHARE`;
+export async function lockEndpointsForDelivery(tx: Tx, appId: string, which: { id: string } | { deliverable: true; url?: string }) {
+  if ("id" in which) return runPreparedInTransaction(tx, endpointsForDelivery.byId, { appId, id: which.id });
+  if (which.url !== undefined) return runPreparedInTransaction(tx, endpointsForDelivery.deliverableAt, { appId, url: which.url });
+  return runPreparedInTransaction(tx, endpointsForDelivery.deliverable, { appId });
 }
+
+/** The app's endpoints, oldest first, share-locked against a delete while the event is queued. */
+const endpointsOf = (appId: string) =>
+  typedSql.selectFrom("webhook_endpoints").select(["id", "url"]).where("app_id", "=", appId).orderBy("created_at").orderBy("id").forKeyShare();
+
+const endpointsForDelivery = {
+  byId: prepareQuery("webhook_endpoint_by_id_key_share", (v: { appId: string; id: string }) => endpointsOf(v.appId).where("id", "=", v.id)),
+  deliverable: prepareQuery("webhook_endpoints_deliverable_key_share", (v: { appId: string }) =>
+    endpointsOf(v.appId).where("active", "=", true).where("approved", "=", true),
+  ),
+  deliverableAt: prepareQuery("webhook_endpoints_deliverable_at_key_share", (v: { appId: string; url: string }) =>
+    endpointsOf(v.appId).where("active", "=", true).where("approved", "=", true).where("url", "=", v.url),
+  ),
+};
 
 /**
  * The endpoints an event of this app goes to: the session's `callback` (the

@@ -29,16 +29,13 @@ const KNOWN: Record<string, number> = {
   "faces/sealed-faces.ts": 8,
   "licence-registries/import/import-registry.ts": 1,
   "oidc/face-sign-in-throttle.ts": 2,
-  "oidc/face-sign-in.ts": 1,
   "oidc/grants/refresh-token.ts": 1,
   "oidc/grants/revoke.ts": 3,
   "oidc/keys.ts": 1,
   "org/billing/run.ts": 6,
   "org/face-activation.ts": 2,
   "sessions/location-fix.ts": 3,
-  "sessions/review-session.ts": 1,
   "tenancy/webhook-endpoints.ts": 2,
-  "webhooks/outbox.ts": 1,
   "webhooks/worker.ts": 2,
 };
 
