@@ -29,7 +29,6 @@ const KNOWN: Record<string, number> = {
   "faces/sealed-faces.ts": 8,
   "licence-registries/import/import-registry.ts": 1,
   "oidc/face-sign-in-throttle.ts": 2,
-  "oidc/grants/refresh-token.ts": 1,
   "oidc/grants/revoke.ts": 3,
   "oidc/keys.ts": 1,
   "org/billing/run.ts": 6,

@@ -1,7 +1,6 @@
 import type { App } from "@/generated/prisma/client";
 import { now } from "@/lib/clock";
 import { hashSecret } from "@/lib/crypto/secrets";
-import { sqlPool } from "@/lib/db/client";
 import { ApiError } from "@/lib/http/api-error";
 import { OIDC_TTL, splitScope } from "../config";
 import { sql } from "kysely";
@@ -122,23 +121,18 @@ export async function refreshTokenGrant(app: App, request: RefreshTokenRequest):
   });
 }
 
+/** The presented refresh token and its grant, whatever their state (refuse() says why it was not accepted). */
+const presentedToken = prepareQuery("oidc_refresh_presented", (v: { hash: string }) =>
+  typedSql
+    .selectFrom("oidc_refresh_tokens as r")
+    .innerJoin("oidc_grants as g", "g.id", "r.grant_id")
+    .select(["r.consumed_at", "r.expires_at", "g.app_id", "g.account_id", "g.revoked_at", "g.scope"])
+    .where("r.token_hash", "=", v.hash),
+);
+
 /** Why the token was not accepted; a replay revokes the person's grants for this client. */
 async function refuse(app: App, hash: string, requested: string | null): Promise<never> {
-  const pool = await sqlPool();
-  const { rows } = await pool.query<{
-    consumed_at: Date | null;
-    expires_at: Date;
-    app_id: string;
-    account_id: string;
-    revoked_at: Date | null;
-    scope: string;
-  }>(
-    `SELECT r.consumed_at, r.expires_at, g.app_id, g.account_id, g.revoked_at, g.scope
-       FROM oidc_refresh_tokens r JOIN oidc_grants g ON g.id = r.grant_id
-      WHERE r.token_hash = $1`,
-    [hash],
-  );
-  const row = rows[0];
+  const [row] = await runPrepared(presentedToken, { hash });
   if (!row) throw new ApiError("invalid_grant", { message: "Unknown refresh token" });
   if (row.app_id !== app.id) throw new ApiError("invalid_grant", { message: "The refresh token was issued to another client" });
   if (row.consumed_at) {
