@@ -2,7 +2,7 @@ import { sql } from "kysely";
 import { now } from "@/lib/clock";
 import type { Prisma } from "@/generated/prisma/client";
 import { db, type Tx } from "@/lib/db/client";
-import { prepareQuery, runPrepared, typedSql } from "@/lib/db/typed-sql";
+import { prepareQuery, runPrepared, runPreparedInTransaction, typedSql } from "@/lib/db/typed-sql";
 import { rescoreFloor, SimilarityEstimator } from "./code-estimate";
 import { galleryIndex } from "./gallery-index";
 import { openTemplate, sealedSearchCode, sealTemplate } from "./sealed-faces";
@@ -196,6 +196,11 @@ export async function enrollFace(appId: string, sessionId: string, template: Fac
   return faceId;
 }
 
+/** The face, row-locked for the transaction (an unlink). */
+const faceForUpdate = prepareQuery("face_identity_for_update", (v: { id: string }) =>
+  typedSql.selectFrom("face_identities").select(["id", "account_id"]).where("id", "=", v.id).forUpdate(),
+);
+
 /**
  * DELETE /api/v2/face-uniqueness/{svc_uuid}: unlinks the app's active
  * enrollment; a shadow identity left with no active enrollment anywhere is
@@ -205,8 +210,7 @@ export async function enrollFace(appId: string, sessionId: string, template: Fac
 export async function unlinkFace(appId: string, faceId: string): Promise<{ deleted: boolean } | null> {
   const prisma = await db();
   return prisma.$transaction(async (tx) => {
-    const [face] = await tx.$queryRaw<Array<{ id: string; account_id: string | null }>>`
-      SELECT id, account_id FROM face_identities WHERE id = ${faceId} FOR UPDATE`;
+    const [face] = await runPreparedInTransaction(tx, faceForUpdate, { id: faceId });
     if (!face) return null;
     const unlinked = await tx.faceEnrollment.updateMany({
       where: { faceId, appId, status: "active" },

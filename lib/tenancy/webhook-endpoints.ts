@@ -9,6 +9,12 @@ import { now } from "@/lib/clock";
 import { newWebhookSecret } from "./credentials";
 import { previousExpiry } from "./roll-window";
 import { webhookUrlSchema } from "./schemas";
+import { prepareQuery, runPreparedInTransaction, typedSql } from "@/lib/db/typed-sql";
+
+/** The app's webhook endpoint, row-locked for the transaction (a secret rotation, a delete). */
+const endpointForUpdate = prepareQuery("webhook_endpoint_for_update", (v: { id: string; appId: string }) =>
+  typedSql.selectFrom("webhook_endpoints").select(["url", "secret_encrypted"]).where("id", "=", v.id).where("app_id", "=", v.appId).forUpdate(),
+);
 
 /**
  * A webhook endpoint of an app. The signing secret is generated here, shown
@@ -56,8 +62,7 @@ export async function rotateWebhookSecret(appId: string, webhookId: string, expi
   const secret = newWebhookSecret();
   const previousExpiresAt = previousExpiry(now(), expireInSeconds);
   return prisma.$transaction(async (tx) => {
-    const [current] = await tx.$queryRaw<Array<{ secret_encrypted: string }>>`
-      SELECT secret_encrypted FROM webhook_endpoints WHERE id = ${webhookId} AND app_id = ${appId} FOR UPDATE`;
+    const [current] = await runPreparedInTransaction(tx, endpointForUpdate, { id: webhookId, appId });
     if (!current) throw new ApiError("not_found", { message: "Webhook not found" });
     const endpoint = await tx.webhookEndpoint.update({
       where: { id: webhookId },
@@ -135,8 +140,7 @@ export type DeletedWebhook = { webhook_id: string; deleted: true; cancelled_deli
 export async function deleteWebhookEndpoint(appId: string, webhookId: string, who: WebhookActor): Promise<DeletedWebhook> {
   const prisma = await db();
   return prisma.$transaction(async (tx) => {
-    const [locked] = await tx.$queryRaw<Array<{ url: string }>>`
-      SELECT url FROM webhook_endpoints WHERE id = ${webhookId} AND app_id = ${appId} FOR UPDATE`;
+    const [locked] = await runPreparedInTransaction(tx, endpointForUpdate, { id: webhookId, appId });
     if (!locked) throw new ApiError("not_found", { message: "Webhook not found" });
     const cancelled = await cancelPendingDeliveries(tx, webhookId);
     await tx.webhookEndpoint.delete({ where: { id: webhookId } });

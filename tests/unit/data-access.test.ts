@@ -25,16 +25,13 @@ const KNOWN: Record<string, number> = {
   "billing/ledger.ts": 2,
   "checks/run-face-uniqueness.ts": 1,
   "faces/gallery-index.ts": 10,
-  "faces/gallery.ts": 1,
   "faces/sealed-faces.ts": 8,
   "licence-registries/import/import-registry.ts": 1,
   "oidc/face-sign-in-throttle.ts": 2,
-  "oidc/grants/revoke.ts": 3,
   "oidc/keys.ts": 1,
   "org/billing/run.ts": 6,
   "org/face-activation.ts": 2,
   "sessions/location-fix.ts": 3,
-  "tenancy/webhook-endpoints.ts": 2,
   "webhooks/worker.ts": 2,
 };
 
