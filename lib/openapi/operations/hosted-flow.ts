@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { DocumentFields } from "@/lib/checks/run-document-check";
 import { CredentialBody } from "@/lib/credentials/run-credential-check";
-import { LICENCE_INPUT_FIELDS, LICENCE_STATUSES } from "@/lib/licence-registries/types";
+import { LICENCE_STATUSES } from "@/lib/licence-registries/types";
 import { LocationBody } from "@/lib/flow/submit-location";
 import { BURST_FRAMES, BurstFields, ChallengeBody, CHALLENGE_TTL_SECONDS, COLOUR_SETTLE_MS } from "@/lib/liveness/challenges";
 import { SCREEN_COLOURS } from "@/lib/liveness/colour-challenge";
