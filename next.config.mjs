@@ -7,7 +7,7 @@ const nextConfig = {
   poweredByHeader: false,
   // Loaded by Node at run time, never bundled: PGlite ships WASM and data
   // files, pg/ioredis have optional native paths.
-  serverExternalPackages: ["@electric-sql/pglite", "wabt", "pg", "ioredis", "rate-limiter-flexible", "piscina", "sharp", "pg-boss"],
+  serverExternalPackages: ["@electric-sql/pglite", "pg", "ioredis", "rate-limiter-flexible", "piscina", "sharp", "pg-boss"],
   // No page or route of this app is ever shown inside another page
   // (clickjacking), also in browsers that send no Sec-Fetch-Dest: catch-alls,
   // so a new page is covered without being listed. The one exception is the

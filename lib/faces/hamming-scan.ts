@@ -1,3 +1,4 @@
+import { HAMMING_KERNEL_WASM_BASE64 } from "./hamming-kernel-binary";
 import { SEARCH_CODE_BYTES } from "./search-code";
 
 /**
@@ -5,8 +6,12 @@ import { SEARCH_CODE_BYTES } from "./search-code";
  * 128-byte probe code to every code of a block, in WebAssembly with 128-bit
  * SIMD (`i8x16.popcnt`): about 11 ns a code on this project's 2-core
  * machine, a million codes in ~12 ms on one core, against ~70 ms for the
- * best plain-JavaScript popcount. The text below is the whole kernel; wabt
- * (the WebAssembly Binary Toolkit) assembles it once per process.
+ * best plain-JavaScript popcount. The kernel's text is
+ * ./hamming-kernel-source.ts; the server loads it assembled
+ * (./hamming-kernel-binary.ts, written by `npm run -s kernel:build` with
+ * wabt, the WebAssembly Binary Toolkit, and checked against the text by
+ * tests/unit/hamming-kernel.test.ts), so no assembler ships or runs in
+ * production.
  *
  * The second function, `estimate`, is the similarity estimate of
  * lib/faces/code-estimate.ts for the codes of a block the scan let
@@ -22,73 +27,6 @@ import { SEARCH_CODE_BYTES } from "./search-code";
  *   [TABLE_AT, +4 * 128 * 256)    the probe's estimate table (f32)
  *   [BLOCKS_START, ...) blocks of BLOCK_CODES codes each
  */
-const KERNEL_WAT = `
-(module
-  (memory (export "memory") 1)
-  (func (export "scan") (param $probe i32) (param $codes i32) (param $count i32) (param $out i32)
-    (local $i i32) (local $at i32) (local $sum v128)
-    (local $p0 v128) (local $p1 v128) (local $p2 v128) (local $p3 v128)
-    (local $p4 v128) (local $p5 v128) (local $p6 v128) (local $p7 v128)
-    (local.set $p0 (v128.load offset=0 (local.get $probe)))
-    (local.set $p1 (v128.load offset=16 (local.get $probe)))
-    (local.set $p2 (v128.load offset=32 (local.get $probe)))
-    (local.set $p3 (v128.load offset=48 (local.get $probe)))
-    (local.set $p4 (v128.load offset=64 (local.get $probe)))
-    (local.set $p5 (v128.load offset=80 (local.get $probe)))
-    (local.set $p6 (v128.load offset=96 (local.get $probe)))
-    (local.set $p7 (v128.load offset=112 (local.get $probe)))
-    (local.set $at (local.get $codes))
-    (block $done (loop $next
-      (br_if $done (i32.ge_u (local.get $i) (local.get $count)))
-      ;; per byte lane: popcount of probe XOR code, summed over the 8 slices (at most 64, fits a byte)
-      (local.set $sum (i8x16.add
-        (i8x16.add
-          (i8x16.add (i8x16.popcnt (v128.xor (local.get $p0) (v128.load offset=0 (local.get $at))))
-                     (i8x16.popcnt (v128.xor (local.get $p1) (v128.load offset=16 (local.get $at)))))
-          (i8x16.add (i8x16.popcnt (v128.xor (local.get $p2) (v128.load offset=32 (local.get $at))))
-                     (i8x16.popcnt (v128.xor (local.get $p3) (v128.load offset=48 (local.get $at))))))
-        (i8x16.add
-          (i8x16.add (i8x16.popcnt (v128.xor (local.get $p4) (v128.load offset=64 (local.get $at))))
-                     (i8x16.popcnt (v128.xor (local.get $p5) (v128.load offset=80 (local.get $at)))))
-          (i8x16.add (i8x16.popcnt (v128.xor (local.get $p6) (v128.load offset=96 (local.get $at))))
-                     (i8x16.popcnt (v128.xor (local.get $p7) (v128.load offset=112 (local.get $at))))))))
-      ;; widen and add the 16 lanes
-      (local.set $sum (i32x4.extadd_pairwise_i16x8_u (i16x8.extadd_pairwise_i8x16_u (local.get $sum))))
-      (i32.store16 (i32.add (local.get $out) (i32.shl (local.get $i) (i32.const 1)))
-        (i32.add (i32.add (i32x4.extract_lane 0 (local.get $sum)) (i32x4.extract_lane 1 (local.get $sum)))
-                 (i32.add (i32x4.extract_lane 2 (local.get $sum)) (i32x4.extract_lane 3 (local.get $sum)))))
-      (local.set $at (i32.add (local.get $at) (i32.const ${SEARCH_CODE_BYTES})))
-      (local.set $i (i32.add (local.get $i) (i32.const 1)))
-      (br $next))))
-  (func (export "estimate") (param $block i32) (param $slots i32) (param $count i32) (param $table i32) (param $out i32)
-    (local $n i32) (local $code i32) (local $row i32) (local $j i32)
-    (local $s0 f64) (local $s1 f64) (local $s2 f64) (local $s3 f64)
-    (block $done (loop $next
-      (br_if $done (i32.ge_u (local.get $n) (local.get $count)))
-      (local.set $code (i32.add (local.get $block)
-        (i32.mul (i32.load (i32.add (local.get $slots) (i32.shl (local.get $n) (i32.const 2)))) (i32.const ${SEARCH_CODE_BYTES}))))
-      (local.set $s0 (f64.const 0)) (local.set $s1 (f64.const 0)) (local.set $s2 (f64.const 0)) (local.set $s3 (f64.const 0))
-      (local.set $row (local.get $table))
-      (local.set $j (i32.const 0))
-      ;; byte j of the code picks entry (j, byte) of the table: 256 f32 a row
-      (loop $bytes
-        (local.set $s0 (f64.add (local.get $s0) (f64.promote_f32 (f32.load
-          (i32.add (local.get $row) (i32.shl (i32.load8_u offset=0 (i32.add (local.get $code) (local.get $j))) (i32.const 2)))))))
-        (local.set $s1 (f64.add (local.get $s1) (f64.promote_f32 (f32.load offset=1024
-          (i32.add (local.get $row) (i32.shl (i32.load8_u offset=1 (i32.add (local.get $code) (local.get $j))) (i32.const 2)))))))
-        (local.set $s2 (f64.add (local.get $s2) (f64.promote_f32 (f32.load offset=2048
-          (i32.add (local.get $row) (i32.shl (i32.load8_u offset=2 (i32.add (local.get $code) (local.get $j))) (i32.const 2)))))))
-        (local.set $s3 (f64.add (local.get $s3) (f64.promote_f32 (f32.load offset=3072
-          (i32.add (local.get $row) (i32.shl (i32.load8_u offset=3 (i32.add (local.get $code) (local.get $j))) (i32.const 2)))))))
-        (local.set $row (i32.add (local.get $row) (i32.const 4096)))
-        (local.set $j (i32.add (local.get $j) (i32.const 4)))
-        (br_if $bytes (i32.lt_u (local.get $j) (i32.const ${SEARCH_CODE_BYTES}))))
-      (f64.store (i32.add (local.get $out) (i32.shl (local.get $n) (i32.const 3)))
-        (f64.add (f64.add (local.get $s0) (local.get $s1)) (f64.add (local.get $s2) (local.get $s3))))
-      (local.set $n (i32.add (local.get $n) (i32.const 1)))
-      (br $next))))
-)
-`;
 
 /** Codes per block: 4,096 x 128 bytes = 512 KiB, eight WebAssembly pages. */
 export const BLOCK_CODES = 4096;
@@ -110,16 +48,8 @@ type Kernel = {
 };
 
 async function assembleKernel(): Promise<Kernel> {
-  const { default: loadWabt } = await import("wabt");
-  const wabt = await loadWabt();
-  const parsed = wabt.parseWat("hamming-scan.wat", KERNEL_WAT, { simd: true });
-  try {
-    const { buffer } = parsed.toBinary({});
-    const instance = await WebAssembly.instantiate(new WebAssembly.Module(new Uint8Array(buffer)));
-    return instance.exports as unknown as Kernel;
-  } finally {
-    parsed.destroy();
-  }
+  const instance = await WebAssembly.instantiate(new WebAssembly.Module(Buffer.from(HAMMING_KERNEL_WASM_BASE64, "base64")));
+  return instance.exports as unknown as Kernel;
 }
 
 /**
