@@ -6,6 +6,7 @@ import { roundScore, type FaceTemplate } from "@/lib/faces/templates";
 import type { WorkflowSnapshot } from "@/lib/sessions/present";
 import { recordCheckResult } from "@/lib/sessions/record-check";
 import { processSlot } from "@/lib/process-slots";
+import { lockNameForTransaction } from "@/lib/db/advisory-locks";
 
 /**
  * face_uniqueness: 1:N search of the selfie against the app's enrolled
@@ -71,7 +72,7 @@ async function underDatabaseLock<T>(appId: string, work: () => Promise<T>): Prom
     const prisma = await db();
     return await prisma.$transaction(
       async (tx) => {
-        await tx.$executeRaw`SELECT pg_advisory_xact_lock(${FACE_UNIQUENESS_LOCK}::int, hashtext(${appId}))`;
+        await lockNameForTransaction(tx, FACE_UNIQUENESS_LOCK, appId);
         return work();
       },
       { maxWait: 15_000, timeout: 120_000 },

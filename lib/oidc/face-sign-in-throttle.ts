@@ -3,6 +3,7 @@ import { createHmac } from "node:crypto";
 import { derivedKey } from "@/lib/crypto/encryption-key";
 import { db } from "@/lib/db/client";
 import { ApiError } from "@/lib/http/api-error";
+import { prepareQuery, runPrepared, typedSql } from "@/lib/db/typed-sql";
 
 /**
  * Face sign-in's failed-scan count and soft lock, per address: keyed by an
@@ -39,18 +40,36 @@ export async function assertNotLocked(key: string, at: Date) {
   if (row?.lockedUntil && row.lockedUntil > at) throw lockedError(row.lockedUntil, at);
 }
 
+/**
+ * One more scan counted for the address, unless it is locked or already at
+ * the limit (then no row: the caller says which): a new address starts at 1;
+ * a lock that has passed is lifted by the count.
+ */
+const reserve = prepareQuery("face_sign_in_reserve_scan", (v: { key: string; at: Date; limit: number }) =>
+  typedSql
+    .insertInto("face_sign_in_throttles")
+    .values({ email_hash: v.key, failures: 1, updated_at: v.at })
+    .onConflict((oc) =>
+      oc
+        .column("email_hash")
+        .doUpdateSet((eb) => ({ failures: eb("face_sign_in_throttles.failures", "+", 1), locked_until: null, updated_at: v.at }))
+        .where((eb) => eb.and([eb.or([eb("face_sign_in_throttles.locked_until", "is", null), eb("face_sign_in_throttles.locked_until", "<=", v.at)]), eb("face_sign_in_throttles.failures", "<", v.limit)])),
+    )
+    .returning("failures"),
+);
+
+/** A reserved scan given back, never below 0, unless the address got locked meanwhile. */
+const release = prepareQuery("face_sign_in_release_scan", (v: { key: string }) =>
+  typedSql
+    .updateTable("face_sign_in_throttles")
+    .set((eb) => ({ failures: eb.fn("greatest", [eb("failures", "-", 1), eb.lit(0)]) }))
+    .where("email_hash", "=", v.key)
+    .where("locked_until", "is", null),
+);
+
 /** Counts one scan as failed before it is judged; 423 while locked, 429 when the limit's worth of scans is already counted. Returns the count. */
 export async function reserveScan(key: string, at: Date): Promise<number> {
-  const prisma = await db();
-  const rows = await prisma.$queryRawUnsafe<Array<{ failures: number }>>(
-    `INSERT INTO face_sign_in_throttles AS t (email_hash, failures, updated_at) VALUES ($1, 1, $2)
-     ON CONFLICT (email_hash) DO UPDATE SET failures = t.failures + 1, locked_until = NULL, updated_at = $2
-     WHERE (t.locked_until IS NULL OR t.locked_until <= $2) AND t.failures < $3
-     RETURNING failures`,
-    key,
-    at,
-    FACE_SIGN_IN_LIMITS.failuresBeforeLock,
-  );
+  const rows = await runPrepared(reserve, { key, at, limit: FACE_SIGN_IN_LIMITS.failuresBeforeLock });
   if (rows[0]) return Number(rows[0].failures);
   await assertNotLocked(key, at);
   throw new ApiError("too_many_attempts", { message: "Too many face scans at once for this address; wait for them to finish, or sign in with an emailed code" });
@@ -58,8 +77,7 @@ export async function reserveScan(key: string, at: Date): Promise<number> {
 
 /** Gives a reserved scan back (the picture could not be judged). */
 export async function releaseScan(key: string) {
-  const prisma = await db();
-  await prisma.$executeRawUnsafe(`UPDATE face_sign_in_throttles SET failures = GREATEST(failures - 1, 0) WHERE email_hash = $1 AND locked_until IS NULL`, key);
+  await runPrepared(release, { key });
 }
 
 /** A judged scan failed: the one that reached the limit locks face sign-in (429); before that, nothing to do (it was counted). */

@@ -4,6 +4,7 @@ import { decryptString, encryptString } from "@/lib/crypto/encryption";
 import { db, type Tx } from "@/lib/db/client";
 import { RETIRED_KEY_PUBLISH_SECONDS } from "./config";
 import { processSlot } from "@/lib/process-slots";
+import { lockForTransaction } from "@/lib/db/advisory-locks";
 
 /**
  * RS256 signing keys. The private JWK is stored sealed with ENCRYPTION_KEY.
@@ -40,7 +41,7 @@ async function newKeyRow(status: "active" | "next") {
 }
 
 async function lock(tx: Tx) {
-  await tx.$executeRawUnsafe("SELECT pg_advisory_xact_lock($1)", KEY_LOCK);
+  await lockForTransaction(tx, KEY_LOCK);
 }
 
 /** The active key's kid, making the active and next keys when they do not exist yet. */

@@ -15,6 +15,11 @@ import { activationTokenHash } from "./activation-links";
 import { assertSeatsPayable } from "./billing/seats";
 import { ensureSubscription } from "./billing/subscription";
 import { presentMember } from "./list-members";
+import { prepareQuery, runPreparedInTransaction, typedSql } from "@/lib/db/typed-sql";
+
+/** Row locks for the transaction: the member whose link is scanned, the account a face is enrolled on. */
+const memberForUpdate = prepareQuery("member_for_update", (v: { id: number }) => typedSql.selectFrom("members").select("id").where("id", "=", v.id).forUpdate());
+const accountForUpdate = prepareQuery("account_for_update", (v: { id: string }) => typedSql.selectFrom("accounts").select("id").where("id", "=", v.id).forUpdate());
 
 /**
  * Face activation (spec 3.2 "member scans face"; docs/organization-api.md):
@@ -78,7 +83,7 @@ export async function issueActivationChallenge(activation: Activation) {
   const prisma = await db();
   const { challenge, used } = await prisma.$transaction(async (tx) => {
     // One at a time per member, so parallel requests cannot take more than the link's scans.
-    await tx.$queryRawUnsafe("SELECT id FROM members WHERE id = $1 FOR UPDATE", activation.member.id);
+    await runPreparedInTransaction(tx, memberForUpdate, { id: activation.member.id });
     const used = await tx.memberActivationChallenge.count({ where: { memberId: activation.member.id, tokenHash: activation.tokenHash } });
     if (used >= SCANS_PER_LINK) {
       throw new ApiError("too_many_attempts", { message: `All ${SCANS_PER_LINK} face scans of this link are used: ask your organization for a new invitation`, data: { attempts: used, max_attempts: SCANS_PER_LINK } });
@@ -125,7 +130,7 @@ export async function activateByFace(activation: Activation, accountId: string, 
   const prisma = await db();
   const member = await prisma.$transaction(async (tx) => {
     // Any face already on the account (valid or stale) must be this one; only an account without a face gets it enrolled.
-    await tx.$queryRawUnsafe("SELECT id FROM accounts WHERE id = $1 FOR UPDATE", accountId);
+    await runPreparedInTransaction(tx, accountForUpdate, { id: accountId });
     const enrolled = (await readProfile(accountId, at, tx)).face;
     if (enrolled && roundScore(templateSimilarity(enrolled.content, live)) < faceSignInThreshold()) {
       throw new ApiError("face_not_matched", { message: "This is not the face enrolled on your account: try again in good light", data: { reason: "not_matched", attempts_left: attemptsLeft } });

@@ -12,8 +12,8 @@ import { describe, expect, it } from "vitest";
 const lib = path.join(__dirname, "../../lib");
 const RAW_SQL = /\$(?:query|execute)Raw(?:Unsafe)?\b|\.query(?:<(?:[^<>]|<(?:[^<>]|<[^<>]*>)*>)*>)?\(/g;
 
-/** Where SQL strings belong: the migration runner, planner statistics and the typed-SQL runner; health's `SELECT 1`; key rotation, which walks every sealed column by name. */
-const PLUMBING = new Set(["db/migrate.ts", "db/planner-statistics.ts", "db/typed-sql.ts", "health/check-health.ts", "operations/rotate-keys.ts", "jobs/queue.ts"]);
+/** Where SQL strings belong: the migration runner, planner statistics, the typed-SQL runner and advisory locks; health's `SELECT 1`; key rotation, which walks every sealed column by name. */
+const PLUMBING = new Set(["db/migrate.ts", "db/planner-statistics.ts", "db/typed-sql.ts", "db/advisory-locks.ts", "health/check-health.ts", "operations/rotate-keys.ts", "jobs/queue.ts"]);
 
 /**
  * Statements still written as strings on 2026-11-28, by file: each count may
@@ -23,14 +23,10 @@ const PLUMBING = new Set(["db/migrate.ts", "db/planner-statistics.ts", "db/typed
  */
 const KNOWN: Record<string, number> = {
   "billing/ledger.ts": 2,
-  "checks/run-face-uniqueness.ts": 1,
   "faces/gallery-index.ts": 10,
   "faces/sealed-faces.ts": 8,
   "licence-registries/import/import-registry.ts": 1,
-  "oidc/face-sign-in-throttle.ts": 2,
-  "oidc/keys.ts": 1,
   "org/billing/run.ts": 6,
-  "org/face-activation.ts": 2,
   "sessions/location-fix.ts": 3,
   "webhooks/worker.ts": 2,
 };
