@@ -38,7 +38,7 @@ const RESCORE_SPLIT_FROM = 100;
 const BELOW_CHECKED_PER_QUERY = 8;
 
 /** The stored templates of the candidates, by `seq`: the re-score's reads, with no other table touched. */
-const candidateTemplates = prepareQuery("face_gallery_rescore", (v: { seqs: string[] }) =>
+const candidateTemplates = prepareQuery("face_gallery_candidate_templates", (v: { seqs: string[] }) =>
   typedSql
     .selectFrom(sql<{ seq: string }>`(SELECT unnest(${v.seqs}::bigint[]) AS seq)`.as("c"))
     .innerJoin("face_identities as f", "f.seq", "c.seq")
@@ -134,9 +134,9 @@ export async function rescoreCandidates(
     const active = new Set(rows.map((r) => r.face_id));
     return faces.filter((f) => active.has(f.svc_uuid));
   };
+  // By the comparison, not by position: a score that is NaN is neither.
   const above = scored.filter((f) => f.similarity >= options.threshold);
-  // By the comparison, not by position: a template that scores NaN (unreadable) is never "above".
-  const below = scored.filter((f) => !(f.similarity >= options.threshold) && !Number.isNaN(f.similarity));
+  const below = scored.filter((f) => f.similarity < options.threshold);
   const matches = await enrolled(above);
   for (let at = 0; at < below.length; at += BELOW_CHECKED_PER_QUERY) {
     const [closestBelow] = await enrolled(below.slice(at, at + BELOW_CHECKED_PER_QUERY));

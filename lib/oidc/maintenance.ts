@@ -1,6 +1,6 @@
 import { now } from "@/lib/clock";
 import { db } from "@/lib/db/client";
-import { processSlot } from "@/lib/process-slots";
+import { dueEvery } from "@/lib/process-slots";
 
 /**
  * Forgets what has expired: sign-in requests and codes, authorization codes,
@@ -23,12 +23,8 @@ export async function purgeExpiredOidcRows(): Promise<void> {
 
 /** How often the sweeper runs it: the rows are small and a day's grace is kept anyway. */
 const OIDC_PURGE_EVERY_MS = 10 * 60 * 1000;
-const lastPurgeSlot = processSlot<number>("oidcPurgeAt");
 
 /** purgeExpiredOidcRows at most every 10 minutes: one of the sweeper's tasks (lib/sessions/expiry-sweeper.ts, given by start-up). */
 export function purgeExpiredOidcRowsWhenDue(): Promise<void> {
-  const at = now().getTime();
-  if (at - (lastPurgeSlot.value ?? 0) < OIDC_PURGE_EVERY_MS) return Promise.resolve();
-  lastPurgeSlot.value = at;
-  return purgeExpiredOidcRows();
+  return dueEvery("oidcPurgeAt", OIDC_PURGE_EVERY_MS, now().getTime()) ? purgeExpiredOidcRows() : Promise.resolve();
 }

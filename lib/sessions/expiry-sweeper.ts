@@ -8,10 +8,9 @@ import { pruneFaceIndexChanges } from "@/lib/faces/gallery-index";
 import { purgeExpiredIdempotencyRecords } from "@/lib/http/idempotency";
 import { describeError, logger } from "@/lib/log/logger";
 import { expireDueSessions } from "./expire-sessions";
-import { processSlot } from "@/lib/process-slots";
+import { dueEvery, processSlot } from "@/lib/process-slots";
 
 const sweeperSlot = processSlot<NodeJS.Timeout>("sweeper");
-const facePurgeAtSlot = processSlot<number>("facePurgeAt");
 
 /** The gallery's retention is in days: its purge (a scan of the enrollments) runs at most hourly. */
 const FACE_PURGE_EVERY_MS = 3_600_000;
@@ -19,8 +18,7 @@ const FACE_PURGE_EVERY_MS = 3_600_000;
 function purgeFaceGallery(): Promise<number> {
   const days = env().FACE_GALLERY_RETENTION_DAYS;
   const at = now();
-  if (!days || at.getTime() - (facePurgeAtSlot.value ?? 0) < FACE_PURGE_EVERY_MS) return Promise.resolve(0);
-  facePurgeAtSlot.value = at.getTime();
+  if (!days || !dueEvery("facePurgeAt", FACE_PURGE_EVERY_MS, at.getTime())) return Promise.resolve(0);
   return purgeExpiredEnrollments(at, days);
 }
 

@@ -1,4 +1,3 @@
-import { spawn } from "node:child_process";
 import path from "node:path";
 import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
@@ -8,7 +7,7 @@ import { connectEmbedded, type EmbeddedConnection } from "@/lib/db/embedded-host
 import { UNSEALED_LOCATION_FIXES } from "@/lib/sessions/location-fix";
 import { migrateDatabase, readMigrations } from "@/lib/db/migrate";
 import { registerAppDataMigrations } from "@/lib/operations/data-migrations";
-import { runScript } from "../support/cli";
+import { runProcess, runScript } from "../support/cli";
 import { openSearchCode, openTemplate } from "@/lib/faces/sealed-faces";
 import { searchCode } from "@/lib/faces/search-code";
 import { createTestDatabase, testDatabaseKind, type TestDatabase } from "../support/database";
@@ -37,17 +36,6 @@ async function query<T extends pg.QueryResultRow>(url: string, text: string): Pr
   } finally {
     await client.end();
   }
-}
-
-function run(command: string, args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(command, args, { cwd: ROOT, env: { ...process.env, ...env } });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d) => (stdout += d));
-    child.stderr.on("data", (d) => (stderr += d));
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-  });
 }
 
 /** Indexes only the migrations declare (Prisma has no partial indexes): left out of the comparison with Prisma's schema, checked on their own. */
@@ -123,7 +111,7 @@ describe(`migrations (${testDatabaseKind()})`, () => {
     const [migrated, generated] = await Promise.all([freshDatabase("mig-a"), freshDatabase("mig-b")]);
     await migrateDatabase(migrated);
     const prismaCli = path.join(ROOT, "node_modules", "prisma", "build", "index.js");
-    const diff = await run(
+    const diff = await runProcess(
       process.execPath,
       [prismaCli, "migrate", "diff", "--from-empty", "--to-schema-datamodel", "prisma/schema.prisma", "--script"],
       { DATABASE_URL: generated },

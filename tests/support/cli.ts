@@ -14,8 +14,13 @@ export function runCli(args: string[], env: Record<string, string>): Promise<Cli
 
 /** Runs one of bin/'s entry points as its npm script does (`bin/migrate.ts` is `npm run db:migrate`). */
 export function runScript(script: string, args: string[], env: Record<string, string>): Promise<CliResult> {
+  return runProcess(process.execPath, [TSX, script, ...args], env);
+}
+
+/** Runs a command in the project's folder with the test environment plus `env`; its output, exit code and output as JSON when it is. */
+export function runProcess(command: string, args: string[], env: Record<string, string>): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [TSX, script, ...args], { cwd: ROOT, env: baseEnv(env) });
+    const child = spawn(command, args, { cwd: ROOT, env: baseEnv(env) });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (d) => (stdout += d));
