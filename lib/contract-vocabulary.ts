@@ -42,3 +42,14 @@ export type SessionStatus = (typeof SESSION_STATUSES)[number];
 /** Check statuses: spec 2.2 names passed and failed; the rest are ours. */
 export const CHECK_STATUSES = ["passed", "failed", "review", "pending", "not_performed"] as const;
 export type CheckStatus = (typeof CHECK_STATUSES)[number];
+
+/**
+ * A stored text as one of its vocabulary's values (a session's status, a
+ * feature, a member's role read from a text column): presenters answer the
+ * contract's literal types, and a value outside the vocabulary is a
+ * corrupted row, refused here (a 500 in the request's log) rather than sent.
+ */
+export function vocabularyValue<const T extends string>(vocabulary: readonly T[], stored: string, what: string): T {
+  if ((vocabulary as readonly string[]).includes(stored)) return stored as T;
+  throw new Error(`stored ${what} "${stored}" is not one of ${vocabulary.join(", ")}`);
+}

@@ -13,4 +13,4 @@ export function centsToAmount(cents: number): number {
 }
 
 export const WELCOME_CREDIT_CENTS = 100_00;
-export const CURRENCY = "USD";
+export const CURRENCY = "USD" as const;

@@ -221,5 +221,5 @@ export async function submitCredential(session: Session, body: CredentialBody, s
     artifacts: { licence_record: record },
   });
   const attemptsLeft = Math.max(0, settings.max_attempts - reservation.before - (unanswered ? 0 : 1));
-  return { checks: [{ type: "credential", status: outcome.status, data, error: outcome.error }], attempts_left: attemptsLeft };
+  return { checks: [{ type: "credential" as const, status: outcome.status, data, error: outcome.error }], attempts_left: attemptsLeft };
 }

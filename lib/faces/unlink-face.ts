@@ -19,5 +19,5 @@ export async function forgetFace(app: App, svcUuid: string) {
   }
   const result = UUID_PATTERN.test(svcUuid) ? await unlinkFace(app.id, svcUuid.toLowerCase()) : null;
   if (!result) throw new ApiError("not_found", { message: "No active face enrollment with this svc_uuid in this project" });
-  return { svc_uuid: svcUuid.toLowerCase(), unlinked: true, deleted: result.deleted };
+  return { svc_uuid: svcUuid.toLowerCase(), unlinked: true as const, deleted: result.deleted };
 }

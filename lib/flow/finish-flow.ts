@@ -1,6 +1,7 @@
 import type { Session } from "@/generated/prisma/client";
 import { completeSession } from "@/lib/sessions/complete-session";
-import { isDecided } from "@/lib/sessions/statuses";
+import { vocabularyValue } from "@/lib/contract-vocabulary";
+import { DECIDED_STATUSES, isDecided } from "@/lib/sessions/statuses";
 import { returnUrlWithHint } from "./return-url";
 
 /**
@@ -12,5 +13,9 @@ import { returnUrlWithHint } from "./return-url";
 export async function finishFlow(session: Session) {
   // A decided session answers with its outcome (the route's answersDecidedSession).
   const decided = isDecided(session.status) ? session : await completeSession(session.id);
-  return { session_id: decided.id, status: decided.status, redirect_url: returnUrlWithHint(decided) };
+  return {
+    session_id: decided.id,
+    status: vocabularyValue(DECIDED_STATUSES, decided.status, "finished session's status"),
+    redirect_url: returnUrlWithHint(decided),
+  };
 }

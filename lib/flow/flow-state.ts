@@ -7,6 +7,7 @@ import { OPEN_STATUSES } from "@/lib/sessions/statuses";
 import { returnUrlWithHint } from "./return-url";
 import { wasReused } from "@/lib/identity/proofs";
 import type { Feature } from "@/lib/workflows/schemas";
+import { CHECK_STATUSES, FEATURES, SESSION_STATUSES, vocabularyValue } from "@/lib/contract-vocabulary";
 
 /**
  * What the page asks of the person for each step (`input`, with the route it
@@ -17,7 +18,7 @@ function stepInput(type: Feature, snapshot: WorkflowSnapshot, features: readonly
   const settings = snapshot.settings;
   switch (type) {
     case "id_verification":
-      return { input: { endpoint: "/api/v2/document", document_types: settings.id_verification?.allowed_documents ?? [] } };
+      return { input: { endpoint: "/api/v2/document", document_types: settings.id_verification?.allowed_documents ?? [] } } as const;
     case "liveness":
       return {
         input: {
@@ -26,9 +27,9 @@ function stepInput(type: Feature, snapshot: WorkflowSnapshot, features: readonly
           frames: { min: BURST_FRAMES.min, max: BURST_FRAMES.max, recommended: settings.liveness?.frames ?? 5 },
           max_attempts: settings.liveness?.max_attempts ?? 3,
         },
-      };
+      } as const;
     case "location":
-      return { input: { endpoint: "/api/v2/location" } };
+      return { input: { endpoint: "/api/v2/location" } } as const;
     case "credential":
       return {
         input: {
@@ -38,14 +39,16 @@ function stepInput(type: Feature, snapshot: WorkflowSnapshot, features: readonly
           license_types: settings.credential?.license_types ?? [],
           max_attempts: settings.credential?.max_attempts ?? 5,
         },
-      };
+      } as const;
     case "face_uniqueness":
-      return features.includes("liveness") ? { derived: true } : { input: { endpoint: "/api/v2/face-uniqueness" } };
+      return features.includes("liveness") ? ({ derived: true } as const) : ({ input: { endpoint: "/api/v2/face-uniqueness" } } as const);
     case "face_match":
     case "age":
-      return { derived: true };
-    default:
-      return { input: null };
+      return { derived: true } as const;
+    default: {
+      const unknownFeature: never = type;
+      throw new Error(`no hosted step for feature ${String(unknownFeature)}`);
+    }
   }
 }
 
@@ -60,7 +63,7 @@ function stoppedBy(session: Session, checks: Array<{ type: string; status: strin
   const decisive = checks.filter(isFinalFailure).sort((a, b) => order(a.type) - order(b.type))[0];
   if (!decisive) return null;
   const code = (decisive.error as { code?: unknown } | null)?.code;
-  return { type: decisive.type, code: typeof code === "string" ? code : "failed" };
+  return { type: vocabularyValue(FEATURES, decisive.type, "feature"), code: typeof code === "string" ? code : "failed" };
 }
 
 /**
@@ -83,12 +86,12 @@ export async function flowState(session: Session) {
   const metadata = session.metadata as Record<string, unknown>;
   return {
     session_id: session.id,
-    status: session.status,
+    status: vocabularyValue(SESSION_STATUSES, session.status, "session status"),
     app: { name: app.name, logo: app.logo },
     workflow: { name: snapshot.name },
     steps: session.features.map((type) => ({
-      type,
-      status: byType.get(type)?.status ?? "pending",
+      type: vocabularyValue(FEATURES, type, "feature"),
+      status: vocabularyValue(CHECK_STATUSES, byType.get(type)?.status ?? "pending", "check status"),
       attempts: attemptsOf(type),
       /** Done already: taken from the proofs of the person's account (lib/identity/reuse.ts). */
       reused: wasReused(byType.get(type)?.data),

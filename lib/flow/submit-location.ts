@@ -37,13 +37,15 @@ export async function submitLocation(session: Session, body: z.infer<typeof Loca
     radius_m: metadata.radius_m ?? settings?.default_radius_m ?? null,
   });
   const error = verdict.error && body.error ? { ...verdict.error, reason: body.error } : verdict.error;
+  // A location check always decides: passed in range, failed otherwise (unreadable included).
+  const status = verdict.status as "passed" | "failed";
   await recordCheckResult({
     sessionId: session.id,
     type: "location",
-    status: verdict.status as "passed" | "failed",
+    status,
     // The fix is personal data: stored sealed (lib/sessions/location-fix.ts), opened again for the decision.
     data: sealLocationData({ ...verdict.data, ...(fix?.accuracy_m !== undefined ? { accuracy_m: fix.accuracy_m } : {}) }),
     error,
   });
-  return { type: "location", status: verdict.status, data: verdict.data, error };
+  return { type: "location" as const, status, data: verdict.data, error };
 }

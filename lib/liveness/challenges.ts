@@ -6,7 +6,8 @@ import { db, type Db, type Tx } from "@/lib/db/client";
 import { ApiError } from "@/lib/http/api-error";
 import { UUID_PATTERN } from "@/lib/http/validation";
 import type { LivenessAction } from "@/lib/workflows/settings";
-import { drawColours, type ScreenColour } from "./colour-challenge";
+import { vocabularyValue } from "@/lib/contract-vocabulary";
+import { drawColours, SCREEN_COLOURS, type ScreenColour } from "./colour-challenge";
 
 /**
  * The active liveness challenge (spec 8: single use, 60 seconds): a random
@@ -105,7 +106,7 @@ export function challengeColours(options: ChallengeOptions = {}): ScreenColour[]
 
 /** The challenge answer's colour fields: the page lights the screen with `colours[k]` while it takes frame k. */
 export function colourFields(colours: readonly string[]) {
-  return { colours: [...colours], colour_settle_ms: COLOUR_SETTLE_MS };
+  return { colours: colours.map((c) => vocabularyValue(SCREEN_COLOURS, c, "screen colour")), colour_settle_ms: COLOUR_SETTLE_MS };
 }
 
 /**
@@ -113,7 +114,7 @@ export function colourFields(colours: readonly string[]) {
  * camera's exposure and pipeline latency (a frame shows the light of 100-250
  * ms earlier), with margin.
  */
-export const COLOUR_SETTLE_MS = 350;
+export const COLOUR_SETTLE_MS = 350 as const;
 
 /** A challenge as the burst's judge needs it: its actions and the server's copy of its colours. */
 export type IssuedChallenge = { actions: LivenessAction[]; colours: string[] };

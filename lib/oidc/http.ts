@@ -1,4 +1,5 @@
-import { apiRoute } from "@/lib/http/api-route";
+import { answerNotYetTyped, apiRoute, operationRoute, servedRoute } from "@/lib/http/api-route";
+import type { Operation } from "@/lib/http/operation";
 import type { RouteHandler } from "@/lib/http/adapters/next";
 import { ApiError } from "@/lib/http/api-error";
 import { assertStorableEntries } from "@/lib/http/core/clean-input";
@@ -18,20 +19,29 @@ import { STRINGS } from "@/lib/accounts/sign-in-strings";
  */
 export type OidcRequest = RequestView;
 type Ctx = { requestId: string; params: Record<string, string> };
-type Handler = (req: OidcRequest, ctx: Ctx) => Promise<Reply>;
+export type OidcHandler = (req: OidcRequest, ctx: Ctx) => Promise<Reply>;
+type Handler = OidcHandler;
 
 /** Parameters of OAuth requests: small (RFC 6749 bodies are a few hundred bytes). */
 const MAX_BODY_BYTES = 64 * 1024;
 
-function oidcRoute(handler: Handler, renderError?: (err: ApiError, req: OidcRequest) => Reply): RouteHandler {
-  return apiRoute({ auth: "none", rawBody: true, bodyLimit: MAX_BODY_BYTES, renderError }, async ({ req, requestId, params }) => {
-    return handler(req, { requestId, params });
-  });
+/**
+ * A provider route: of its documented operation when it has one
+ * (lib/openapi/operations/oidc.ts, composed in lib/server/oidc-routes.ts),
+ * whose schemas describe the parameters the handler reads itself.
+ */
+function oidcRoute(handler: Handler, renderError: ((err: ApiError, req: OidcRequest) => Reply) | undefined, operation?: Operation): RouteHandler {
+  const run = async ({ req, requestId, params }: { req: OidcRequest; requestId: string; params: Record<string, string> }) => handler(req, { requestId, params });
+  if (!operation) return apiRoute({ auth: "none", rawBody: true, bodyLimit: MAX_BODY_BYTES, renderError }, run);
+  return servedRoute(
+    operation,
+    operationRoute(operation, answerNotYetTyped(run), { readsOwnParameters: true, bodyLimit: MAX_BODY_BYTES, renderError }),
+  );
 }
 
 /** JSON endpoints (token, userinfo, account reads, JWKS, discovery): errors in the spec envelope. */
-export function oidcJsonRoute(handler: Handler): RouteHandler {
-  return oidcRoute(handler);
+export function oidcJsonRoute(handler: Handler, operation?: Operation): RouteHandler {
+  return oidcRoute(handler, undefined, operation);
 }
 
 /**
@@ -41,8 +51,8 @@ export function oidcJsonRoute(handler: Handler): RouteHandler {
  * (oauthErrorReply): those libraries, and the OpenID Foundation's
  * conformance suite, read `error` as a string.
  */
-export function oidcTokenRoute(handler: Handler): RouteHandler {
-  return oidcRoute(handler, (err, req) => (isFormPost(req) ? oauthErrorReply(err) : envelopeReply(err)));
+export function oidcTokenRoute(handler: Handler, operation?: Operation): RouteHandler {
+  return oidcRoute(handler, (err, req) => (isFormPost(req) ? oauthErrorReply(err) : envelopeReply(err)), operation);
 }
 
 function isFormPost(req: Pick<OidcRequest, "headers">): boolean {
@@ -69,12 +79,15 @@ export function oauthErrorReply(err: ApiError): Reply {
  * cannot go back to a verified redirect URI is shown on a page (never
  * redirected), with the error code and the catalogued status.
  */
-export function oidcPageRoute(handler: Handler): RouteHandler {
-  return oidcRoute(handler, (err) =>
-    Reply.html(
-      renderMessagePage({ title: STRINGS.errorPage.title, heading: STRINGS.errorPage.heading, message: err.message, code: err.code }),
-      err.status,
-    ),
+export function oidcPageRoute(handler: Handler, operation?: Operation): RouteHandler {
+  return oidcRoute(
+    handler,
+    (err) =>
+      Reply.html(
+        renderMessagePage({ title: STRINGS.errorPage.title, heading: STRINGS.errorPage.heading, message: err.message, code: err.code }),
+        err.status,
+      ),
+    operation,
   );
 }
 

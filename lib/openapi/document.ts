@@ -1,7 +1,7 @@
 import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject } from "zod-openapi";
 import { z } from "zod";
 import { WEBHOOK_HEADERS, WebhookEventPayload } from "@/lib/webhooks/event-payload";
-import type { Operation, OperationSuccess, Upload } from "./operation";
+import type { Operation, OperationSuccess, Upload } from "@/lib/http/operation";
 import { API_OPERATIONS } from "./operations";
 import {
   IDEMPOTENCY_KEY_PARAMETER,
@@ -17,7 +17,7 @@ import {
 } from "./responses";
 import { QUICK_START } from "./quick-start";
 
-export const OPENAPI_VERSION = "3.1.0";
+export const OPENAPI_VERSION = "3.1.0" as const;
 export const API_VERSION = "2.0.0";
 
 function successResponse(op: Operation, success: OperationSuccess) {

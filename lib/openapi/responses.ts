@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { changesSession, takesIdempotencyKey } from "@/lib/http/core/request-rules";
 import { ERROR_CATALOGUE, type ErrorCode } from "@/lib/http/error-catalogue";
-import type { Operation, OperationAuth, OperationError, OperationSuccess } from "./operation";
+import type { Operation, OperationAuth, OperationError, OperationSuccess } from "@/lib/http/operation";
 
 /**
  * The parts every operation shares: the spec envelopes (2.1), the headers of

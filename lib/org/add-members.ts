@@ -8,9 +8,12 @@ import { EmailSchema } from "@/lib/tenancy/schemas";
 import { assertSeatsPayable } from "./billing/seats";
 import { ensureSubscription } from "./billing/subscription";
 import { invitation, invitationEmailJob, mailAvailable } from "./invitations";
-import { planInvite, type InvitePlan } from "./invite-method";
+import { planInvite, type InviteMethod, type InvitePlan } from "./invite-method";
 import { presentMember } from "./list-members";
 import { newMemberId, reactivation } from "./member-lifecycle";
+import { MEMBER_ROLES } from "./member-vocabulary";
+
+export { MEMBER_ROLES };
 
 /**
  * POST /api/sdk/members (spec 4.6, 3.2): adds 1 to 500 people to the roster
@@ -21,7 +24,6 @@ import { newMemberId, reactivation } from "./member-lifecycle";
  * in the same transaction and sent by the background worker, never inside
  * the request.
  */
-export const MEMBER_ROLES = ["owner", "admin", "developer", "member"] as const;
 export const MAX_MEMBERS_PER_ADD = 500;
 
 const Name = z.string().trim().max(100, "At most 100 characters");
@@ -50,7 +52,7 @@ export type AddMembersInput = z.infer<typeof AddMembersBody>;
 
 /** `role` absent: `member` for a new row; a reactivated member keeps its role. */
 type Wanted = { email: string; firstName: string; lastName: string; role: string | undefined };
-type Created = ReturnType<typeof presentMember> & { activation_link: string | null; invite_method: string; reactivated?: true };
+type Created = ReturnType<typeof presentMember> & { activation_link: string | null; invite_method: InviteMethod; reactivated?: true };
 
 /** Splits the request into distinct emails (first occurrence wins) and in-request duplicates. */
 function distinct(members: AddMembersInput["members"]): { wanted: Wanted[]; repeated: string[] } {
@@ -99,7 +101,7 @@ export async function addMembers(app: RosterCaller, body: AddMembersInput, commi
       const created: Created[] = [];
       const skipped: Array<{ email: string; reason: "duplicate" }> = repeated.map((email) => ({ email, reason: "duplicate" }));
       const jobs: NewJob[] = [];
-      const report = (member: Member, link: string | null, method: string, reactivated: boolean) =>
+      const report = (member: Member, link: string | null, method: InviteMethod, reactivated: boolean) =>
         created.push({ ...presentMember(member), activation_link: link, invite_method: method, ...(reactivated ? { reactivated: true as const } : {}) });
 
       for (const w of wanted) {

@@ -1,7 +1,9 @@
 import type { Member } from "@/generated/prisma/client";
 import { db } from "@/lib/db/client";
 import { prepareQuery, runPrepared, typedSql } from "@/lib/db/typed-sql";
+import { vocabularyValue } from "@/lib/contract-vocabulary";
 import type { RosterCaller } from "./caller";
+import { MEMBER_ROLES, MEMBER_STATUSES } from "./member-vocabulary";
 
 /** Spec 2.7 member object. */
 export function presentMember(m: Pick<Member, "id" | "memberId" | "firstName" | "lastName" | "email" | "role" | "status" | "svcId" | "createdAt">) {
@@ -11,8 +13,8 @@ export function presentMember(m: Pick<Member, "id" | "memberId" | "firstName" | 
     first_name: m.firstName,
     last_name: m.lastName,
     email: m.email,
-    role: m.role,
-    status: m.status,
+    role: vocabularyValue(MEMBER_ROLES, m.role, "member role"),
+    status: vocabularyValue(MEMBER_STATUSES, m.status, "member status"),
     svc_id: m.svcId,
     active: m.status === "active",
     created_at: m.createdAt.toISOString(),

@@ -91,12 +91,12 @@ export const RemoveQuery = z.object({ permanent: z.enum(["true", "false", "1", "
 /** DELETE: deactivate by default; `permanent` removes the row; an absent member is `already_removed` (idempotent). The account is never deleted. */
 export async function removeMember(app: RosterCaller, ref: string, permanent: boolean) {
   const member = await findMember(app.organizationId, ref);
-  if (!member) return { member: null, already_removed: true };
+  if (!member) return { member: null, already_removed: true as const };
   if (!permanent) return deactivateMember(app, member.memberId);
   const prisma = await db();
   if (member.svcId) await revokeAccountGrantsForApps(member.svcId, await organizationAppIds(app.organizationId));
   await prisma.member.deleteMany({ where: { id: member.id } });
-  return { member: null, removed: true };
+  return { member: null, removed: true as const };
 }
 
 /** The bind body: camelCase as the spec shows it; snake_case accepted too (the spec leaves the casing open). */

@@ -12,7 +12,7 @@ import { logWebhookDestinationPolicy } from "@/lib/webhooks/allowed-networks";
 import { warmVision } from "@/lib/vision/pool";
 import { warmGalleryIndex } from "@/lib/faces/gallery-index";
 import { registerHttpEdge } from "@/lib/http/edge";
-import { LEAN_ROUTES } from "@/lib/oidc/lean-routes";
+import { LEAN_ROUTES } from "./lean-routes";
 import { registerDomainRouteCallers } from "./route-callers";
 import { registerAppDataMigrations } from "@/lib/operations/data-migrations";
 

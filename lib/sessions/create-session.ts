@@ -15,6 +15,7 @@ import { assertWorkflowStartsSessions, sessionTtlSeconds } from "@/lib/workflows
 import { isLocalHttpUrl } from "@/lib/tenancy/schemas";
 import { reusableProofsFor } from "@/lib/identity/reuse";
 import type { WorkflowSettings } from "@/lib/workflows/settings";
+import { FEATURES, vocabularyValue, type Feature } from "@/lib/contract-vocabulary";
 import type { CreateSessionInput } from "./schemas";
 
 /**
@@ -132,10 +133,10 @@ export async function createSession(app: App, input: CreateSessionInput, commit?
   };
   const created = {
     session_id: id,
-    status: "NOT_STARTED",
+    status: "NOT_STARTED" as const,
     url: hostedUrl(id, token),
     session_token: token,
-    features: workflow.features,
+    features: workflow.features.map((f) => vocabularyValue(FEATURES, f, "feature")),
     redirect_url: input.redirect_url ?? null,
     expires_at: expiresAt.toISOString(),
   };
@@ -156,10 +157,10 @@ export async function createSession(app: App, input: CreateSessionInput, commit?
 
 export type CreatedSession = {
   session_id: string;
-  status: string;
+  status: "NOT_STARTED";
   url: string;
   session_token: string;
-  features: string[];
+  features: Feature[];
   redirect_url: string | null;
   expires_at: string;
 };

@@ -3,25 +3,30 @@ import type { CheckView } from "./load-session";
 import type { WorkflowSettings } from "@/lib/workflows/settings";
 import { openCheckData } from "@/lib/sessions/location-fix";
 import { wasReused } from "@/lib/identity/proofs";
+import { CHECK_STATUSES, FEATURES, SESSION_STATUSES, vocabularyValue, type Feature, type SessionStatus } from "@/lib/contract-vocabulary";
 import { isTerminal } from "./statuses";
 
 export type WorkflowSnapshot = { id: string; name: string; features: string[]; settings: WorkflowSettings };
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
+/** The session's status and features as the contract's values. */
+const statusOf = (s: Pick<Session, "status">) => vocabularyValue(SESSION_STATUSES, s.status, "session status");
+const featuresOf = (s: Pick<Session, "features">) => s.features.map((f) => vocabularyValue(FEATURES, f, "feature"));
+
 /** The session summary (list, retrieve, status update). */
 export function presentSession(s: Session) {
   const workflow = s.workflowSnapshot as WorkflowSnapshot;
   return {
     session_id: s.id,
-    status: s.status,
+    status: statusOf(s),
     workflow_id: s.workflowId,
     workflow: { id: s.workflowId, name: workflow.name },
-    features: s.features,
+    features: featuresOf(s),
     vendor_data: s.vendorData,
     redirect_url: s.redirectUrl,
     callback: s.callbackUrl,
-    metadata: s.metadata,
+    metadata: s.metadata as Record<string, unknown>,
     // The bound account's id is its public svc_id (Reusable Verification).
     svc_id: s.accountId,
     created_at: s.createdAt.toISOString(),
@@ -34,18 +39,29 @@ export function presentSession(s: Session) {
 }
 
 /** A check object (spec 2.2): `type`, `status`, `score?`, `data?`, `error`. */
-export function presentCheck(type: string, result: CheckView | undefined, sessionOpen: boolean) {
+export function presentCheck(type: Feature, result: CheckView | undefined, sessionOpen: boolean): PresentedCheck {
   if (!result) {
     return { type, status: sessionOpen ? "pending" : "not_performed", data: {}, error: null };
   }
   return {
     type,
-    status: result.status,
+    status: vocabularyValue(CHECK_STATUSES, result.status, "check status"),
     ...(result.score === null ? {} : { score: result.score }),
-    data: openCheckData(type, result.data),
-    error: (result.error as Record<string, unknown> | null) ?? null,
+    data: openCheckData(type, result.data) as Record<string, unknown>,
+    error: (result.error as CheckError | null) ?? null,
   };
 }
+
+/** A check's error as stored (lib/checks: `{ code, message }`, and the browser's `reason` for location). */
+export type CheckError = { code: string; message: string; reason?: string };
+
+export type PresentedCheck = {
+  type: Feature;
+  status: (typeof CHECK_STATUSES)[number];
+  score?: number;
+  data: Record<string, unknown>;
+  error: CheckError | null;
+};
 
 /**
  * How the result was obtained (spec 2.2 `origin`): `fresh` when every check
@@ -60,20 +76,19 @@ export function resultOrigin(results: readonly Pick<CheckView, "status" | "data"
   return reused === ran.length ? "reused" : "mixed";
 }
 
-export type DecisionIdentity = Record<string, unknown> | null;
 
 /** The authoritative decision (spec 2.2); `identity` comes from lib/identity/read-identity.ts decisionIdentity. */
-export function presentDecision(s: Session, results: CheckView[], identity: DecisionIdentity = null) {
+export function presentDecision<I extends object | null = null>(s: Session, results: CheckView[], identity: I = null as I) {
   const byType = new Map(results.map((r) => [r.type, r]));
   const open = !isTerminal(s.status) && s.status !== "IN_REVIEW";
-  const checks = s.features.map((type) => presentCheck(type, byType.get(type), open));
+  const checks = featuresOf(s).map((type) => presentCheck(type, byType.get(type), open));
   return {
     session_id: s.id,
-    status: s.status,
+    status: statusOf(s),
     vendor_data: s.vendorData,
     svc_id: s.accountId,
     origin: resultOrigin(results),
-    decision: open ? "pending" : s.status.toLowerCase(),
+    decision: open ? ("pending" as const) : (statusOf(s).toLowerCase() as Lowercase<Exclude<SessionStatus, "NOT_STARTED" | "IN_PROGRESS">>),
     checks,
     verifications: Object.fromEntries(checks.map((c) => [c.type, { status: c.status }])),
     identity,

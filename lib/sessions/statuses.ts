@@ -17,10 +17,10 @@ export const OPEN_STATUSES: readonly SessionStatus[] = ["NOT_STARTED", "IN_PROGR
 export const EVENT_STATUSES: ReadonlySet<string> = new Set(["APPROVED", "DECLINED", "IN_REVIEW", "EXPIRED", "ABANDONED"]);
 
 /** Statuses with an outcome the person cannot change any more (a repeated finish answers it). */
-const DECIDED_STATUSES: ReadonlySet<string> = new Set(["APPROVED", "DECLINED", "IN_REVIEW"]);
+export const DECIDED_STATUSES = ["APPROVED", "DECLINED", "IN_REVIEW"] as const;
 
 export function isDecided(status: string): boolean {
-  return DECIDED_STATUSES.has(status);
+  return (DECIDED_STATUSES as readonly string[]).includes(status);
 }
 
 /** Statuses that ended without an outcome: the session ran out or was given up (the hosted page says it has expired). */

@@ -4,7 +4,9 @@ import { db, type Tx } from "@/lib/db/client";
 import { afterCursor, keysetPage } from "@/lib/http/keyset-cursor";
 import { ApiError } from "@/lib/http/api-error";
 import type { Prisma, WebhookEndpoint } from "@/generated/prisma/client";
-import type { DeliveryState } from "./kinds";
+import { vocabularyValue } from "@/lib/contract-vocabulary";
+import { EVENT_TYPES, SESSION_EVENT_STATUSES } from "./event-types";
+import { DELIVERY_STATES, type DeliveryState } from "./kinds";
 import { lockEndpointsForDelivery } from "./outbox";
 
 const DELIVERY_INCLUDE = {
@@ -29,9 +31,9 @@ async function findDeliveries(args: Omit<Prisma.WebhookDeliveryFindManyArgs, "in
 }
 
 /** The session status the event reports (its payload's `status`). */
-function eventStatus(payload: Prisma.JsonValue): string | null {
+function eventStatus(payload: Prisma.JsonValue) {
   const status = payload && typeof payload === "object" && !Array.isArray(payload) ? payload.status : null;
-  return typeof status === "string" ? status : null;
+  return typeof status === "string" ? vocabularyValue(SESSION_EVENT_STATUSES, status, "event status") : null;
 }
 
 /** A pending delivery whose webhook is disabled: not attempted until the webhook is enabled again. */
@@ -45,7 +47,7 @@ function presentDelivery(d: DeliveryRow) {
   return {
     delivery_id: d.id,
     event_id: d.eventId,
-    event_type: d.event.type,
+    event_type: vocabularyValue(EVENT_TYPES, d.event.type, "event type"),
     test: d.event.test,
     session_id: d.event.sessionId,
     status: eventStatus(d.event.payload),
@@ -55,7 +57,7 @@ function presentDelivery(d: DeliveryRow) {
     /** Null once the webhook was deleted. */
     webhook_id: d.endpointId,
     url: d.url,
-    state: d.state,
+    state: vocabularyValue(DELIVERY_STATES, d.state, "delivery state"),
     held,
     attempt_count: d.attemptCount,
     next_attempt_at: d.state === "pending" && !held ? d.nextAttemptAt.toISOString() : null,
@@ -135,8 +137,10 @@ export function forgeryVerdict(signing: string, lastStatus: number | null): Forg
   return "unanswered";
 }
 
-function attemptOutcome(stored: string | null): string {
-  return stored ?? "in_flight";
+const ATTEMPT_OUTCOMES = ["succeeded", "failed", "in_flight", "interrupted"] as const;
+
+function attemptOutcome(stored: string | null) {
+  return stored === null ? "in_flight" : vocabularyValue(ATTEMPT_OUTCOMES, stored, "attempt outcome");
 }
 
 /** The app a delivery belongs to (for tools that name only the delivery). */

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { SESSION_EVENT_STATUSES } from "./event-types";
+import { EVENT_TYPES, SESSION_EVENT_STATUSES } from "./event-types";
 
 /**
  * The JSON body of every webhook delivery (spec 6), as the outbox builds it
@@ -10,7 +10,7 @@ import { SESSION_EVENT_STATUSES } from "./event-types";
 export const WebhookEventPayload = z
   .object({
     event_id: z.string().meta({ description: "Unique event id; equals the `X-Svc-Event-Id` header. De-duplicate on it." }),
-    type: z.enum(["verification.approved", "verification.completed", "verify.approved", "verify.declined"]).meta({
+    type: z.enum(EVENT_TYPES).meta({
       description:
         "`verification.approved` when a session is approved, `verification.completed` for every other outcome; `verify.approved` / `verify.declined` for a finished account recovery.",
     }),

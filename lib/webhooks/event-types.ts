@@ -8,6 +8,9 @@
  */
 
 /** The session outcomes that emit an event (spec 6 "Status values seen in events"). */
+/** Every event `type` a delivery carries: a session's outcome (`verification.*`) or a finished account recovery (`verify.*`). */
+export const EVENT_TYPES = ["verification.approved", "verification.completed", "verify.approved", "verify.declined"] as const;
+
 export const SESSION_EVENT_STATUSES = ["APPROVED", "DECLINED", "IN_REVIEW", "EXPIRED", "ABANDONED"] as const;
 export type SessionEventStatus = (typeof SESSION_EVENT_STATUSES)[number];
 

@@ -862,11 +862,11 @@ describe("logout", () => {
 describe("the two adapters and housekeeping", () => {
   it("the Next route handlers answer exactly as the lean node:http lane of the production server", async () => {
     const tokens = await exchange(await authorize());
-    // Over HTTP, the production server serves token and userinfo from lib/oidc/lean-routes.ts (no Next headers).
+    // Over HTTP, the production server serves token and userinfo from lib/server/lean-routes.ts (no Next headers).
     const lean = await fetch(`${op.url}/api/auth/oidc/userinfo`, { headers: { authorization: `Bearer ${tokens.access_token}` } });
     expect(lean.headers.get("vary")).toBeNull();
     // The same handlers through the Web Request -> Response adapter Next calls.
-    const { userinfoRoute, tokenRoute } = await import("@/lib/oidc/routes");
+    const { userinfoRoute, tokenRoute } = await import("@/lib/server/oidc-routes");
     const viaNext = await userinfoRoute(new Request(`${op.url}/api/auth/oidc/userinfo`, { headers: { authorization: `Bearer ${tokens.access_token}` } }), {});
     expect(viaNext.status).toBe(200);
     expect(await viaNext.json()).toEqual(await lean.json());

@@ -1,10 +1,9 @@
-import { readFileSync } from "node:fs";
 import { beforeAll, describe, expect, it } from "vitest";
 import { api, createWorkflow, shared, type ApiResponse, type Tenant } from "../support/api";
 import { useServerDatabase } from "../support/domain";
 import { signUpDeveloper, type PortalDeveloper } from "../support/portal";
 import { logoForm, pngImage, portalApp, portalIdentifyingTexts, seedPortalResources, type PortalResources } from "../support/portal-resources";
-import { routeFiles, routeTemplate, servedMethods } from "../support/route-files";
+import { servedRoutes } from "../support/route-files";
 import { leakedTexts, MEMBER_REFS } from "../support/tenant-resources";
 
 /**
@@ -45,9 +44,7 @@ useServerDatabase();
 // The route table
 
 const PORTAL = "app/api/portal";
-const routes = routeFiles(PORTAL)
-  .flatMap((file) => servedMethods(readFileSync(file, "utf8")).map((method) => `${method} ${routeTemplate(file)}`))
-  .sort();
+const routes = (await servedRoutes(PORTAL)).map((route) => `${route.method} ${route.path}`).sort();
 
 /** The kinds of A's resources a portal path parameter (other than the app) names. */
 type Kind = "key" | "session" | "image" | "check" | "webhook" | "delivery" | "workflow" | "member";

@@ -1,4 +1,4 @@
 import { routeMethods } from "@/lib/http/api-route";
-import { discoveryRoute } from "@/lib/oidc/routes";
+import { discoveryRoute } from "@/lib/server/oidc-routes";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routeMethods({ GET: discoveryRoute });

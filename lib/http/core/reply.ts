@@ -10,7 +10,16 @@ import { successBody } from "../envelope";
 export type ReplyKind = "data" | "json" | "redirect" | "html" | "bytes" | "empty";
 export type HeaderValues = Record<string, string | string[]>;
 
-export class Reply {
+/**
+ * `T` is what the reply carries (`data` or top-level JSON): a route built
+ * from a documented operation must answer what the operation's success
+ * schema says (lib/http/api-route.ts). Replies without a body of that kind
+ * (redirects, pages, bytes, empty) carry `never`, which fits every route.
+ */
+export class Reply<T = unknown> {
+  /** Type only: what the reply carries. */
+  declare readonly carries?: T;
+
   private constructor(
     readonly kind: ReplyKind,
     readonly status: number,
@@ -19,31 +28,31 @@ export class Reply {
   ) {}
 
   /** `{ success: true, data }` (spec 2.1). */
-  static data(data: unknown, status = 200, headers: HeaderValues = {}) {
-    return new Reply("data", status, headers, data);
+  static data<T>(data: T, status = 200, headers: HeaderValues = {}): Reply<T> {
+    return new Reply<T>("data", status, headers, data);
   }
 
   /** Top-level JSON without the envelope (spec 2.1: the token endpoint; standard OIDC documents). */
-  static json(body: unknown, status = 200, headers: HeaderValues = {}) {
-    return new Reply("json", status, headers, body);
+  static json<T>(body: T, status = 200, headers: HeaderValues = {}): Reply<T> {
+    return new Reply<T>("json", status, headers, body);
   }
 
   /** A 303 See Other (the browser follows with a GET), optionally setting cookies. */
-  static redirect(location: string, cookies: string[] = []) {
-    return new Reply("redirect", 303, cookies.length ? { Location: location, "Set-Cookie": cookies } : { Location: location }, null);
+  static redirect(location: string, cookies: string[] = []): Reply<never> {
+    return new Reply<never>("redirect", 303, cookies.length ? { Location: location, "Set-Cookie": cookies } : { Location: location }, null);
   }
 
-  static html(body: string, status = 200, headers: HeaderValues = {}) {
-    return new Reply("html", status, headers, body);
+  static html(body: string, status = 200, headers: HeaderValues = {}): Reply<never> {
+    return new Reply<never>("html", status, headers, body);
   }
 
   /** A file's bytes with its type (e.g. a kept review image); never cached unless the caller says otherwise. */
-  static bytes(body: Uint8Array, contentType: string, headers: HeaderValues = {}) {
-    return new Reply("bytes", 200, { "Content-Type": contentType, ...headers }, body);
+  static bytes(body: Uint8Array, contentType: string, headers: HeaderValues = {}): Reply<never> {
+    return new Reply<never>("bytes", 200, { "Content-Type": contentType, ...headers }, body);
   }
 
-  static empty(status = 204, headers: HeaderValues = {}) {
-    return new Reply("empty", status, headers, null);
+  static empty(status = 204, headers: HeaderValues = {}): Reply<never> {
+    return new Reply<never>("empty", status, headers, null);
   }
 }
 

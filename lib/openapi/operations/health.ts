@@ -1,9 +1,8 @@
 import { z } from "zod";
-import { operations } from "../operation";
+import { operation, operations } from "@/lib/http/operation";
 
 /** GET /api/health and /api/health/live. */
-export const HEALTH_OPERATIONS = operations([
-  {
+export const liveness = operation({
     method: "get",
     path: "/api/health/live",
     operationId: "liveness",
@@ -14,8 +13,9 @@ export const HEALTH_OPERATIONS = operations([
     rateLimited: false,
     success: { status: 200, description: "The process is up.", schema: z.object({ status: z.literal("ok") }) },
     errors: [],
-  },
-  {
+  });
+
+export const readiness = operation({
     method: "get",
     path: "/api/health",
     operationId: "readiness",
@@ -26,5 +26,9 @@ export const HEALTH_OPERATIONS = operations([
       { status: 200, description: "Ready.", schema: z.looseObject({ status: z.string() }) },
     ],
     errors: ["service_unavailable"],
-  },
+  });
+
+export const HEALTH_OPERATIONS = operations([
+  liveness,
+  readiness,
 ]);

@@ -9,7 +9,7 @@ import { CHECK_STATUSES, SESSION_STATUSES } from "@/lib/sessions/statuses";
 import { FEATURES } from "@/lib/workflows/schemas";
 import { DOCUMENT_TYPES, LIVENESS_ACTIONS } from "@/lib/workflows/settings";
 import { CredentialProvider, CredentialState } from "./verification";
-import { operations, type OperationError, type Upload } from "../operation";
+import { operation, operations, type OperationError, type Upload } from "@/lib/http/operation";
 
 /**
  * The hosted flow's calls (the session token of POST /api/v2/session):
@@ -206,8 +206,7 @@ const StateParams = z.object({
 
 const LivenessAction = z.enum(LIVENESS_ACTIONS);
 
-export const HOSTED_FLOW_OPERATIONS = operations([
-  {
+export const getFlow = operation({
     method: "get",
     path: "/api/v2/flow",
     operationId: "getFlow",
@@ -217,8 +216,9 @@ export const HOSTED_FLOW_OPERATIONS = operations([
     auth: "sessionToken",
     success: { status: 200, description: "The flow state.", schema: FlowState },
     errors: [],
-  },
-  {
+  });
+
+export const finishFlow = operation({
     method: "post",
     path: "/api/v2/flow/finish",
     operationId: "finishFlow",
@@ -238,8 +238,9 @@ export const HOSTED_FLOW_OPERATIONS = operations([
       }),
     },
     errors: [],
-  },
-  {
+  });
+
+export const listFlowCredentialStates = operation({
     method: "get",
     path: "/api/v2/flow/credential/states",
     operationId: "listFlowCredentialStates",
@@ -249,8 +250,9 @@ export const HOSTED_FLOW_OPERATIONS = operations([
     auth: "sessionToken",
     success: { status: 200, description: "The states, by name.", schema: z.object({ states: z.array(CredentialState) }) },
     errors: [],
-  },
-  {
+  });
+
+export const listFlowCredentialProviders = operation({
     method: "get",
     path: "/api/v2/flow/credential/states/{state}/providers",
     operationId: "listFlowCredentialProviders",
@@ -261,8 +263,9 @@ export const HOSTED_FLOW_OPERATIONS = operations([
     params: StateParams,
     success: { status: 200, description: "The providers' credentials.", schema: z.object({ providers: z.array(CredentialProvider) }) },
     errors: ["not_found"],
-  },
-  {
+  });
+
+export const submitDocument = operation({
     method: "post",
     path: "/api/v2/document",
     operationId: "submitDocument",
@@ -289,8 +292,9 @@ export const HOSTED_FLOW_OPERATIONS = operations([
       }),
     },
     errors: ["invalid_image", ["invalid_image", 422], "no_face", "face_rescan_required", "image_too_large", "feature_failed", "insufficient_funds"],
-  },
-  {
+  });
+
+export const issueLivenessChallenge = operation({
     method: "post",
     path: "/api/v2/antispoof/challenge",
     operationId: "issueLivenessChallenge",
@@ -319,8 +323,9 @@ export const HOSTED_FLOW_OPERATIONS = operations([
         .meta({ id: "LivenessChallenge" }),
     },
     errors: ["too_many_attempts", "liveness_already_passed"],
-  },
-  {
+  });
+
+export const submitLivenessBurst = operation({
     method: "post",
     path: "/api/v2/antispoof",
     operationId: "submitLivenessBurst",
@@ -331,8 +336,9 @@ export const HOSTED_FLOW_OPERATIONS = operations([
     upload: BURST_UPLOAD,
     success: { status: 200, description: "The checks recorded.", schema: StepChecks },
     errors: BURST_ERRORS,
-  },
-  {
+  });
+
+export const submitIdentityBurst = operation({
     method: "post",
     path: "/api/v2/antispoof/identity",
     operationId: "submitIdentityBurst",
@@ -348,8 +354,9 @@ export const HOSTED_FLOW_OPERATIONS = operations([
       "face_not_matched",
       ...BURST_ERRORS,
     ],
-  },
-  {
+  });
+
+export const submitSelfie = operation({
     method: "post",
     path: "/api/v2/face-uniqueness",
     operationId: "submitSelfie",
@@ -361,8 +368,9 @@ export const HOSTED_FLOW_OPERATIONS = operations([
     upload: { files: { image: { description: "The selfie (also accepted as `selfie`)." } } },
     success: { status: 200, description: "The checks recorded.", schema: StepChecks },
     errors: ["invalid_image", ["invalid_image", 422], "no_face", "face_rescan_required", "image_too_large", "face_match_unavailable", "insufficient_funds"],
-  },
-  {
+  });
+
+export const submitLocation = operation({
     method: "post",
     path: "/api/v2/location",
     operationId: "submitLocation",
@@ -395,8 +403,9 @@ export const HOSTED_FLOW_OPERATIONS = operations([
       }),
     },
     errors: ["insufficient_funds"],
-  },
-  {
+  });
+
+export const submitCredential = operation({
     method: "post",
     path: "/api/v2/credential",
     operationId: "submitCredential",
@@ -415,5 +424,18 @@ export const HOSTED_FLOW_OPERATIONS = operations([
       }),
     },
     errors: ["kyc_required", "credential_already_verified", "too_many_attempts", "insufficient_funds"],
-  },
+  });
+
+export const HOSTED_FLOW_OPERATIONS = operations([
+  getFlow,
+  finishFlow,
+  listFlowCredentialStates,
+  listFlowCredentialProviders,
+  submitDocument,
+  issueLivenessChallenge,
+  submitLivenessBurst,
+  submitIdentityBurst,
+  submitSelfie,
+  submitLocation,
+  submitCredential,
 ]);

@@ -1,4 +1,4 @@
-import type { Operation } from "../operation";
+import type { Operation } from "@/lib/http/operation";
 import { HEALTH_OPERATIONS } from "./health";
 import { HOSTED_FLOW_OPERATIONS } from "./hosted-flow";
 import { OIDC_OPERATIONS } from "./oidc";

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { PREDICATE_CLAIMS, PREDICATE_VCT } from "@/lib/oidc/predicate-credential-format";
 import { AuthorizeQuery, CredentialRequest, LogoutQuery, TokenRequest } from "@/lib/oidc/schemas";
-import { operations, type Operation } from "../operation";
+import { operation, operations, type Operation } from "@/lib/http/operation";
 
 /**
  * The OpenID Connect provider and the account reads (spec 2.9, 2.10, 4.5, 5):
@@ -156,10 +156,11 @@ const PredicateCredential = z
 const PAGE_ERRORS =
   " Errors are shown on an HTML page (`text/html`) with the catalogued status, never in the JSON envelope and never redirected to an unverified URI.";
 
-const GET_OPERATIONS = operations([
-  discovery("/.well-known/openid-configuration", "oidcDiscovery", "Discovery document"),
-  discovery("/api/.well-known/openid-configuration", "oidcDiscoveryAlias", "Discovery document (alias under /api)"),
-  {
+export const oidcDiscovery = operation(discovery("/.well-known/openid-configuration", "oidcDiscovery", "Discovery document"));
+
+export const oidcDiscoveryAlias = operation(discovery("/api/.well-known/openid-configuration", "oidcDiscoveryAlias", "Discovery document (alias under /api)"));
+
+export const oidcJwks = operation({
     method: "get",
     path: "/api/auth/oidc/jwks.json",
     operationId: "oidcJwks",
@@ -176,8 +177,9 @@ const GET_OPERATIONS = operations([
       headers: { "Cache-Control": "`public, max-age=60`." },
     },
     errors: [],
-  },
-  {
+  });
+
+export const oidcAuthorize = operation({
     method: "get",
     path: "/api/auth/oidc/authorize",
     operationId: "oidcAuthorize",
@@ -199,8 +201,9 @@ const GET_OPERATIONS = operations([
     },
     errors: ["invalid_client", "invalid_redirect_uri"],
     errorBody: "html",
-  },
-  {
+  });
+
+export const oidcToken = operation({
     method: "post",
     path: "/api/auth/oidc/token",
     operationId: "oidcToken",
@@ -221,8 +224,9 @@ const GET_OPERATIONS = operations([
     },
     errors: ["unsupported_grant_type", "invalid_grant", "invalid_scope", "rate_limited"],
     errorBody: "oauth",
-  },
-  {
+  });
+
+export const oidcUserinfo = operation({
     method: "get",
     path: "/api/auth/oidc/userinfo",
     operationId: "oidcUserinfo",
@@ -234,8 +238,9 @@ const GET_OPERATIONS = operations([
     rateLimited: false,
     success: { status: 200, description: "The claims, top-level JSON (spec 2.10).", body: "json", schema: Userinfo },
     errors: [],
-  },
-  {
+  });
+
+export const oidcLicences = operation({
     method: "get",
     path: "/api/auth/oidc/licenses",
     operationId: "oidcLicences",
@@ -247,8 +252,9 @@ const GET_OPERATIONS = operations([
     rateLimited: false,
     success: { status: 200, description: "`{ licenses }` in the envelope (spec 2.10).", schema: z.object({ licenses: z.array(Licence) }) },
     errors: [],
-  },
-  {
+  });
+
+export const oidcVerifications = operation({
     method: "get",
     path: "/api/auth/oidc/verifications",
     operationId: "oidcVerifications",
@@ -259,8 +265,9 @@ const GET_OPERATIONS = operations([
     rateLimited: false,
     success: { status: 200, description: "`{ verifications }` in the envelope (spec 2.10).", schema: z.object({ verifications: Verifications }) },
     errors: [],
-  },
-  {
+  });
+
+export const oidcPredicateCredential = operation({
     method: "post",
     path: "/api/auth/oidc/credential",
     operationId: "oidcPredicateCredential",
@@ -279,8 +286,9 @@ const GET_OPERATIONS = operations([
       headers: { "Cache-Control": "`no-store`." },
     },
     errors: [],
-  },
-  {
+  });
+
+export const oidcLogout = operation({
     method: "get",
     path: "/api/auth/oidc/logout",
     operationId: "oidcLogout",
@@ -302,21 +310,36 @@ const GET_OPERATIONS = operations([
     ],
     errors: ["invalid_client", "invalid_redirect_uri"],
     errorBody: "html",
-  },
-]);
+  });
 
 /** The same request as a POST (OIDC Core 3.1.2.1, 5.3.1, RP-Initiated Logout 2): parameters in a form body. */
-function asPost(operationId: string): Operation {
-  const get = GET_OPERATIONS.find((op) => op.operationId === operationId);
-  if (!get) throw new Error(`no operation ${operationId}`);
-  return {
-    ...get,
+function asPost<const O extends Operation>(get: O) {
+  const { query, ...rest } = get;
+  return operation({
+    ...rest,
     method: "post",
-    operationId: `${operationId}Post`,
+    operationId: `${get.operationId}Post`,
     summary: `${get.summary} (POST)`,
-    query: undefined,
-    ...(get.query ? { form: get.query } : {}),
-  };
+    ...(query ? { form: query } : {}),
+  });
 }
 
-export const OIDC_OPERATIONS = operations([...GET_OPERATIONS, asPost("oidcAuthorize"), asPost("oidcUserinfo"), asPost("oidcLogout")]);
+export const oidcAuthorizePost = asPost(oidcAuthorize);
+export const oidcUserinfoPost = asPost(oidcUserinfo);
+export const oidcLogoutPost = asPost(oidcLogout);
+
+export const OIDC_OPERATIONS = operations([
+  oidcDiscovery,
+  oidcDiscoveryAlias,
+  oidcJwks,
+  oidcAuthorize,
+  oidcToken,
+  oidcUserinfo,
+  oidcLicences,
+  oidcVerifications,
+  oidcPredicateCredential,
+  oidcLogout,
+  oidcAuthorizePost,
+  oidcUserinfoPost,
+  oidcLogoutPost,
+]);

@@ -1,9 +1,10 @@
 import { z } from "zod";
-import { AddMembersBody, MEMBER_ROLES } from "@/lib/org/add-members";
+import { AddMembersBody } from "@/lib/org/add-members";
+import { MEMBER_ROLES, MEMBER_STATUSES } from "@/lib/org/member-vocabulary";
 import { InviteBody } from "@/lib/org/invitations";
 import { BindBody, RemoveQuery, ResolveBody } from "@/lib/org/member-lifecycle";
 import { RecoveryBody } from "@/lib/org/recovery/start-recovery";
-import { operations } from "../operation";
+import { operation, operations } from "@/lib/http/operation";
 
 /**
  * The organization API (spec 2.7, 2.8, 2.11, 3.2, 4.6): client credentials
@@ -16,7 +17,7 @@ import { operations } from "../operation";
 
 const timestamp = (description?: string) => z.iso.datetime().meta(description ? { description } : {});
 
-const MemberStatus = z.enum(["invited", "link_sent", "active", "deactivated"]).meta({
+const MemberStatus = z.enum(MEMBER_STATUSES).meta({
   id: "MemberStatus",
   description: "`invited` and `link_sent` (not yet activated), `active` (a billable seat), `deactivated` (kept, free, sign-ins revoked). Spec 3.2.",
 });
@@ -97,8 +98,7 @@ const RecoveryAnswer = z
   })
   .meta({ id: "RecoverySession", description: "Spec 2.11. Every answer has the same keys; an ineligible one has nulls." });
 
-export const ORGANIZATION_OPERATIONS = operations([
-  {
+export const listMembers = operation({
     method: "get",
     path: "/api/sdk/members",
     operationId: "listMembers",
@@ -112,8 +112,9 @@ export const ORGANIZATION_OPERATIONS = operations([
       schema: z.object({ members: z.array(Member), organization: z.object({ id: z.string(), name: z.string() }) }),
     },
     errors: [],
-  },
-  {
+  });
+
+export const addMembers = operation({
     method: "post",
     path: "/api/sdk/members",
     operationId: "addMembers",
@@ -133,8 +134,9 @@ export const ORGANIZATION_OPERATIONS = operations([
       }),
     },
     errors: ["insufficient_funds"],
-  },
-  {
+  });
+
+export const resolveMember = operation({
     method: "post",
     path: "/api/sdk/members/resolve",
     operationId: "resolveMember",
@@ -149,8 +151,9 @@ export const ORGANIZATION_OPERATIONS = operations([
       schema: z.object({ found: z.boolean(), member: Member.nullable() }),
     },
     errors: ["missing_identifier"],
-  },
-  {
+  });
+
+export const bindMember = operation({
     method: "post",
     path: "/api/sdk/members/bind",
     operationId: "bindMember",
@@ -162,8 +165,9 @@ export const ORGANIZATION_OPERATIONS = operations([
     body: BindBody,
     success: { status: 200, description: "The bound member.", schema: MemberReply },
     errors: ["not_found", "insufficient_funds"],
-  },
-  {
+  });
+
+export const removeMember = operation({
     method: "delete",
     path: "/api/sdk/members/{member_id}",
     operationId: "removeMember",
@@ -184,8 +188,9 @@ export const ORGANIZATION_OPERATIONS = operations([
       ]),
     },
     errors: [],
-  },
-  {
+  });
+
+export const deactivateMember = operation({
     method: "patch",
     path: "/api/sdk/members/{member_id}/deactivate",
     operationId: "deactivateMember",
@@ -196,8 +201,9 @@ export const ORGANIZATION_OPERATIONS = operations([
     params: MemberParams,
     success: { status: 200, description: "The deactivated member.", schema: MemberReply },
     errors: ["not_found"],
-  },
-  {
+  });
+
+export const reactivateMember = operation({
     method: "patch",
     path: "/api/sdk/members/{member_id}/reactivate",
     operationId: "reactivateMember",
@@ -209,8 +215,9 @@ export const ORGANIZATION_OPERATIONS = operations([
     params: MemberParams,
     success: { status: 200, description: "The member.", schema: MemberReply },
     errors: ["not_found", "insufficient_funds"],
-  },
-  {
+  });
+
+export const resendInvite = operation({
     method: "post",
     path: "/api/sdk/members/{member_id}/invite",
     operationId: "resendInvite",
@@ -231,8 +238,9 @@ export const ORGANIZATION_OPERATIONS = operations([
       }),
     },
     errors: ["not_found", "already_active", "deactivated"],
-  },
-  {
+  });
+
+export const startRecovery = operation({
     method: "post",
     path: "/api/sdk/recovery/session",
     operationId: "startRecovery",
@@ -244,8 +252,9 @@ export const ORGANIZATION_OPERATIONS = operations([
     body: RecoveryBody,
     success: { status: 200, description: "Eligible or not; same keys either way.", schema: RecoveryAnswer },
     errors: ["insufficient_funds"],
-  },
-  {
+  });
+
+export const readBilling = operation({
     method: "get",
     path: "/api/sdk/billing",
     operationId: "readBilling",
@@ -255,5 +264,17 @@ export const ORGANIZATION_OPERATIONS = operations([
     auth: "client",
     success: { status: 200, description: "The billing object.", schema: Billing },
     errors: [],
-  },
+  });
+
+export const ORGANIZATION_OPERATIONS = operations([
+  listMembers,
+  addMembers,
+  resolveMember,
+  bindMember,
+  removeMember,
+  deactivateMember,
+  reactivateMember,
+  resendInvite,
+  startRecovery,
+  readBilling,
 ]);

@@ -1,9 +1,8 @@
 import { z } from "zod";
-import { operations } from "../operation";
+import { operation, operations } from "@/lib/http/operation";
 
 /** GET /api/v2/openapi.json: this document. */
-export const REFERENCE_OPERATIONS = operations([
-  {
+export const getOpenApiDocument = operation({
     method: "get",
     path: "/api/v2/openapi.json",
     operationId: "getOpenApiDocument",
@@ -13,5 +12,8 @@ export const REFERENCE_OPERATIONS = operations([
     auth: "none",
     success: { status: 200, description: "The document.", body: "json", schema: z.looseObject({ openapi: z.literal("3.1.0") }) },
     errors: [],
-  },
+  });
+
+export const REFERENCE_OPERATIONS = operations([
+  getOpenApiDocument,
 ]);

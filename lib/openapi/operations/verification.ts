@@ -3,13 +3,13 @@ import { LICENCE_INPUT_FIELDS, LICENCE_STATUSES } from "@/lib/licence-registries
 import { IdentityQuery } from "@/lib/identity/read-identity";
 import { CheckReviewBody, CHECKS_A_REVIEWER_SETTLES, CreateSessionBody, ListSessionsQuery, ReviewBody } from "@/lib/sessions/schemas";
 import { CHECK_STATUSES, SESSION_STATUSES } from "@/lib/sessions/statuses";
-import { SESSION_EVENT_STATUSES } from "@/lib/webhooks/event-types";
+import { EVENT_TYPES, SESSION_EVENT_STATUSES } from "@/lib/webhooks/event-types";
 import { DELIVERY_STATES, TEST_EVENT_KINDS } from "@/lib/webhooks/kinds";
 import { DeliveriesQuery, SetWebhookActiveBody, TestEventBody } from "@/lib/webhooks/schemas";
 import { RollBody } from "@/lib/tenancy/roll-window";
 import { CreateWorkflowBody, FEATURES, UpdateWorkflowBody } from "@/lib/workflows/schemas";
 import { DOCUMENT_TYPES, FEATURE_SETTINGS, LIVENESS_ACTIONS, SessionSettings } from "@/lib/workflows/settings";
-import { operations } from "../operation";
+import { operation, operations } from "@/lib/http/operation";
 
 /**
  * The verification API (spec 4.1-4.4, 6): every operation authenticated
@@ -328,7 +328,7 @@ const WebhookDelivery = z
   .object({
     delivery_id: z.string(),
     event_id: z.string(),
-    event_type: z.enum(["verification.approved", "verification.completed", "verify.approved", "verify.declined"]),
+    event_type: z.enum(EVENT_TYPES),
     test: z.boolean().meta({ description: "A simulated event of the test tooling." }),
     session_id: z.string().nullable(),
     status: z.enum(SESSION_EVENT_STATUSES).nullable().meta({ description: "The session status the event reports." }),
@@ -373,8 +373,7 @@ const WebhookDelivery = z
 
 // ---------------------------------------------------------------- operations
 
-export const VERIFICATION_OPERATIONS = operations([
-  {
+export const createSession = operation({
     method: "post",
     path: "/api/v2/session",
     operationId: "createSession",
@@ -386,8 +385,9 @@ export const VERIFICATION_OPERATIONS = operations([
     body: CreateSessionBody,
     success: { status: 201, description: "Created.", schema: CreatedSession },
     errors: ["invalid_token", "insufficient_funds", "workflow_not_found", ["invalid_request", 422], "callback_not_allowed"],
-  },
-  {
+  });
+
+export const listSessions = operation({
     method: "get",
     path: "/api/v2/session",
     operationId: "listSessions",
@@ -398,8 +398,9 @@ export const VERIFICATION_OPERATIONS = operations([
     query: ListSessionsQuery,
     success: { status: 200, description: "The sessions.", schema: z.object({ sessions: z.array(SessionSummary) }) },
     errors: [],
-  },
-  {
+  });
+
+export const getSession = operation({
     method: "get",
     path: "/api/v2/session/{id}",
     operationId: "getSession",
@@ -409,8 +410,9 @@ export const VERIFICATION_OPERATIONS = operations([
     params: SessionIdParams,
     success: { status: 200, description: "The session.", schema: SessionSummary },
     errors: ["session_not_found"],
-  },
-  {
+  });
+
+export const getSessionDecision = operation({
     method: "get",
     path: "/api/v2/session/{id}/decision",
     operationId: "getSessionDecision",
@@ -421,8 +423,9 @@ export const VERIFICATION_OPERATIONS = operations([
     params: SessionIdParams,
     success: { status: 200, description: "The decision.", schema: Decision },
     errors: ["session_not_found"],
-  },
-  {
+  });
+
+export const reviewSession = operation({
     method: "patch",
     path: "/api/v2/session/{id}/status",
     operationId: "reviewSession",
@@ -435,8 +438,9 @@ export const VERIFICATION_OPERATIONS = operations([
     body: ReviewBody,
     success: { status: 200, description: "The session after the decision.", schema: SessionSummary },
     errors: ["session_not_found", "review_not_pending", "required_face_checks_incomplete"],
-  },
-  {
+  });
+
+export const reviewCheck = operation({
     method: "post",
     path: "/api/v2/session/{id}/checks/{type}/review",
     operationId: "reviewCheck",
@@ -455,8 +459,9 @@ export const VERIFICATION_OPERATIONS = operations([
       schema: z.object({ check: Check, session: SessionSummary }),
     },
     errors: ["session_not_found", "review_not_pending", "check_not_in_review"],
-  },
-  {
+  });
+
+export const listWorkflows = operation({
     method: "get",
     path: "/api/v2/workflows",
     operationId: "listWorkflows",
@@ -466,8 +471,9 @@ export const VERIFICATION_OPERATIONS = operations([
     auth: "apiKey",
     success: { status: 200, description: "The workflows.", schema: z.object({ workflows: z.array(Workflow) }) },
     errors: [],
-  },
-  {
+  });
+
+export const createWorkflow = operation({
     method: "post",
     path: "/api/v2/workflows",
     operationId: "createWorkflow",
@@ -479,8 +485,9 @@ export const VERIFICATION_OPERATIONS = operations([
     body: CreateWorkflowBody,
     success: { status: 201, description: "Created.", schema: z.object({ workflow: Workflow }) },
     errors: [],
-  },
-  {
+  });
+
+export const getWorkflow = operation({
     method: "get",
     path: "/api/v2/workflows/{id}",
     operationId: "getWorkflow",
@@ -490,8 +497,9 @@ export const VERIFICATION_OPERATIONS = operations([
     params: WorkflowIdParams,
     success: { status: 200, description: "The workflow.", schema: z.object({ workflow: Workflow }) },
     errors: ["workflow_not_found"],
-  },
-  {
+  });
+
+export const updateWorkflow = operation({
     method: "patch",
     path: "/api/v2/workflows/{id}",
     operationId: "updateWorkflow",
@@ -504,8 +512,9 @@ export const VERIFICATION_OPERATIONS = operations([
     body: UpdateWorkflowBody,
     success: { status: 200, description: "The updated workflow.", schema: z.object({ workflow: Workflow }) },
     errors: ["workflow_not_found"],
-  },
-  {
+  });
+
+export const deleteWorkflow = operation({
     method: "delete",
     path: "/api/v2/workflows/{id}",
     operationId: "deleteWorkflow",
@@ -516,8 +525,9 @@ export const VERIFICATION_OPERATIONS = operations([
     params: WorkflowIdParams,
     success: { status: 200, description: "Deleted.", schema: z.object({ deleted: z.literal(true) }) },
     errors: ["workflow_not_found"],
-  },
-  {
+  });
+
+export const getIdentity = operation({
     method: "get",
     path: "/api/v2/identity",
     operationId: "getIdentity",
@@ -529,8 +539,9 @@ export const VERIFICATION_OPERATIONS = operations([
     query: IdentityQuery,
     success: { status: 200, description: "The identity.", schema: z.object({ identity: ReusableIdentity }) },
     errors: ["missing_parameter", "not_found"],
-  },
-  {
+  });
+
+export const unlinkFace = operation({
     method: "delete",
     path: "/api/v2/face-uniqueness/{svc_uuid}",
     operationId: "unlinkFace",
@@ -552,8 +563,9 @@ export const VERIFICATION_OPERATIONS = operations([
         .meta({ id: "FaceUnlinkResult" }),
     },
     errors: ["feature_not_allowed", "not_found"],
-  },
-  {
+  });
+
+export const listCredentialStates = operation({
     method: "get",
     path: "/api/v2/credential/states",
     operationId: "listCredentialStates",
@@ -562,8 +574,9 @@ export const VERIFICATION_OPERATIONS = operations([
     auth: "apiKey",
     success: { status: 200, description: "The states, by name.", schema: z.object({ states: z.array(CredentialState) }) },
     errors: [],
-  },
-  {
+  });
+
+export const listCredentialProviders = operation({
     method: "get",
     path: "/api/v2/credential/states/{state}/providers",
     operationId: "listCredentialProviders",
@@ -573,8 +586,9 @@ export const VERIFICATION_OPERATIONS = operations([
     params: StateParams,
     success: { status: 200, description: "The providers' credentials.", schema: z.object({ providers: z.array(CredentialProvider) }) },
     errors: ["not_found"],
-  },
-  {
+  });
+
+export const listWebhooks = operation({
     method: "get",
     path: "/api/v2/webhooks",
     operationId: "listWebhooks",
@@ -584,8 +598,9 @@ export const VERIFICATION_OPERATIONS = operations([
     auth: "apiKey",
     success: { status: 200, description: "The endpoints.", schema: z.object({ webhooks: z.array(WebhookEndpoint) }) },
     errors: [],
-  },
-  {
+  });
+
+export const setWebhookActive = operation({
     method: "patch",
     path: "/api/v2/webhooks/{id}",
     operationId: "setWebhookActive",
@@ -598,8 +613,9 @@ export const VERIFICATION_OPERATIONS = operations([
     body: SetWebhookActiveBody,
     success: { status: 200, description: "The webhook as it is now.", schema: z.object({ webhook: WebhookEndpoint }) },
     errors: ["not_found"],
-  },
-  {
+  });
+
+export const deleteWebhook = operation({
     method: "delete",
     path: "/api/v2/webhooks/{id}",
     operationId: "deleteWebhook",
@@ -619,8 +635,9 @@ export const VERIFICATION_OPERATIONS = operations([
       }),
     },
     errors: ["not_found"],
-  },
-  {
+  });
+
+export const rollWebhookSecret = operation({
     method: "post",
     path: "/api/v2/webhooks/{id}/secret",
     operationId: "rollWebhookSecret",
@@ -637,8 +654,9 @@ export const VERIFICATION_OPERATIONS = operations([
       schema: z.object({ webhook: WebhookEndpoint, secret: z.string().meta({ description: "The new signing secret (`whsec_...`); shown once." }) }),
     },
     errors: ["not_found"],
-  },
-  {
+  });
+
+export const sendTestWebhookEvent = operation({
     method: "post",
     path: "/api/v2/webhooks/{id}/test",
     operationId: "sendTestWebhookEvent",
@@ -659,8 +677,9 @@ export const VERIFICATION_OPERATIONS = operations([
       }),
     },
     errors: ["not_found"],
-  },
-  {
+  });
+
+export const listWebhookDeliveries = operation({
     method: "get",
     path: "/api/v2/webhooks/deliveries",
     operationId: "listWebhookDeliveries",
@@ -671,8 +690,9 @@ export const VERIFICATION_OPERATIONS = operations([
     query: DeliveriesQuery,
     success: { status: 200, description: "The deliveries.", schema: z.object({ deliveries: z.array(WebhookDelivery) }) },
     errors: [],
-  },
-  {
+  });
+
+export const resendWebhookDelivery = operation({
     method: "post",
     path: "/api/v2/webhooks/deliveries/{id}/resend",
     operationId: "resendWebhookDelivery",
@@ -687,5 +707,29 @@ export const VERIFICATION_OPERATIONS = operations([
       schema: z.object({ delivery_id: z.string(), event_id: z.string(), resent_from: z.string() }),
     },
     errors: ["not_found"],
-  },
+  });
+
+export const VERIFICATION_OPERATIONS = operations([
+  createSession,
+  listSessions,
+  getSession,
+  getSessionDecision,
+  reviewSession,
+  reviewCheck,
+  listWorkflows,
+  createWorkflow,
+  getWorkflow,
+  updateWorkflow,
+  deleteWorkflow,
+  getIdentity,
+  unlinkFace,
+  listCredentialStates,
+  listCredentialProviders,
+  listWebhooks,
+  setWebhookActive,
+  deleteWebhook,
+  rollWebhookSecret,
+  sendTestWebhookEvent,
+  listWebhookDeliveries,
+  resendWebhookDelivery,
 ]);

@@ -2,6 +2,7 @@ import type { App, SeatInvoice } from "@/generated/prisma/client";
 import { now } from "@/lib/clock";
 import { db } from "@/lib/db/client";
 import { centsToAmount, CURRENCY } from "@/lib/billing/money";
+import { vocabularyValue } from "@/lib/contract-vocabulary";
 import { isPastDue } from "./grace";
 import { formatPeriod } from "./periods";
 import { SEAT_PRICE_CENTS, seatChargeCents } from "./pricing";
@@ -19,13 +20,16 @@ function oldestCreation(invoices: readonly SeatInvoice[]): Date | null {
   return invoices.reduce<Date | null>((oldest, i) => (oldest && oldest <= i.createdAt ? oldest : i.createdAt), null);
 }
 
+/** A seat invoice is `open` until Stripe (or the wallet) settles it. */
+export const INVOICE_STATUSES = ["open", "paid"] as const;
+
 function presentInvoice(invoice: SeatInvoice) {
   return {
     period: formatPeriod(invoice.periodStart, invoice.periodEnd),
     seats: invoice.seats,
     amount: centsToAmount(invoice.amountCents),
     created_at: invoice.createdAt.toISOString(),
-    status: invoice.status,
+    status: vocabularyValue(INVOICE_STATUSES, invoice.status, "invoice status"),
     period_start: invoice.periodStart.toISOString(),
     period_end: invoice.periodEnd.toISOString(),
     paid_at: invoice.paidAt?.toISOString() ?? null,

@@ -1,6 +1,7 @@
 import { submitDocument } from "@/lib/checks/run-document-check";
-import { apiRoute, routeMethods } from "@/lib/http/api-route";
+import { answerNotYetTyped, apiRoute, routeMethods } from "@/lib/http/api-route";
+import * as hostedFlowApi from "@/lib/openapi/operations/hosted-flow";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routeMethods({
-  POST: apiRoute({ auth: "sessionToken", upload: { maxFiles: 2 } }, async ({ session, upload }) => submitDocument(session, upload!)),
+  POST: apiRoute(hostedFlowApi.submitDocument, answerNotYetTyped(async ({ session, upload }) => submitDocument(session, upload!)), { upload: { maxFiles: 2 } }),
 });

@@ -1,6 +1,7 @@
 import { submitSelfie } from "@/lib/checks/run-selfie";
-import { apiRoute, routeMethods } from "@/lib/http/api-route";
+import { answerNotYetTyped, apiRoute, routeMethods } from "@/lib/http/api-route";
+import * as hostedFlowApi from "@/lib/openapi/operations/hosted-flow";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routeMethods({
-  POST: apiRoute({ auth: "sessionToken", upload: { maxFiles: 1 } }, async ({ session, upload }) => submitSelfie(session, upload!)),
+  POST: apiRoute(hostedFlowApi.submitSelfie, answerNotYetTyped(async ({ session, upload }) => submitSelfie(session, upload!)), { upload: { maxFiles: 1 } }),
 });

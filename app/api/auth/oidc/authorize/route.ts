@@ -1,4 +1,4 @@
 import { routeMethods } from "@/lib/http/api-route";
-import { authorizeRoute } from "@/lib/oidc/routes";
+import { authorizePostRoute, authorizeRoute } from "@/lib/server/oidc-routes";
 
-export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routeMethods({ GET: authorizeRoute, POST: authorizeRoute });
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routeMethods({ GET: authorizeRoute, POST: authorizePostRoute });

@@ -1,4 +1,4 @@
 import { routeMethods } from "@/lib/http/api-route";
-import { logoutRoute } from "@/lib/oidc/routes";
+import { logoutPostRoute, logoutRoute } from "@/lib/server/oidc-routes";
 
-export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routeMethods({ GET: logoutRoute, POST: logoutRoute });
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routeMethods({ GET: logoutRoute, POST: logoutPostRoute });

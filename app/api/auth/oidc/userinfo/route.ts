@@ -1,4 +1,4 @@
 import { routeMethods } from "@/lib/http/api-route";
-import { userinfoRoute } from "@/lib/oidc/routes";
+import { userinfoPostRoute, userinfoRoute } from "@/lib/server/oidc-routes";
 
-export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routeMethods({ GET: userinfoRoute, POST: userinfoRoute });
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routeMethods({ GET: userinfoRoute, POST: userinfoPostRoute });

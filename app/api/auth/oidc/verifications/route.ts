@@ -1,4 +1,4 @@
 import { routeMethods } from "@/lib/http/api-route";
-import { verificationsRoute } from "@/lib/oidc/routes";
+import { verificationsRoute } from "@/lib/server/oidc-routes";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routeMethods({ GET: verificationsRoute });

@@ -1,6 +1,7 @@
 import { apiRoute, routeMethods } from "@/lib/http/api-route";
 import { credentialProviders } from "@/lib/licence-registries/catalogue";
+import * as verificationApi from "@/lib/openapi/operations/verification";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routeMethods({
-  GET: apiRoute({ auth: "apiKey" }, async ({ params }) => credentialProviders(params.state!)),
+  GET: apiRoute(verificationApi.listCredentialProviders, async ({ params }) => credentialProviders(params.state!)),
 });

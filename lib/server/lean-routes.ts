@@ -1,5 +1,5 @@
 import type { EdgeRoutes } from "@/lib/http/edge";
-import { tokenRoute, userinfoRoute } from "./routes";
+import { tokenRoute, userinfoPostRoute, userinfoRoute } from "./oidc-routes";
 
 /**
  * The provider's hot paths, the token endpoint and userinfo, served by the
@@ -13,5 +13,5 @@ import { tokenRoute, userinfoRoute } from "./routes";
  */
 export const LEAN_ROUTES: EdgeRoutes = {
   "/api/auth/oidc/token": { POST: tokenRoute.route },
-  "/api/auth/oidc/userinfo": { GET: userinfoRoute.route, POST: userinfoRoute.route },
+  "/api/auth/oidc/userinfo": { GET: userinfoRoute.route, POST: userinfoPostRoute.route },
 };

@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import type { ErrorCode } from "@/lib/http/error-catalogue";
+import type { ErrorCode } from "./error-catalogue";
 
 /**
  * One documented operation of the public surface. The request schemas are the
@@ -75,6 +75,18 @@ export type Upload = {
   fields?: z.ZodObject;
 };
 
+/**
+ * Declares one operation, keeping its schemas' types: a route built from it
+ * (`apiRoute(operation, handler)`, lib/http/api-route.ts) gets its params,
+ * query and body typed from these schemas, and its handler must return what
+ * `success` describes; the OpenAPI document (lib/openapi/document.ts) is
+ * written from the same object. One declaration per route.
+ */
+export function operation<const O extends Operation>(declared: O): O {
+  return declared;
+}
+
+/** A surface's operations, in the order the document lists them. */
 export function operations(list: readonly Operation[]): readonly Operation[] {
   return list;
 }
