@@ -9,7 +9,7 @@
 // input is transposed once; every 4-D activation then stays NCHW, constants
 // that broadcast against one are transposed alike, layout-bound operations
 // (Reshape, ConcatV2, Mean, Pad) map their axes, and a 4-D output is
-// transposed back. Equivalence is checked by tests/unit/tfjs-graph-to-onnx.test.ts
+// transposed back. Equivalence is checked by tests/unit/native-inference.test.ts
 // (both runtimes, the same faces, every output).
 import { createRequire } from "node:module";
 

@@ -2,50 +2,34 @@
 // bundles: routes send image bytes here (lib/vision/pool.ts), so model
 // inference never blocks the web server's event loop. Everything loads from
 // node_modules; nothing is fetched from the network.
-import fs from "node:fs";
 import { createRequire } from "node:module";
-import path from "node:path";
-import { pathToFileURL } from "node:url";
 import { threadId } from "node:worker_threads";
 import { frontTextTask, mrzTask, pdf417Task, warmDocumentReaders } from "./document-reader.mjs";
-import { fuseModelGraph } from "./fuse-model-graph.mjs";
-import { runModelsNatively } from "./native-inference.mjs";
+import { FACE_MODELS, HUMAN_VERSION, loadHumanFaceModels } from "./human-face-models.mjs";
+import { overallRuntime, runModelsNatively } from "./native-inference.mjs";
+import { defaultOnnxCacheDir } from "./onnx-model-cache.mjs";
 import { glareShare, keyLandmarks, moireScore } from "./presentation-cues.mjs";
 import { skinColour } from "./skin-colour.mjs";
-import { packageDir } from "./package-dir.mjs";
 import { decodeImage, taskError } from "./task-error.mjs";
 
 const require = createRequire(import.meta.url);
 
-// Node 20's fetch cannot read file:// URLs; the model loader needs to. Model
-// graphs (model.json) are rewritten on the way (fuse-model-graph.mjs: same
-// weights, same arithmetic, fewer kernels) unless VISION_GRAPH_REWRITE=off,
-// which only the benchmark's baseline uses.
-const rewriteGraphs = process.env.VISION_GRAPH_REWRITE !== "off";
-const realFetch = globalThis.fetch;
-globalThis.fetch = async (input, init) => {
-  const url = typeof input === "string" ? input : input instanceof URL ? input.href : input.url;
-  if (url.startsWith("file://")) {
-    const data = await fs.promises.readFile(new URL(url));
-    if (!url.endsWith(".json")) return new Response(data, { status: 200, headers: { "content-type": "application/octet-stream" } });
-    const text = rewriteGraphs ? fuseModelGraph(data.toString("utf8")).text : data.toString("utf8");
-    return new Response(text, { status: 200, headers: { "content-type": "application/json" } });
-  }
-  return realFetch(input, init);
-};
+// Model graphs are loaded from disk through TensorFlow.js's load-router API
+// (model-file-loader.mjs; nothing rewrites `fetch`) and rewritten on the way
+// (fuse-model-graph.mjs: same weights, same arithmetic, fewer kernels)
+// unless VISION_GRAPH_REWRITE=off, which only the benchmark's baseline uses.
+const rewriteGraph = process.env.VISION_GRAPH_REWRITE !== "off";
 
 // The face models run on the native ONNX Runtime (native-inference.mjs)
 // unless VISION_RUNTIME=wasm, which keeps TensorFlow.js's WASM backend (the
-// benchmark's baseline). Where the native runtime cannot load (a platform
-// onnxruntime-node has no binary for, such as musl), the worker says why on
-// stderr and stays on WASM: the same checks, about 3x slower. `ping` reports
-// which runtime is in use; the server logs it at start-up.
+// benchmark's baseline). Their ONNX files are converted once and kept in
+// VISION_MODEL_DIR (default DATA_DIR/vision-models; `npm run models:build`
+// writes them ahead). A model the native runtime cannot take (a platform
+// onnxruntime-node has no binary for, such as musl) stays on WASM, and the
+// worker says why on stderr: the same checks, about 3x slower. `ping`
+// reports which runtime runs each model; the server logs it at start-up.
 const nativeInference = process.env.VISION_RUNTIME !== "wasm";
-const FACE_MODELS = ["blazeface", "facemesh", "iris", "faceres", "antispoof", "liveness"];
-
-const humanDir = packageDir("@vladmandic/human");
-const wasmDir = path.join(packageDir("@tensorflow/tfjs-backend-wasm"), "dist");
-const MODEL_VERSION = `human@${JSON.parse(fs.readFileSync(path.join(humanDir, "package.json"), "utf8")).version}`;
+const onnxCacheDir = process.env.VISION_MODEL_DIR || defaultOnnxCacheDir();
 
 let ready;
 /** How many times this thread has loaded the face models (1 unless a load failed): logged with each load. */
@@ -60,7 +44,8 @@ function faceModels() {
   ready ??= load().then(
     (models) => {
       loads++;
-      process.stdout.write(`${JSON.stringify({ level: "info", time: new Date().toISOString(), message: "vision worker: face models loaded", thread: threadId, loads, runtime: models.runtime })}\n`);
+      const log = { level: "info", time: new Date().toISOString(), message: "vision worker: face models loaded", thread: threadId, loads, runtime: models.runtime, models: models.models, onnx_files: models.onnxFiles };
+      process.stdout.write(`${JSON.stringify(log)}\n`);
       return models;
     },
     (err) => {
@@ -72,46 +57,17 @@ function faceModels() {
 }
 
 async function load() {
-  const { Human } = require(path.join(humanDir, "dist", "human.node-wasm.js"));
   const sharp = require("sharp");
-  const human = new Human({
-    backend: "wasm",
-    wasmPath: `${pathToFileURL(wasmDir).href}/`,
-    modelBasePath: `${pathToFileURL(path.join(humanDir, "models")).href}/`,
-    debug: false,
-    async: false,
-    cacheSensitivity: 0,
-    face: {
-      enabled: true,
-      detector: { enabled: true, rotation: true, maxDetected: 5, minConfidence: 0.3, return: false },
-      mesh: { enabled: true },
-      iris: { enabled: true },
-      description: { enabled: true },
-      emotion: { enabled: false },
-      antispoof: { enabled: true },
-      liveness: { enabled: true },
-      attention: { enabled: false },
-      gear: { enabled: false },
-    },
-    body: { enabled: false },
-    hand: { enabled: false },
-    object: { enabled: false },
-    segmentation: { enabled: false },
-    gesture: { enabled: true },
-    filter: { enabled: false },
-  });
-  await human.load();
-  let runtime = "wasm";
+  const { human, read } = await loadHumanFaceModels({ rewriteGraph });
+  let models = Object.fromEntries(FACE_MODELS.map((name) => [name, "wasm"]));
+  let onnxFiles = {};
   if (nativeInference) {
-    try {
-      runModelsNatively(human, FACE_MODELS);
-      runtime = "onnxruntime";
-    } catch (err) {
-      process.stderr.write(`vision: the native ONNX Runtime did not load, the face models run on WASM: ${err instanceof Error ? err.message : err}\n`);
-    }
+    const native = runModelsNatively(human, FACE_MODELS, { read, cacheDir: onnxCacheDir });
+    models = native.runtimes;
+    onnxFiles = Object.fromEntries(Object.entries(native.files).map(([name, { file, from }]) => [name, `${file} (${from})`]));
   }
   await human.warmup().catch(() => {});
-  return { human, sharp, runtime };
+  return { human, sharp, runtime: overallRuntime(models), models, onnxFiles };
 }
 
 /** Eye aspect ratio from mesh points (about 0.08 closed, 0.3 and more open). */
@@ -175,7 +131,7 @@ async function analyseFaces(bytes) {
       texture: { moire: moireScore(data, info.width, info.height, f.box), glare: glareShare(data, info.width, info.height, f.box) },
       skin_rgb: skinColour(data, info.width, info.height, f.box),
     }));
-    return { faces, width: info.width, height: info.height, ms: Math.round(performance.now() - started), model: MODEL_VERSION };
+    return { faces, width: info.width, height: info.height, ms: Math.round(performance.now() - started), model: HUMAN_VERSION };
   } finally {
     human.tf.dispose(tensor);
   }
@@ -194,8 +150,8 @@ export default async function run(task) {
     if (task.op === "front_text") return await frontTextTask(task.image);
     if (task.op === "faces") return { ok: true, value: await analyseFaces(task.image) };
     if (task.op === "ping") {
-      const [{ runtime }] = await Promise.all([faceModels(), warmDocumentReaders()]);
-      return { ok: true, value: { model: MODEL_VERSION, runtime, loads } };
+      const [{ runtime, models }] = await Promise.all([faceModels(), warmDocumentReaders()]);
+      return { ok: true, value: { model: HUMAN_VERSION, runtime, models, loads } };
     }
     return { ok: false, error: `unknown op ${task.op}` };
   } catch (err) {

@@ -44,7 +44,7 @@ export async function startServerServices() {
     if (config.JOB_WORKER === "on") void startJobWorkers();
     if (config.VISION_PRELOAD === "on") {
       warmVision()
-        .then(({ model, runtime }) => logger.info("vision models loaded", { model, runtime }))
+        .then(({ model, runtime, models }) => logger.info("vision models loaded", { model, runtime, models }))
         .catch((err) => logger.error("vision models did not load; checks will answer 502 until they do", { error: (err as Error).message }));
     }
     warmGalleryIndex();

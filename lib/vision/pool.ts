@@ -134,8 +134,10 @@ export function analyseFaces(image: Uint8Array): Promise<FaceAnalysis> {
  */
 export type VisionRuntime = {
   model: string;
-  /** Where the face models run (workers/native-inference.mjs). */
-  runtime: "onnxruntime" | "wasm";
+  /** Where the face models run (workers/native-inference.mjs): "onnxruntime" when all run natively, "wasm" when none does, else "mixed" (`models` says which runs where). */
+  runtime: "onnxruntime" | "wasm" | "mixed";
+  /** The runtime of each face model (workers/human-face-models.mjs FACE_MODELS). */
+  models: Record<"blazeface" | "facemesh" | "iris" | "faceres" | "antispoof" | "liveness", "onnxruntime" | "wasm">;
   /** How many times the answering thread has loaded the face models (1 unless a load failed; a bad image never reloads them). */
   loads: number;
 };

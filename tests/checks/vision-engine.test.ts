@@ -20,7 +20,13 @@ afterAll(() => closeVisionPool());
 
 describe("vision engine (worker threads, models from node_modules)", () => {
   it("loads its models offline and names their version", async () => {
-    expect(await warmVision()).toEqual({ model: expect.stringMatching(/^human@\d+\.\d+\.\d+$/), runtime: "onnxruntime", loads: 1 });
+    const native = "onnxruntime";
+    expect(await warmVision()).toEqual({
+      model: expect.stringMatching(/^human@\d+\.\d+\.\d+$/),
+      runtime: native,
+      models: { blazeface: native, facemesh: native, iris: native, faceres: native, antispoof: native, liveness: native },
+      loads: 1,
+    });
   });
 
   it("finds one face with a 1024-d embedding, head pose and eye openness", async () => {

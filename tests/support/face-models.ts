@@ -2,6 +2,8 @@ import fs from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
+// @ts-expect-error plain .mjs module of the vision worker, no type declarations
+import { readModelArtifacts } from "../../workers/model-file-loader.mjs";
 
 /**
  * human's face models loaded in-process on TensorFlow.js's WASM backend, for
@@ -54,4 +56,11 @@ export async function loadFaceModel(name: string, modelJson = fs.readFileSync(pa
       weightData: weightData.buffer.slice(weightData.byteOffset, weightData.byteOffset + weightData.byteLength),
     }),
   );
+}
+
+/** One of human's face models loaded as the vision worker loads it (workers/model-file-loader.mjs: graph rewritten), with what the ONNX conversion reads besides. */
+export async function loadFaceModelAsTheWorkerDoes(name: string): Promise<{ model: GraphModel; nodes: unknown[]; source: Record<string, string> }> {
+  const t = await wasmTf();
+  const { artifacts, nodes, source } = readModelArtifacts(path.join(modelsDir, `${name}.json`), { rewriteGraph: true });
+  return { model: await t.loadGraphModel(t.io.fromMemory(artifacts)), nodes, source };
 }

@@ -1,16 +1,23 @@
+import crypto from "node:crypto";
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
+import { InferenceSession, Tensor as OrtTensor } from "onnxruntime-node";
 import { Piscina } from "piscina";
 import sharp from "sharp";
 import { afterAll, describe, expect, it } from "vitest";
 // @ts-expect-error plain .mjs module of the vision worker, no type declarations
-import { fuseModelGraph } from "../../workers/fuse-model-graph.mjs";
+import { graphModelToOnnx } from "../../workers/graph-model-to-onnx.mjs";
 // @ts-expect-error plain .mjs module of the vision worker, no type declarations
-import { graphModelToOnnx, nativeSession } from "../../workers/native-inference.mjs";
+import { FACE_MODELS as WORKER_FACE_MODELS, loadHumanFaceModels } from "../../workers/human-face-models.mjs";
+// @ts-expect-error plain .mjs module of the vision worker, no type declarations
+import { overallRuntime, runModelsNatively } from "../../workers/native-inference.mjs";
+// @ts-expect-error plain .mjs module of the vision worker, no type declarations
+import { openSynchronousSession, SESSION_OPTIONS } from "../../workers/onnx-sync-session.mjs";
 // @ts-expect-error plain .mjs module of the vision worker, no type declarations
 import { tfjsGraphToOnnx, UnsupportedGraph } from "../../workers/tfjs-graph-to-onnx.mjs";
-import type { FaceAnalysis } from "@/lib/vision/pool";
-import { loadFaceModel, modelsDir, wasmTf, type Tensor } from "../support/face-models";
+import type { FaceAnalysis, VisionRuntime } from "@/lib/vision/pool";
+import { loadFaceModelAsTheWorkerDoes, wasmTf, type Tensor } from "../support/face-models";
 
 /**
  * The vision worker runs human's face models on the native ONNX Runtime
@@ -22,6 +29,9 @@ import { loadFaceModel, modelsDir, wasmTf, type Tensor } from "../support/face-m
  */
 const FACE = path.join(process.cwd(), "tests", "fixtures", "faces", "a-left-right");
 type NativeOutput = { data: Float32Array; dims: number[] };
+/** The models the vision worker swaps (workers/human-face-models.mjs). */
+const FACE_MODELS: string[] = WORKER_FACE_MODELS;
+const bytesOf = (a: Float32Array) => Buffer.from(a.buffer, a.byteOffset, a.byteLength);
 
 /** The fixture face, resized to the model's input and scaled to [0, 1]. */
 async function faceInput(shape: number[]): Promise<{ data: Float32Array; shape: number[] }> {
@@ -31,16 +41,15 @@ async function faceInput(shape: number[]): Promise<{ data: Float32Array; shape: 
 }
 
 describe("the face models on the native ONNX Runtime", () => {
-  // As production loads them: faceres through the graph rewrite first.
-  for (const name of ["blazeface", "facemesh", "iris", "faceres", "antispoof", "liveness"]) {
+  // As production loads them: through the worker's model loader, faceres's graph rewritten first.
+  for (const name of FACE_MODELS) {
     it(`${name}: every output matches TensorFlow.js's on a real face`, async () => {
       const tf = await wasmTf();
-      const shipped = fs.readFileSync(path.join(modelsDir, `${name}.json`), "utf8");
-      const model = await loadFaceModel(name, fuseModelGraph(shipped).text);
+      const { model, nodes } = await loadFaceModelAsTheWorkerDoes(name);
       const input = await faceInput(model.inputs[0]!.shape);
       const reference = model.execute(tf.tensor(input.data, input.shape));
       const expected = (Array.isArray(reference) ? reference : [reference]) as Tensor[];
-      const actual: NativeOutput[] = nativeSession(graphModelToOnnx(model))(input.data, input.shape);
+      const actual: NativeOutput[] = openSynchronousSession(graphModelToOnnx(model, nodes))(input.data, input.shape);
       expect(actual).toHaveLength(expected.length);
       expected.forEach((want, i) => {
         const got = actual[i]!;
@@ -57,6 +66,44 @@ describe("the face models on the native ONNX Runtime", () => {
     }, 60_000);
   }
 
+  it("runs each model synchronously to exactly the outputs of onnxruntime-node's public InferenceSession", async () => {
+    for (const name of FACE_MODELS) {
+      const { model, nodes } = await loadFaceModelAsTheWorkerDoes(name);
+      const onnx: Uint8Array = graphModelToOnnx(model, nodes);
+      const input = await faceInput(model.inputs[0]!.shape);
+      const synchronous: NativeOutput[] = openSynchronousSession(onnx)(input.data, input.shape);
+      const session = await InferenceSession.create(onnx, SESSION_OPTIONS);
+      try {
+        const results = await session.run({ [session.inputNames[0]!]: new OrtTensor("float32", input.data, input.shape) });
+        const public_ = session.outputNames.map((n) => results[n]!);
+        expect(synchronous.map((o) => o.dims.map(Number))).toEqual(public_.map((o) => o.dims.map(Number)));
+        synchronous.forEach((o, i) => expect(bytesOf(o.data).equals(bytesOf(public_[i]!.data as Float32Array))).toBe(true));
+      } finally {
+        await session.release();
+      }
+    }
+  }, 120_000);
+
+  it("runs each model it can natively and reports the one it cannot as WASM: the whole is 'mixed', not 'wasm'", async () => {
+    const { human, read } = await loadHumanFaceModels({ rewriteGraph: true });
+    read.delete("faceres"); // as if faceres had not come from a model file
+    const cacheDir = fs.mkdtempSync(path.join(os.tmpdir(), "vision-models-"));
+    const warnings: string[] = [];
+    try {
+      const { runtimes, files } = runModelsNatively(human, FACE_MODELS, { read, cacheDir, warn: (m: string) => warnings.push(m) });
+      expect(runtimes).toEqual({ blazeface: "onnxruntime", facemesh: "onnxruntime", iris: "onnxruntime", faceres: "wasm", antispoof: "onnxruntime", liveness: "onnxruntime" });
+      expect(overallRuntime(runtimes)).toBe("mixed");
+      expect(Object.keys(files).sort()).toEqual(["antispoof", "blazeface", "facemesh", "iris", "liveness"]);
+      expect(warnings).toEqual(["vision: faceres is not loaded from a model file, it runs on WASM"]);
+      // The swapped models answer through human as before.
+      const input = await faceInput(human.models.models.blazeface.inputs[0].shape);
+      const out = human.models.models.blazeface.execute(human.tf.tensor(input.data, input.shape));
+      expect(out).toHaveLength(4);
+    } finally {
+      fs.rmSync(cacheDir, { recursive: true, force: true });
+    }
+  }, 60_000);
+
   it("refuses a graph with an operation it does not convert, naming it", () => {
     const nodes = [
       { name: "input", op: "Placeholder", attr: { shape: { shape: { dim: [{ size: "1" }, { size: "8" }, { size: "8" }, { size: "3" }] } } } },
@@ -68,15 +115,55 @@ describe("the face models on the native ONNX Runtime", () => {
 });
 
 describe("the vision worker on either runtime", () => {
+  // Each native worker converts into, or loads from, this directory (a fresh one: the first start converts).
+  const modelDir = fs.mkdtempSync(path.join(os.tmpdir(), "vision-models-"));
   const pool = (runtime: "native" | "wasm") =>
-    new Piscina({ filename: path.join(process.cwd(), "workers", "vision-worker.mjs"), minThreads: 1, maxThreads: 1, env: { ...process.env, VISION_RUNTIME: runtime } });
+    new Piscina({
+      filename: path.join(process.cwd(), "workers", "vision-worker.mjs"),
+      minThreads: 1,
+      maxThreads: 1,
+      env: { ...process.env, VISION_RUNTIME: runtime, VISION_MODEL_DIR: modelDir },
+    });
   const native = pool("native");
   const wasm = pool("wasm");
-  afterAll(() => Promise.all([native.destroy(), wasm.destroy()]));
+  afterAll(async () => {
+    await Promise.all([native.destroy(), wasm.destroy()]);
+    fs.rmSync(modelDir, { recursive: true, force: true });
+  });
 
-  it("reports the runtime each one uses", async () => {
-    expect((await native.run({ op: "ping" })).value).toMatchObject({ runtime: "onnxruntime" });
-    expect((await wasm.run({ op: "ping" })).value).toMatchObject({ runtime: "wasm" });
+  it("reports the runtime of each model", async () => {
+    const all = (runtime: "onnxruntime" | "wasm") => ({ runtime, models: Object.fromEntries(FACE_MODELS.map((m) => [m, runtime])) as VisionRuntime["models"] });
+    expect((await native.run({ op: "ping" })).value).toMatchObject(all("onnxruntime"));
+    expect((await wasm.run({ op: "ping" })).value).toMatchObject(all("wasm"));
+  }, 120_000);
+
+  it("converts the models once: the first start writes their ONNX files, the next loads them, and converts again only a file altered on disk", async () => {
+    await native.run({ op: "ping" });
+    const sha256 = (file: string) => crypto.createHash("sha256").update(fs.readFileSync(path.join(modelDir, file))).digest("hex");
+    const manifest = () => JSON.parse(fs.readFileSync(path.join(modelDir, "manifest.json"), "utf8")).files as Record<string, { model: string; sha256: string }>;
+    const written = manifest();
+    expect(Object.values(written).map((e) => e.model).sort()).toEqual([...FACE_MODELS].sort());
+    for (const [file, entry] of Object.entries(written)) {
+      expect(file).toMatch(new RegExp(`^${entry.model}\\.[0-9a-f]{16}\\.onnx$`));
+      expect(sha256(file)).toBe(entry.sha256);
+    }
+    const files = Object.keys(written);
+    const altered = files.find((f) => f.startsWith("liveness."))!;
+    const bytes = fs.readFileSync(path.join(modelDir, altered));
+    bytes[bytes.length - 1]! ^= 0xff;
+    fs.writeFileSync(path.join(modelDir, altered), bytes);
+    const before = Object.fromEntries(files.map((f) => [f, fs.statSync(path.join(modelDir, f)).mtimeMs]));
+
+    const again = pool("native");
+    try {
+      expect((await again.run({ op: "ping" })).value).toMatchObject({ runtime: "onnxruntime" });
+    } finally {
+      await again.destroy();
+    }
+    const checksums = (files: ReturnType<typeof manifest>) => Object.fromEntries(Object.entries(files).map(([file, e]) => [file, e.sha256]));
+    expect(checksums(manifest())).toEqual(checksums(written));
+    expect(sha256(altered)).toBe(written[altered]!.sha256);
+    for (const file of files.filter((f) => f !== altered)) expect(fs.statSync(path.join(modelDir, file)).mtimeMs).toBe(before[file]);
   }, 120_000);
 
   it("finds the same faces, embeddings, head pose and eye openness on a turning head", async () => {
