@@ -43,6 +43,9 @@ export type SessionStatus = (typeof SESSION_STATUSES)[number];
 export const CHECK_STATUSES = ["passed", "failed", "review", "pending", "not_performed"] as const;
 export type CheckStatus = (typeof CHECK_STATUSES)[number];
 
+/** The statuses of a check that ran: what a hosted step records and answers. */
+export type RanStatus = Extract<CheckStatus, "passed" | "failed" | "review">;
+
 /**
  * A stored text as one of its vocabulary's values (a session's status, a
  * feature, a member's role read from a text column): presenters answer the

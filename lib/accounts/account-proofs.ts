@@ -8,7 +8,7 @@ import { isIdVerified, readProfile, type ProofState } from "@/lib/identity/profi
  * licence facts leave here, never document fields.
  */
 export type LicenceProof = {
-  type: string | null;
+  type: string;
   number: string | null;
   status: string | null;
   expiresOn: string | null;

@@ -1,3 +1,5 @@
+import type { StepCheck } from "./step-check";
+import { vocabularyValue } from "@/lib/contract-vocabulary";
 import { z } from "zod";
 import type { Session } from "@/generated/prisma/client";
 import { now } from "@/lib/clock";
@@ -132,7 +134,7 @@ export async function submitDocument(session: Session, upload: Upload) {
   ]);
   await rejudgeLicenceAfterDocument(session, holderOf(reading.fields));
 
-  const checks: unknown[] = [{ type: "id_verification", status, score: reading.confidence, data: idData, error }];
+  const checks: StepCheck[] = [{ type: "id_verification", status, score: reading.confidence, data: idData, error }];
   // A failed document decides the session: the age it gives is neither run nor billed.
   if (session.features.includes("age") && settings.age && status !== "failed") {
     const age = ageVerdict(reading.fields.date_of_birth, settings.age.minimum_age, now());
@@ -149,10 +151,11 @@ export async function submitDocument(session: Session, upload: Upload) {
   }
   // A failed document or an age under the minimum decides the session here: no face match, no later step.
   // Only a failure recorded just now can (a failed document ends the session), so a passing document takes no lock for it.
-  const failedNow = (checks as { type: string; status: string }[]).some(isFinalFailure);
+  const failedNow = checks.some(isFinalFailure);
   const stopped = failedNow ? await stopAtDecisiveFailure(session) : null;
-  if (stopped) return { checks, session_status: stopped.status };
+  // A final failure declines the session whatever follows (stop-at-decisive-failure.ts).
+  if (stopped) return { checks, session_status: vocabularyValue(["DECLINED"], stopped.status, "stopped session's status") };
   const faceMatch = await runFaceMatchIfReady(session);
   if (faceMatch) checks.push(faceMatch);
-  return { checks, session_status: "IN_PROGRESS" };
+  return { checks, session_status: "IN_PROGRESS" as const };
 }

@@ -4,7 +4,8 @@ import type { FaceReference } from "@/lib/identity/reuse";
 import { loadJsonArtifact } from "@/lib/artifacts/artifacts";
 import type { WorkflowSnapshot } from "@/lib/sessions/present";
 import { recordCheckResult } from "@/lib/sessions/record-check";
-import type { CheckStatus } from "@/lib/sessions/statuses";
+import type { RanStatus } from "@/lib/contract-vocabulary";
+import type { RanCheck } from "./step-check";
 import { faceMatchStatus } from "./face-match-verdict";
 
 /**
@@ -25,9 +26,9 @@ import { faceMatchStatus } from "./face-match-verdict";
  * re-run (a new document) matches against it too.
  */
 const SEVERITY: Record<string, number> = { passed: 0, review: 1, failed: 2 };
-const worse = (a: CheckStatus, b: CheckStatus) => ((SEVERITY[a] ?? 0) >= (SEVERITY[b] ?? 0) ? a : b);
+const worse = (a: RanStatus, b: RanStatus) => ((SEVERITY[a] ?? 0) >= (SEVERITY[b] ?? 0) ? a : b);
 
-export type FaceMatchCheck = { type: "face_match"; status: CheckStatus; score: number; data: Record<string, unknown>; error: { code: string; message: string } | null };
+export type FaceMatchCheck = RanCheck<"face_match"> & { score: number };
 
 export async function runFaceMatchIfReady(session: Session, options: { enrolledFace?: FaceTemplate } = {}): Promise<FaceMatchCheck | null> {
   const settings = (session.workflowSnapshot as WorkflowSnapshot).settings.face_match;
@@ -57,7 +58,7 @@ export async function runFaceMatchIfReady(session: Session, options: { enrolledF
   await recordCheckResult({
     sessionId: session.id,
     type: "face_match",
-    status: status as "passed" | "failed" | "review",
+    status,
     score: similarity,
     data,
     error,

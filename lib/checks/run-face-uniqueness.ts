@@ -1,3 +1,4 @@
+import type { RanStatus } from "@/lib/contract-vocabulary";
 import type { Session } from "@/generated/prisma/client";
 import { env } from "@/lib/config/env";
 import { db } from "@/lib/db/client";
@@ -122,7 +123,7 @@ export async function runFaceUniqueness(session: Session, selfie: FaceTemplate) 
       : outcome === "possible_duplicate"
         ? { code: "possible_duplicate_face", message: `This face may already be enrolled for this project as ${svcUuid}; a person will review it` }
         : null;
-  const status = outcome === "duplicate" ? "failed" : outcome === "possible_duplicate" ? "review" : "passed";
+  const status: RanStatus = outcome === "duplicate" ? "failed" : outcome === "possible_duplicate" ? "review" : "passed";
   await recordCheckResult({
     sessionId: session.id,
     type: "face_uniqueness",
@@ -137,5 +138,5 @@ export async function runFaceUniqueness(session: Session, selfie: FaceTemplate) 
       search_ms: Math.round(performance.now() - started),
     },
   });
-  return { type: "face_uniqueness", status, data, error };
+  return { type: "face_uniqueness" as const, status, data, error };
 }

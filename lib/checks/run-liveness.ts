@@ -1,3 +1,4 @@
+import type { StepCheck } from "./step-check";
 import type { Session } from "@/generated/prisma/client";
 import type { Upload } from "@/lib/http/read-upload";
 import { consumeChallenge } from "@/lib/liveness/challenges";
@@ -10,7 +11,7 @@ import { runFaceMatchIfReady } from "./run-face-match";
 import { runFaceUniqueness } from "./run-face-uniqueness";
 
 /** One check as a hosted-flow step answers it (`{ checks }`). */
-export type StepCheck = { type: string; status: string; score?: number | null; data?: unknown; error?: unknown };
+export type { StepCheck };
 
 /**
  * POST /api/v2/antispoof: the burst of the liveness step. Its challenge was

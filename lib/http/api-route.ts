@@ -68,18 +68,6 @@ export type ServingOptions = Pick<RouteOptions<AuthKind, undefined, undefined>, 
   readsOwnParameters?: boolean;
 };
 
-/**
- * A handler whose domain does not yet return the success schema's types
- * (the hosted steps' checks: each step's check list is typed loosely in
- * lib/checks/). Its real answers are still checked against the schema by the
- * contract test (tests/integration/openapi-contract.test.ts), and
- * tests/unit/route-contracts.test.ts counts these routes: the count may only
- * fall.
- */
-export function answerNotYetTyped<C>(handler: (ctx: C) => Promise<unknown>): (ctx: C) => Promise<never> {
-  return handler as (ctx: C) => Promise<never>;
-}
-
 /** The route's operation, kept on the handler: the route table the tests read (tests/support/route-table.ts). */
 export const ROUTE_OPERATION = Symbol.for("svc.route-operation");
 /** Marks routeMethods' 405 and OPTIONS fillers: methods a route file does not serve. */

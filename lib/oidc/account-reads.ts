@@ -21,19 +21,18 @@ import type { OidcRequest } from "./http";
  */
 export async function readUserinfo(req: OidcRequest) {
   const t = await requireAccessToken(req, ["profile"], { withIdVerified: true });
-  const claims: Record<string, unknown> = {
+  // OIDC Core 5.3.2: a claim without a value is left out, not null.
+  const name = t.verifiedName ?? t.name;
+  return {
     sub: t.accountId,
     svc_id: t.accountId,
     preferred_username: t.preferredUsername ?? t.email,
     email: t.email,
     email_verified: t.emailVerified,
+    ...(name ? { name } : {}),
+    id_verified: t.idVerified === true,
+    ...(t.scopes.includes("zkp") ? identityPredicates(await readProfile(t.accountId, now()), now()) : {}),
   };
-  // OIDC Core 5.3.2: a claim without a value is left out, not null.
-  const name = t.verifiedName ?? t.name;
-  if (name) claims.name = name;
-  claims.id_verified = t.idVerified === true;
-  if (t.scopes.includes("zkp")) Object.assign(claims, identityPredicates(await readProfile(t.accountId, now()), now()));
-  return claims;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { answerNotYetTyped, apiRoute, operationRoute, servedRoute } from "@/lib/http/api-route";
+import { apiRoute, operationRoute, servedRoute, type OperationAnswer } from "@/lib/http/api-route";
 import type { Operation } from "@/lib/http/operation";
 import type { RouteHandler } from "@/lib/http/adapters/next";
 import { ApiError } from "@/lib/http/api-error";
@@ -19,28 +19,30 @@ import { STRINGS } from "@/lib/accounts/sign-in-strings";
  */
 export type OidcRequest = RequestView;
 type Ctx = { requestId: string; params: Record<string, string> };
-export type OidcHandler = (req: OidcRequest, ctx: Ctx) => Promise<Reply>;
-type Handler = OidcHandler;
+export type OidcHandler<T = unknown> = (req: OidcRequest, ctx: Ctx) => Promise<Reply<T>>;
+type ErrorRenderer = (err: ApiError, req: OidcRequest) => Reply;
+/** What a documented operation's handler answers: a Reply carrying its success schema's type. */
+type AnswerOf<O extends Operation> = Extract<OperationAnswer<O>, Reply<unknown>>;
 
 /** Parameters of OAuth requests: small (RFC 6749 bodies are a few hundred bytes). */
 const MAX_BODY_BYTES = 64 * 1024;
 
 /**
- * A provider route: of its documented operation when it has one
- * (lib/openapi/operations/oidc.ts, composed in lib/server/oidc-routes.ts),
- * whose schemas describe the parameters the handler reads itself.
+ * A provider route. Documented endpoints (lib/openapi/operations/oidc.ts,
+ * composed in lib/server/oidc-routes.ts) are the route of their operation,
+ * whose schemas describe the parameters the handler reads itself and type
+ * what it answers; the sign-in forms and account pages give none.
  */
-function oidcRoute(handler: Handler, renderError: ((err: ApiError, req: OidcRequest) => Reply) | undefined, operation?: Operation): RouteHandler {
+function oidcRoute(handler: OidcHandler, renderError: ErrorRenderer | undefined, operation?: Operation): RouteHandler {
   const run = async ({ req, requestId, params }: { req: OidcRequest; requestId: string; params: Record<string, string> }) => handler(req, { requestId, params });
   if (!operation) return apiRoute({ auth: "none", rawBody: true, bodyLimit: MAX_BODY_BYTES, renderError }, run);
-  return servedRoute(
-    operation,
-    operationRoute(operation, answerNotYetTyped(run), { readsOwnParameters: true, bodyLimit: MAX_BODY_BYTES, renderError }),
-  );
+  return servedRoute(operation, operationRoute(operation, run as never, { readsOwnParameters: true, bodyLimit: MAX_BODY_BYTES, renderError }));
 }
 
 /** JSON endpoints (token, userinfo, account reads, JWKS, discovery): errors in the spec envelope. */
-export function oidcJsonRoute(handler: Handler, operation?: Operation): RouteHandler {
+export function oidcJsonRoute(handler: OidcHandler): RouteHandler;
+export function oidcJsonRoute<const O extends Operation>(handler: (req: OidcRequest, ctx: Ctx) => Promise<AnswerOf<O>>, operation: O): RouteHandler;
+export function oidcJsonRoute(handler: OidcHandler, operation?: Operation): RouteHandler {
   return oidcRoute(handler, undefined, operation);
 }
 
@@ -51,7 +53,7 @@ export function oidcJsonRoute(handler: Handler, operation?: Operation): RouteHan
  * (oauthErrorReply): those libraries, and the OpenID Foundation's
  * conformance suite, read `error` as a string.
  */
-export function oidcTokenRoute(handler: Handler, operation?: Operation): RouteHandler {
+export function oidcTokenRoute<const O extends Operation>(handler: (req: OidcRequest, ctx: Ctx) => Promise<AnswerOf<O>>, operation: O): RouteHandler {
   return oidcRoute(handler, (err, req) => (isFormPost(req) ? oauthErrorReply(err) : envelopeReply(err)), operation);
 }
 
@@ -79,7 +81,9 @@ export function oauthErrorReply(err: ApiError): Reply {
  * cannot go back to a verified redirect URI is shown on a page (never
  * redirected), with the error code and the catalogued status.
  */
-export function oidcPageRoute(handler: Handler, operation?: Operation): RouteHandler {
+export function oidcPageRoute(handler: OidcHandler): RouteHandler;
+export function oidcPageRoute<const O extends Operation>(handler: (req: OidcRequest, ctx: Ctx) => Promise<AnswerOf<O>>, operation: O): RouteHandler;
+export function oidcPageRoute(handler: OidcHandler, operation?: Operation): RouteHandler {
   return oidcRoute(
     handler,
     (err) =>
@@ -92,10 +96,15 @@ export function oidcPageRoute(handler: Handler, operation?: Operation): RouteHan
 }
 
 export const json = Reply.json;
+
+/** The spec envelope (`{ success, data }`) with OAuth's no-cache headers (the account reads, the predicate credential). */
+export function enveloped<T>(data: T): Reply<T> {
+  return Reply.data(data, 200, { Pragma: "no-cache" });
+}
 export const html = Reply.html;
 
 /** A 303 See Other (the browser follows with a GET). */
-export function redirect(location: string, setCookie: string[] = []): Reply {
+export function redirect(location: string, setCookie: string[] = []): Reply<never> {
   return Reply.redirect(location, setCookie);
 }
 

@@ -86,14 +86,24 @@ export async function signingKey(kid?: string | null): Promise<SigningKey> {
 }
 
 /** GET /api/auth/oidc/jwks.json: the active and next keys, and retired keys still within their publication time. */
-export async function publishedJwks(): Promise<{ keys: JWK[] }> {
+/** A published signing key (RFC 7517): RSA, RS256, for signatures. */
+export type PublishedJwk = { kty: "RSA"; n: string; e: string; kid: string; alg: "RS256"; use: "sig" };
+
+/** The stored public key as published; a row that is not an RS256 signing key is refused, not served. */
+function publishedKey(stored: unknown, kid: string): PublishedJwk {
+  const jwk = stored as Partial<Record<keyof PublishedJwk, unknown>>;
+  if (jwk.kty !== "RSA" || typeof jwk.n !== "string" || typeof jwk.e !== "string") throw new Error(`signing key ${kid} is not an RSA public key`);
+  return { kty: "RSA", n: jwk.n, e: jwk.e, kid, alg: "RS256", use: "sig" };
+}
+
+export async function publishedJwks(): Promise<{ keys: PublishedJwk[] }> {
   await ensureActiveKey();
   const prisma = await db();
   const rows = await prisma.oidcSigningKey.findMany({
     where: { OR: [{ status: { in: ["active", "next"] } }, { publishUntil: { gt: now() } }] },
     orderBy: { createdAt: "desc" },
   });
-  return { keys: rows.map((r) => r.publicJwk as JWK) };
+  return { keys: rows.map((r) => publishedKey(r.publicJwk, r.kid)) };
 }
 
 /** Every public key ever used (logout checks an expired `id_token_hint` against them). */

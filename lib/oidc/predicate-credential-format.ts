@@ -6,7 +6,7 @@
  */
 
 /** The SD-JWT VC type of the credential (`vct`). */
-export const PREDICATE_VCT = "urn:svc:vct:identity-predicates:1";
+export const PREDICATE_VCT = "urn:svc:vct:identity-predicates:1" as const;
 
 /** The issuer-signed JWT's `typ` (SD-JWT VC). */
 export const SD_JWT_VC_TYP = "dc+sd-jwt";

@@ -64,7 +64,7 @@ export async function issuePredicateCredential(req: OidcRequest) {
   const frame = { _sd: disclosed, _sd_decoy: PREDICATE_CLAIMS.length - disclosed.length } as DisclosureFrame<SdJwtVcPayload>;
   const credential = await sdJwt.issue(payload, frame, { header: { kid } });
   return {
-    format: "dc+sd-jwt",
+    format: "dc+sd-jwt" as const,
     vct: PREDICATE_VCT,
     credential,
     claims: disclosed,

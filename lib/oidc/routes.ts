@@ -1,10 +1,9 @@
 import { ApiError } from "@/lib/http/api-error";
-import { successBody } from "@/lib/http/envelope";
 import { readLicences, readUserinfo, readVerifications } from "./account-reads";
 import { startAuthorization } from "./authorize";
 import { endpoints } from "./config";
 import { discoveryDocument } from "./discovery";
-import { html, json, oidcJsonRoute, readParams, redirect, type OidcHandler } from "./http";
+import { enveloped, html, json, oidcJsonRoute, readParams, redirect, type OidcRequest } from "./http";
 import { publishedJwks } from "./keys";
 import { issuePredicateCredential } from "./predicate-credential";
 import { logout } from "./logout";
@@ -17,26 +16,26 @@ import { handleTokenRequest } from "./token-endpoint";
  * documented operation (lib/server/oidc-routes.ts), so each app/ route file
  * is one line.
  */
-export const discoveryHandler: OidcHandler = async () => json(discoveryDocument(), 200, { "Cache-Control": "public, max-age=300" });
+export const discoveryHandler = async () => json(discoveryDocument(), 200, { "Cache-Control": "public, max-age=300" });
 
-export const jwksHandler: OidcHandler = async () => json(await publishedJwks(), 200, { "Cache-Control": "public, max-age=60" });
+export const jwksHandler = async () => json(await publishedJwks(), 200, { "Cache-Control": "public, max-age=60" });
 
-export const authorizeHandler: OidcHandler = async (req) => {
+export const authorizeHandler = async (req: OidcRequest) => {
   const outcome = await startAuthorization(await readParams(req, req.method === "POST" ? "body" : "query"), req.headers.get("cookie"));
   return outcome.kind === "interaction"
     ? redirect(outcome.location, outcome.cookies)
     : redirect(outcome.location);
 };
 
-export const tokenHandler: OidcHandler = async (req) => handleTokenRequest(req);
+export const tokenHandler = async (req: OidcRequest) => handleTokenRequest(req);
 
-export const userinfoHandler: OidcHandler = async (req) => json(await readUserinfo(req));
-export const licencesHandler: OidcHandler = async (req) => json(successBody(await readLicences(req)));
-export const verificationsHandler: OidcHandler = async (req) => json(successBody(await readVerifications(req)));
-export const credentialHandler: OidcHandler = async (req) =>
-  json(successBody(await issuePredicateCredential(req)), 200, { "Cache-Control": "no-store" });
+export const userinfoHandler = async (req: OidcRequest) => json(await readUserinfo(req));
+export const licencesHandler = async (req: OidcRequest) => enveloped(await readLicences(req));
+export const verificationsHandler = async (req: OidcRequest) => enveloped(await readVerifications(req));
+export const credentialHandler = async (req: OidcRequest) =>
+  enveloped(await issuePredicateCredential(req));
 
-export const logoutHandler: OidcHandler = async (req) => {
+export const logoutHandler = async (req: OidcRequest) => {
   const outcome = await logout(await readParams(req, req.method === "POST" ? "both" : "query"), req.headers.get("cookie"));
   if (outcome.kind === "redirect") return redirect(outcome.location, outcome.cookies);
   const page = STRINGS.logoutPage;

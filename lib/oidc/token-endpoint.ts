@@ -2,6 +2,7 @@ import { authenticateTokenClient } from "./client-auth";
 import { authorizationCodeGrant } from "./grants/authorization-code";
 import { refreshTokenGrant } from "./grants/refresh-token";
 import type { Reply } from "@/lib/http/core/reply";
+import type { TokenResponse } from "./grants/issue-tokens";
 import { json, readParams, type OidcRequest } from "./http";
 import { grantTypeRefused, paramsObject, TokenRequest, tokenRequestError } from "./schemas";
 
@@ -13,7 +14,7 @@ import { grantTypeRefused, paramsObject, TokenRequest, tokenRequestError } from 
  * refused or one grant, one file (lib/oidc/grants/), runs. Success is
  * top-level token JSON (spec 2.9); errors are the spec envelope.
  */
-export async function handleTokenRequest(req: OidcRequest): Promise<Reply> {
+export async function handleTokenRequest(req: OidcRequest): Promise<Reply<TokenResponse>> {
   const input = paramsObject(await readParams(req, "body"));
   const parsed = TokenRequest.safeParse(input);
   if (!parsed.success && grantTypeRefused(parsed.error)) throw tokenRequestError(parsed.error, input);

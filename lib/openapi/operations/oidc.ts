@@ -314,14 +314,8 @@ export const oidcLogout = operation({
 
 /** The same request as a POST (OIDC Core 3.1.2.1, 5.3.1, RP-Initiated Logout 2): parameters in a form body. */
 function asPost<const O extends Operation>(get: O) {
-  const { query, ...rest } = get;
-  return operation({
-    ...rest,
-    method: "post",
-    operationId: `${get.operationId}Post`,
-    summary: `${get.summary} (POST)`,
-    ...(query ? { form: query } : {}),
-  });
+  const { query, method: _get, operationId, summary, ...rest } = get;
+  return { ...rest, method: "post" as const, operationId: `${operationId}Post`, summary: `${summary} (POST)`, form: query };
 }
 
 export const oidcAuthorizePost = asPost(oidcAuthorize);

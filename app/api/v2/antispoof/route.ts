@@ -1,10 +1,10 @@
 import { submitLivenessBurst } from "@/lib/checks/run-liveness";
-import { answerNotYetTyped, apiRoute, routeMethods } from "@/lib/http/api-route";
+import { apiRoute, routeMethods } from "@/lib/http/api-route";
 import { BURST_FRAMES } from "@/lib/liveness/challenges";
 import * as hostedFlowApi from "@/lib/openapi/operations/hosted-flow";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routeMethods({
-  POST: apiRoute(hostedFlowApi.submitLivenessBurst, answerNotYetTyped(async ({ session, upload }) => submitLivenessBurst(session, upload!)), {
+  POST: apiRoute(hostedFlowApi.submitLivenessBurst, async ({ session, upload }) => submitLivenessBurst(session, upload!), {
     upload: { maxFiles: BURST_FRAMES.max },
   }),
 });

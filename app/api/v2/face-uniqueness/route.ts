@@ -1,7 +1,7 @@
 import { submitSelfie } from "@/lib/checks/run-selfie";
-import { answerNotYetTyped, apiRoute, routeMethods } from "@/lib/http/api-route";
+import { apiRoute, routeMethods } from "@/lib/http/api-route";
 import * as hostedFlowApi from "@/lib/openapi/operations/hosted-flow";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routeMethods({
-  POST: apiRoute(hostedFlowApi.submitSelfie, answerNotYetTyped(async ({ session, upload }) => submitSelfie(session, upload!)), { upload: { maxFiles: 1 } }),
+  POST: apiRoute(hostedFlowApi.submitSelfie, async ({ session, upload }) => submitSelfie(session, upload!), { upload: { maxFiles: 1 } }),
 });
