@@ -1,3 +1,4 @@
+import { spawn } from "node:child_process";
 import { randomBytes, randomUUID } from "node:crypto";
 import PgBoss from "pg-boss";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -6,13 +7,14 @@ import { api, keyHeader } from "../support/api";
 import { cli } from "../support/cli";
 import { createTestDatabase, databaseUrl, sql } from "../support/database";
 import { LOCAL_RECEIVER_NETWORKS, TestReceiver } from "../support/receiver";
-import { startServer, type RunningServer } from "../support/server";
+import { baseEnv, ROOT, startServer, watchProcess, type RunningServer } from "../support/server";
 
 /**
  * The periodic jobs (lib/server/scheduled-jobs.ts) as deployed: a production
  * server that runs jobs (JOB_WORKER=on) on a database of its own registers
  * every one as a pg-boss schedule, and the schedule, not a request, ends a
- * session left open past its expiry (its webhook arrives). Two processes'
+ * session left open past its expiry (its webhook arrives); in a split
+ * deployment the worker process runs them, not the web. Two processes'
  * workers never run one job at once.
  */
 const cleanups: Array<() => Promise<unknown>> = [];
@@ -21,19 +23,38 @@ let server: RunningServer;
 let receiver: TestReceiver;
 let tenant: { apiKey: string };
 
-beforeAll(async () => {
-  const database = await createTestDatabase("schedules");
+async function freshInstall(label: string) {
+  const database = await createTestDatabase(label);
   cleanups.push(() => database.drop());
-  env = { ...database.env, ENCRYPTION_KEY: randomBytes(32).toString("hex"), WEBHOOK_POLL_MS: "100", ...LOCAL_RECEIVER_NETWORKS };
+  return { ...database.env, ENCRYPTION_KEY: randomBytes(32).toString("hex"), WEBHOOK_POLL_MS: "100", ...LOCAL_RECEIVER_NETWORKS };
+}
+
+/** A test app whose webhook goes to a new receiver. */
+async function tenantWithReceiver(install: Record<string, string>) {
+  const hooks = await new TestReceiver().start();
+  cleanups.push(() => hooks.stop());
+  const dev = await cli(["developer:create", "--email", `s${randomUUID()}@example.com`, "--password", "schedule-password-1"], install);
+  const app = await cli(["app:create", "--org", dev.organization_id, "--name", "Schedules", "--env", "test"], install);
+  const hook = await cli(["webhook:create", "--app", app.app_id, "--url", hooks.url, "--approve"], install);
+  hooks.secret = hook.secret;
+  return { receiver: hooks, tenant: { apiKey: app.api_key as string } };
+}
+
+/** A session of `tenant` whose expiry has passed, unread since (a read would end it by itself). */
+async function sessionPastItsExpiry(install: Record<string, string>, base: string, owner: { apiKey: string }): Promise<string> {
+  const workflow = await api("POST", "/api/v2/workflows", { base, headers: keyHeader(owner), json: { name: `w-${randomUUID()}`, features: ["location"] } });
+  expect(workflow.status).toBe(201);
+  const created = await api("POST", "/api/v2/session", { base, headers: keyHeader(owner), json: { workflow_id: workflow.body.data.workflow.id } });
+  expect(created.status).toBe(201);
+  await sql(install, "UPDATE sessions SET expires_at = now() - interval '1 second' WHERE id = $1", [created.body.data.session_id]);
+  return created.body.data.session_id;
+}
+
+beforeAll(async () => {
+  env = await freshInstall("schedules");
   server = await startServer({ ...env, JOB_WORKER: "on" });
   cleanups.push(() => server.stop());
-  receiver = await new TestReceiver().start();
-  cleanups.push(() => receiver.stop());
-  const dev = await cli(["developer:create", "--email", `s${randomUUID()}@example.com`, "--password", "schedule-password-1"], env);
-  const app = await cli(["app:create", "--org", dev.organization_id, "--name", "Schedules", "--env", "test"], env);
-  const hook = await cli(["webhook:create", "--app", app.app_id, "--url", receiver.url, "--approve"], env);
-  receiver.secret = hook.secret;
-  tenant = { apiKey: app.api_key };
+  ({ receiver, tenant } = await tenantWithReceiver(env));
 }, 180_000);
 
 afterAll(async () => {
@@ -71,13 +92,7 @@ describe("periodic jobs on a production server", () => {
   });
 
   it("a session left open past its expiry is ended by the schedule, unread, and its webhook arrives", async () => {
-    const workflow = await api("POST", "/api/v2/workflows", { base: server.url, headers: keyHeader(tenant), json: { name: `w-${randomUUID()}`, features: ["location"] } });
-    expect(workflow.status).toBe(201);
-    const created = await api("POST", "/api/v2/session", { base: server.url, headers: keyHeader(tenant), json: { workflow_id: workflow.body.data.workflow.id } });
-    expect(created.status).toBe(201);
-    const sessionId: string = created.body.data.session_id;
-    // Its expiry passes; nobody reads it (a read would end it by itself).
-    await sql(env, "UPDATE sessions SET expires_at = now() - interval '1 second' WHERE id = $1", [sessionId]);
+    const sessionId = await sessionPastItsExpiry(env, server.url, tenant);
     // The next minute's tick, found by pg-boss's cron monitor (every 30 s) and taken by the server's worker.
     await receiver.waitFor((r) => r.processed.some((e) => e.session_id === sessionId), 150_000);
     const event = receiver.processed.find((e) => e.session_id === sessionId)!;
@@ -94,6 +109,30 @@ describe("periodic jobs on a production server", () => {
     // No periodic job failed meanwhile (each logs "scheduled job <name> failed" when it does).
     expect(server.output()).not.toContain("scheduled job");
   }, 200_000);
+});
+
+describe("a split deployment", () => {
+  it("the worker process (npm run worker) runs the periodic jobs; a web process with JOB_WORKER=off runs none", async () => {
+    const install = await freshInstall("schedules-split");
+    const web = await startServer({ ...install, JOB_WORKER: "off", WEBHOOK_WORKER: "off" });
+    cleanups.push(() => web.stop());
+    const { receiver: hooks, tenant: owner } = await tenantWithReceiver(install);
+    const sessionId = await sessionPastItsExpiry(install, web.url, owner);
+    // The worker, as deployed: production, jobs and webhook delivery on. Its start-up run of the expiry job ends the session.
+    const child = spawn(process.execPath, ["--import", "tsx", "bin/worker.ts"], {
+      cwd: ROOT,
+      env: baseEnv({ ...install, NODE_ENV: "production", JOB_WORKER: "on", WEBHOOK_WORKER: "on" }),
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    const worker = watchProcess(child, "worker");
+    cleanups.push(() => worker.stop());
+    await hooks.waitFor((r) => r.processed.some((e) => e.session_id === sessionId), 150_000);
+    expect(hooks.processed.find((e) => e.session_id === sessionId)).toMatchObject({ type: "verification.completed", status: "EXPIRED" });
+    // The worker ended it; the web process ran no periodic job.
+    expect(worker.output()).toContain("sessions expired");
+    expect(web.output()).not.toContain("sessions expired");
+    expect(worker.output()).not.toContain("scheduled job");
+  }, 240_000);
 });
 
 describe("two processes that run jobs", () => {
