@@ -1,5 +1,4 @@
 import type PgBoss from "pg-boss";
-import { env } from "@/lib/config/env";
 import { describeError, logger } from "@/lib/log/logger";
 import { sendInvitationEmail } from "@/lib/org/invitation-email";
 import { mailAvailable, type InvitationEmailJob } from "@/lib/org/invitations";
@@ -52,15 +51,4 @@ export function startJobWorkers(): Promise<void> {
       logger.error("background jobs did not start; invitation emails, session expiry and the other periodic jobs wait until they do", describeError(err));
     });
   return jobWorkersSlot.value;
-}
-
-/**
- * SWEEP_INTERVAL_SECONDS set the old in-process sweeper's period; the sweeps
- * are now periodic jobs on their own schedules (./scheduled-jobs.ts), so the
- * setting is accepted and ignored, with a word in the log.
- */
-export function warnIfSweepIntervalSet(): void {
-  if (env().SWEEP_INTERVAL_SECONDS !== undefined) {
-    logger.warn("SWEEP_INTERVAL_SECONDS is no longer used: session expiry and the other sweeps are periodic jobs (every minute or less often), run by the processes that run jobs (JOB_WORKER)");
-  }
 }

@@ -80,3 +80,14 @@ async function analyzeEmbeddedTables(): Promise<string[]> {
   if (!(await ensureDatabase()).embedded) return [];
   return analyzeDueTables(await sqlPool());
 }
+
+/**
+ * SWEEP_INTERVAL_SECONDS set the old in-process sweeper's period; the sweeps
+ * are now periodic jobs on their own schedules (SCHEDULED_JOBS above), so the
+ * setting is accepted and ignored, with a word in the log (web and worker processes).
+ */
+export function warnIfSweepIntervalSet(): void {
+  if (env().SWEEP_INTERVAL_SECONDS !== undefined) {
+    logger.warn("SWEEP_INTERVAL_SECONDS is no longer used: session expiry and the other sweeps are periodic jobs (every minute or less often), run by the processes that run jobs (JOB_WORKER)");
+  }
+}

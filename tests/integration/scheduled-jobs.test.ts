@@ -114,7 +114,9 @@ describe("periodic jobs on a production server", () => {
 describe("a split deployment", () => {
   it("the worker process (npm run worker) runs the periodic jobs; a web process with JOB_WORKER=off runs none", async () => {
     const install = await freshInstall("schedules-split");
-    const web = await startServer({ ...install, JOB_WORKER: "off", WEBHOOK_WORKER: "off" });
+    // An upgraded deployment still setting the retired SWEEP_INTERVAL_SECONDS: accepted, and named in a warning.
+    const web = await startServer({ ...install, JOB_WORKER: "off", WEBHOOK_WORKER: "off", SWEEP_INTERVAL_SECONDS: "30" });
+    expect(web.output()).toContain("SWEEP_INTERVAL_SECONDS is no longer used");
     cleanups.push(() => web.stop());
     const { receiver: hooks, tenant: owner } = await tenantWithReceiver(install);
     const sessionId = await sessionPastItsExpiry(install, web.url, owner);
