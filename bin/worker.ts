@@ -1,7 +1,9 @@
 // `npm run worker`: a background process for scaled deployments: delivers
-// webhooks, runs background jobs (invitation emails, seat billing) and ends expired sessions, sharing the outbox with any number of
-// other workers and web instances (set WEBHOOK_WORKER=off on those to leave
-// delivery to the workers).
+// webhooks and runs the background jobs (emails, and the periodic jobs of
+// lib/server/scheduled-jobs.ts: session expiry, purges, seat billing...),
+// sharing the outbox and the job queue with any number of other workers and
+// web instances (set WEBHOOK_WORKER=off and JOB_WORKER=off on those to leave
+// delivery and jobs to the workers).
 try {
   process.loadEnvFile(".env");
 } catch {
@@ -12,10 +14,9 @@ import { encryptionKey } from "@/lib/crypto/encryption-key";
 import { db, disconnectDb } from "@/lib/db/client";
 import { logger } from "@/lib/log/logger";
 import { startJobWorkers } from "@/lib/server/job-workers";
+import { warnIfSweepIntervalSet } from "@/lib/server/scheduled-jobs";
 import { stopJobQueue } from "@/lib/jobs/queue";
-import { DOMAIN_SWEEPS } from "@/lib/server/domain-sweeps";
 import { registerAppDataMigrations } from "@/lib/operations/data-migrations";
-import { startExpirySweeper } from "@/lib/sessions/expiry-sweeper";
 import { logWebhookDestinationPolicy } from "@/lib/webhooks/allowed-networks";
 import { startWebhookWorker } from "@/lib/webhooks/worker";
 
@@ -34,7 +35,7 @@ logWebhookDestinationPolicy();
 const worker = startWebhookWorker();
 // JOB_WORKER=off: a webhook-only worker (background jobs run elsewhere).
 if (config.JOB_WORKER === "on") await startJobWorkers();
-startExpirySweeper(config.SWEEP_INTERVAL_SECONDS * 1000, DOMAIN_SWEEPS);
+warnIfSweepIntervalSet();
 logger.info("worker started", { pid: process.pid });
 
 for (const signal of ["SIGINT", "SIGTERM"] as const) {

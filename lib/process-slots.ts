@@ -40,16 +40,3 @@ export function resetProcessSlots(...names: string[]): void {
   if (names.length === 0) slots().clear();
   else for (const name of names) slots().delete(name);
 }
-
-/**
- * Whether the periodic task `name` is due in this process: `everyMs` have
- * passed (at `atMs`) since it last was, or it never ran. When due, it is
- * marked as run at `atMs`. The sweeper's slower tasks use it (the face
- * gallery's retention, OIDC clean-up).
- */
-export function dueEvery(name: string, everyMs: number, atMs: number): boolean {
-  const last = processSlot<number>(name);
-  if (atMs - (last.value ?? 0) < everyMs) return false;
-  last.value = atMs;
-  return true;
-}

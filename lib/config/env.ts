@@ -127,7 +127,8 @@ const EnvSchema = z.object({
   IDEMPOTENCY_CLAIM_MS: z.coerce.number().int().min(300).max(600_000).default(60_000),
   /** JSON object of per-check prices in USD overriding the defaults, e.g. {"liveness":0.2}. */
   CHECK_PRICES: checkPrices,
-  SWEEP_INTERVAL_SECONDS: z.coerce.number().int().min(1).default(30),
+  /** Retired (the old sweeper's period): accepted, ignored, and named in a warning at start-up (lib/server/scheduled-jobs.ts). */
+  SWEEP_INTERVAL_SECONDS: z.coerce.number().int().min(1).optional(),
   /** Days after which a reusable identity's proof is stale: never reused, `stale: true` when read (docs/hosted-flow.md "Reusable identity"). */
   IDENTITY_STALE_DAYS: z.coerce.number().int().min(1).max(3650).default(365),
   /** Days a face-uniqueness enrollment is kept; unset: until the project unlinks it (docs/operations.md "Secrets and personal data at rest"). */

@@ -7,8 +7,9 @@ import pg from "pg";
  * faces the 1:N search took 23 ms at p50 and 57 ms at p99 instead of 4 ms and
  * 12 ms (docs/hosted-flow.md "Face search at scale"). The server that hosts the embedded
  * database analyzes every table when it opens it (PGlite forgets its activity
- * counters when it closes), and the sweeper then analyzes the tables that
- * changed enough, by autovacuum's own rule.
+ * counters when it closes), and the planner-statistics job (every minute,
+ * lib/server/scheduled-jobs.ts) then analyzes the tables that changed enough,
+ * by autovacuum's own rule.
  */
 
 /** autovacuum_analyze_threshold and autovacuum_analyze_scale_factor, PostgreSQL's defaults. */

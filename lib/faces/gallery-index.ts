@@ -30,8 +30,8 @@ import { processSlot } from "@/lib/process-slots";
  *  - the decision re-reads each candidate's template and active enrollment
  *    from the database (lib/faces/gallery.ts), so a face unlinked an
  *    instant ago can never be returned.
- * The change log keeps CHANGE_LOG_DAYS (pruneFaceIndexChanges, run by the
- * sweeper); an index idle for more than half of that reloads in full.
+ * The change log keeps CHANGE_LOG_DAYS (pruneFaceIndexChanges, an hourly
+ * job); an index idle for more than half of that reloads in full.
  */
 export const CHANGE_LOG_DAYS = 1;
 const RELOAD_AFTER_MS = (CHANGE_LOG_DAYS * 86_400_000) / 2;

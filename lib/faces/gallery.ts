@@ -262,7 +262,7 @@ const PURGE_BATCH = 1000;
  * account) left without an active enrollment is deleted, template and
  * search code, exactly as an unlink through the API does; the search index
  * follows through its change log. An account's face stays with the account
- * (face sign-in) until the account is deleted. Run by the sweeper. Returns
+ * (face sign-in) until the account is deleted. A periodic job (lib/server/scheduled-jobs.ts), hourly. Returns
  * how many enrollments were unlinked.
  */
 export async function purgeExpiredEnrollments(at: Date, retentionDays: number | undefined): Promise<number> {

@@ -163,7 +163,7 @@ export async function releaseIdempotencyKey(recordId: string) {
   await prisma.idempotencyRecord.deleteMany({ where: { id: recordId, state: "in_progress" } });
 }
 
-/** Deletes records past their 24-hour life (run by the background sweeper). */
+/** Deletes records past their 24-hour life (a periodic job, lib/server/scheduled-jobs.ts). */
 export async function purgeExpiredIdempotencyRecords(at: Date = now()): Promise<number> {
   const prisma = await db();
   const { count } = await prisma.idempotencyRecord.deleteMany({ where: { expiresAt: { lte: at } } });

@@ -7,7 +7,7 @@ import { processSlot } from "@/lib/process-slots";
 /**
  * Background jobs on the service's own database, through pg-boss 10 (docs/organization-api.md
  * "Background jobs"): retries with backoff, cron schedules that run once
- * across any number of processes, and workers in every web process (unless
+ * across any number of processes (./schedules.ts), and workers in every web process (unless
  * JOB_WORKER=off) and in `npm run worker`. pg-boss 10 rather than 12: 12
  * needs Node 22 and this service runs on Node 20. It keeps its tables in
  * the `pgboss` schema, created and migrated by pg-boss itself on start.
@@ -20,22 +20,11 @@ export const QUEUES = {
   invitationEmail: "member-invitation-email",
   /** One account-recovery link email (lib/org/recovery/recovery-email.ts). */
   recoveryEmail: "member-recovery-email",
-  /** The seat billing run (lib/org/billing/run.ts), on a schedule. */
-  seatBilling: "seat-billing",
-  /** The daily licence re-check (lib/credentials/recheck-licences.ts), on a schedule. */
-  licenceRecheck: "licence-recheck",
 } as const;
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
 
-const QUEUE_OPTIONS = { retryLimit: 8, retryDelay: 30, retryBackoff: true };
-/**
- * The licence re-check may run for hours against a slow registry: it may
- * take 6 hours before pg-boss calls it lost, and is tried once more at most
- * (a rerun skips what the first one confirmed), so runs never pile up.
- */
-const QUEUE_OVERRIDES: Partial<Record<QueueName, Partial<PgBoss.Queue>>> = {
-  [QUEUES.licenceRecheck]: { retryLimit: 1, retryDelay: 600, expireInSeconds: 6 * 3600 },
-};
+/** The queued jobs' options: tried 8 times, with backoff from 30 s. (The periodic jobs' queues are made by ./schedules.ts.) */
+const QUEUE_OPTIONS = { policy: "standard", retryLimit: 8, retryDelay: 30, retryBackoff: true } as const;
 
 const jobQueueSlot = processSlot<Promise<PgBoss>>("jobQueue");
 
@@ -44,10 +33,18 @@ async function startQueue(): Promise<PgBoss> {
   const boss = new PgBoss({ connectionString: database.url, max: database.embedded ? 2 : 4, application_name: "svc-jobs" });
   boss.on("error", (err) => logger.error("background job queue error", describeError(err)));
   await boss.start();
-  for (const name of Object.values(QUEUES)) {
-    if (!(await boss.getQueue(name))) await boss.createQueue(name, { name, ...QUEUE_OPTIONS, ...QUEUE_OVERRIDES[name] });
-  }
+  for (const name of Object.values(QUEUES)) await ensureQueue(boss, { name, ...QUEUE_OPTIONS });
   return boss;
+}
+
+/**
+ * Makes the queue, or brings an existing one to `queue`'s options (a queue
+ * made by an older release takes the current policy, retries and expiry).
+ * pg-boss's updateQueue resets an unnamed policy to standard: `queue` names it.
+ */
+export async function ensureQueue(boss: PgBoss, queue: PgBoss.Queue & { policy: PgBoss.QueuePolicy }): Promise<void> {
+  if (await boss.getQueue(queue.name)) await boss.updateQueue(queue.name, queue);
+  else await boss.createQueue(queue.name, queue);
 }
 
 /** The process's queue (started, and its queues created, on first use). */

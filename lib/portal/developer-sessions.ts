@@ -15,8 +15,8 @@ import { PORTAL_SESSION_MAX_AGE_SECONDS, type PortalSession } from "./session-co
  * - `endDeveloperSessions` is the call for removing a developer from an
  *   organization (nothing removes one today; deleting a developer deletes
  *   their rows).
- * A session lasts PORTAL_SESSION_MAX_AGE_SECONDS from sign-in; the expiry
- * sweeper deletes rows past it.
+ * A session lasts PORTAL_SESSION_MAX_AGE_SECONDS from sign-in; a periodic
+ * job (every 10 minutes) deletes rows past it.
  */
 
 /** THE rule: a portal session is live while its row exists, belongs to the cookie's developer, is not ended and not expired. */

@@ -1,23 +1,20 @@
 import type PgBoss from "pg-boss";
-import { recheckLicences } from "@/lib/credentials/recheck-licences";
 import { describeError, logger } from "@/lib/log/logger";
-import { runSeatBilling } from "@/lib/org/billing/run";
 import { sendInvitationEmail } from "@/lib/org/invitation-email";
 import { mailAvailable, type InvitationEmailJob } from "@/lib/org/invitations";
 import { sendRecoveryEmail, type RecoveryEmailJob } from "@/lib/org/recovery/recovery-email";
 import { jobQueue, QUEUES, type QueueName } from "@/lib/jobs/queue";
+import { startScheduledJobs } from "@/lib/jobs/schedules";
 import { processSlot } from "@/lib/process-slots";
+import { SCHEDULED_JOBS } from "./scheduled-jobs";
 
 /**
- * The background job handlers of this process (docs/organization-api.md "Background jobs"):
- * invitation and account-recovery emails as they are queued, the seat billing run every 10
- * minutes, the licence re-check daily (a pg-boss schedule: one run across all processes per tick; the
- * run itself is idempotent per period). Started in every web process unless
- * JOB_WORKER=off, and in `npm run worker`.
+ * The background jobs of this process (docs/organization-api.md "Background jobs"):
+ * invitation and account-recovery emails as they are queued, and every periodic job
+ * (./scheduled-jobs.ts: session expiry, the purges, planner statistics, seat billing,
+ * the licence re-check), each a pg-boss schedule run once per tick across all processes.
+ * Started in every web process unless JOB_WORKER=off, and in `npm run worker`.
  */
-export const SEAT_BILLING_CRON = "*/10 * * * *";
-/** Stored licences are looked up again in their registries once a day (03:30 UTC). */
-export const LICENCE_RECHECK_CRON = "30 3 * * *";
 
 const jobWorkersSlot = processSlot<Promise<void>>("jobWorkers");
 
@@ -43,15 +40,7 @@ async function register(boss: PgBoss) {
   } else {
     logger.info("mail is not configured: this process leaves invitation and recovery emails to processes that have SMTP_HOST");
   }
-  await boss.work(QUEUES.seatBilling, { pollingIntervalSeconds: 5 }, async () => {
-    const result = await runSeatBilling();
-    if (result.invoices > 0 || result.collected > 0) logger.info("seat billing run", result);
-  });
-  await boss.schedule(QUEUES.seatBilling, SEAT_BILLING_CRON);
-  await boss.work(QUEUES.licenceRecheck, { pollingIntervalSeconds: 30 }, async () => {
-    logger.info("licence re-check", await recheckLicences());
-  });
-  await boss.schedule(QUEUES.licenceRecheck, LICENCE_RECHECK_CRON);
+  await startScheduledJobs(boss, SCHEDULED_JOBS);
 }
 
 export function startJobWorkers(): Promise<void> {
@@ -59,7 +48,7 @@ export function startJobWorkers(): Promise<void> {
     .then(register)
     .catch((err) => {
       jobWorkersSlot.value = undefined;
-      logger.error("background jobs did not start; invitation emails and seat billing wait until they do", describeError(err));
+      logger.error("background jobs did not start; invitation emails, session expiry and the other periodic jobs wait until they do", describeError(err));
     });
   return jobWorkersSlot.value;
 }

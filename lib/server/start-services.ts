@@ -4,10 +4,9 @@ import { captureStableSecrets } from "@/lib/crypto/stable-secrets";
 import { db } from "@/lib/db/client";
 import { logger } from "@/lib/log/logger";
 import { DEMO_EMAIL, demoCredentialsFile, ensureDemo } from "@/lib/tenancy/demo";
-import { DOMAIN_SWEEPS } from "./domain-sweeps";
-import { startExpirySweeper } from "@/lib/sessions/expiry-sweeper";
 import { startWebhookWorker } from "@/lib/webhooks/worker";
 import { startJobWorkers } from "@/lib/server/job-workers";
+import { warnIfSweepIntervalSet } from "@/lib/server/scheduled-jobs";
 import { logWebhookDestinationPolicy } from "@/lib/webhooks/allowed-networks";
 import { warmVision } from "@/lib/vision/pool";
 import { warmGalleryIndex } from "@/lib/faces/gallery-index";
@@ -23,9 +22,9 @@ import { registerAppDataMigrations } from "@/lib/operations/data-migrations";
  * ENCRYPTION_KEY), opens and migrates the database, captures the keys that
  * must outlive a key rotation (lib/crypto/stable-secrets.ts), and in development on an
  * empty database creates the demo account and prints how to sign in; starts
- * the session expiry sweeper, (unless WEBHOOK_WORKER=off) the webhook worker,
- * (unless JOB_WORKER=off) the background jobs (invitation emails, seat billing)
- * and (unless VISION_PRELOAD=off) loads the vision models in their threads;
+ * (unless WEBHOOK_WORKER=off) the webhook worker, (unless JOB_WORKER=off) the
+ * background jobs (emails, and the periodic jobs of ./scheduled-jobs.ts: session
+ * expiry, purges, seat billing...) and (unless VISION_PRELOAD=off) loads the vision models in their threads;
  * loads the 1:N face search index in the background; then hands server.mjs the node:http edge (lib/http/edge.ts).
  */
 export async function startServerServices() {
@@ -38,7 +37,7 @@ export async function startServerServices() {
     // Before any ENCRYPTION_KEY rotation can change it (lib/crypto/stable-secrets.ts).
     await captureStableSecrets();
     if (!config.isProduction) await announceDemo(prisma);
-    startExpirySweeper(config.SWEEP_INTERVAL_SECONDS * 1000, DOMAIN_SWEEPS);
+    warnIfSweepIntervalSet();
     logWebhookDestinationPolicy();
     if (config.WEBHOOK_WORKER === "on") startWebhookWorker();
     if (config.JOB_WORKER === "on") void startJobWorkers();

@@ -8,8 +8,9 @@ import { OPEN_STATUSES } from "./statuses";
  * Expiry (docs/sessions.md "Session lifecycle"): a session still open at `expires_at`
  * ends. Never started (NOT_STARTED) -> EXPIRED; the person started the
  * hosted flow and left midway (IN_PROGRESS) -> ABANDONED. Both are
- * terminal and emit an event. Applied by the sweeper and on every read, with
- * a conditional update so concurrent sweepers end a session once.
+ * terminal and emit an event. Applied by the session expiry job (every minute,
+ * lib/server/scheduled-jobs.ts) and on every read, with a conditional update
+ * so a read and a run racing end a session once.
  */
 export async function expireSession(session: Session, at: Date = clockNow()): Promise<Session> {
   if (!OPEN_STATUSES.includes(session.status as (typeof OPEN_STATUSES)[number]) || session.expiresAt > at) {

@@ -893,7 +893,7 @@ describe("the two adapters and housekeeping", () => {
       createHash("sha256").update(tokens.access_token).digest("hex"),
     ]);
     // This sign-in's rows age by 49 hours (their dates move back, as a clock 49 hours ahead would see them;
-    // the rows of tests running meanwhile are left alone), and a server's sweeper purges them.
+    // the rows of tests running meanwhile are left alone), and a server's periodic job purges them.
     await sql(env, `UPDATE oidc_grants SET expires_at = expires_at - interval '49 hours' WHERE id = $1`, [grant_id]);
     await sql(env, `UPDATE oidc_access_tokens SET expires_at = expires_at - interval '49 hours' WHERE grant_id = $1`, [grant_id]);
     await sql(env, `UPDATE oidc_authorization_codes SET expires_at = expires_at - interval '49 hours' WHERE grant_id = $1`, [grant_id]);
@@ -912,8 +912,9 @@ describe("the two adapters and housekeeping", () => {
         )
       )[0];
     expect(await left()).toMatchObject({ grants: 1, access: 1 });
-    // A server as deployed (production), whose sweeper runs the OIDC purge on its first sweep, then every 10 minutes.
-    const sweeping = await startServer({ ...env, SWEEP_INTERVAL_SECONDS: "1" });
+    // A server as deployed (production) that runs jobs: the OIDC purge, a pg-boss schedule every 10 minutes, runs
+    // once when it starts. (No SMTP: it takes no mail job from the servers of other files on this database.)
+    const sweeping = await startServer({ ...env, JOB_WORKER: "on" });
     try {
       const deadline = Date.now() + 60_000;
       let rows = await left();

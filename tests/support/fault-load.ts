@@ -39,7 +39,8 @@ export async function install(label: string, extra: Record<string, string> = {})
     WEBHOOK_POLL_MS: "100",
     WEBHOOK_TIMEOUT_MS: "1500",
     CREDENTIAL_CACHE_MS: "0",
-    SWEEP_INTERVAL_SECONDS: "1",
+    // The server runs the periodic jobs (session expiry among them), as an embedded install's server does.
+    JOB_WORKER: "on",
     // A claim left by the killed process is taken over after 10 s instead of 60 s (a live one is renewed every third of it).
     IDEMPOTENCY_CLAIM_MS: "10000",
     ...LOCAL_RECEIVER_NETWORKS,
