@@ -1,3 +1,4 @@
+import "server-only";
 import type pg from "pg";
 import { sql } from "kysely";
 import { sqlPool } from "./client";
