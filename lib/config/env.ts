@@ -1,3 +1,4 @@
+import "server-only";
 import path from "node:path";
 import proxyaddr from "proxy-addr";
 import { z } from "zod";

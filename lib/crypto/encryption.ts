@@ -1,3 +1,4 @@
+import "server-only";
 import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto";
 import { keyring, keyringOf, type Keyring } from "./encryption-key";
 

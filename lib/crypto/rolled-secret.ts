@@ -1,3 +1,4 @@
+import "server-only";
 /**
  * A rolled credential's previous secret (an API key's, the OIDC client
  * secret's, a webhook signing secret's) keeps working through its overlap

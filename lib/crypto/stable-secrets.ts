@@ -1,3 +1,4 @@
+import "server-only";
 import { db } from "@/lib/db/client";
 import { openBytes, sealBytes } from "./encryption";
 import { oldestDerivedKey } from "./encryption-key";

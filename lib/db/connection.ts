@@ -1,3 +1,4 @@
+import "server-only";
 import { env } from "@/lib/config/env";
 import { connectEmbedded, type EmbeddedConnection, type EmbeddedRole } from "./embedded-host";
 import { migrateDatabase } from "./migrate";

@@ -1,3 +1,4 @@
+import "server-only";
 import type pg from "pg";
 import { processSlot } from "@/lib/process-slots";
 

@@ -1,3 +1,4 @@
+import "server-only";
 /**
  * Node's socket errors count only as system errors of a socket (with
  * `syscall` and `errno`, as Prisma's pg adapter tells them apart): Node's

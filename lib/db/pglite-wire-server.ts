@@ -1,3 +1,4 @@
+import "server-only";
 import net from "node:net";
 import type { PGlite } from "@electric-sql/pglite";
 

@@ -1,3 +1,4 @@
+import "server-only";
 import {
   DummyDriver,
   Kysely,
@@ -7,6 +8,7 @@ import {
   type Compilable,
   type InferResult,
 } from "kysely";
+import type pg from "pg";
 import type { DB } from "@/generated/kysely/database";
 import { env } from "@/lib/config/env";
 import { sqlPool, type Tx } from "./client";
@@ -73,9 +75,16 @@ function valuesOf<V>(query: PreparedQuery<V, unknown>, values: V): unknown[] {
  * unnamed.
  */
 export async function runPrepared<V, R>(query: PreparedQuery<V, R>, values: V): Promise<R> {
-  const pool = await sqlPool();
+  return runPreparedOn(await sqlPool(), query, values);
+}
+
+/**
+ * Runs a prepared query on a connection the caller holds (a pool client in
+ * a transaction of its own, e.g. a snapshot being read), as runPrepared does.
+ */
+export async function runPreparedOn<V, R>(connection: Pick<pg.Pool, "query">, query: PreparedQuery<V, R>, values: V): Promise<R> {
   const params = valuesOf(query, values);
-  const { rows } = await pool.query(
+  const { rows } = await connection.query(
     env().DATABASE_URL ? { name: query.name, text: query.text, values: params } : { text: query.text, values: params },
   );
   return rows as R;

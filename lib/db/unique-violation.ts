@@ -1,3 +1,4 @@
+import "server-only";
 import { Prisma } from "@/generated/prisma/client";
 
 /** Whether a Prisma call failed on a unique constraint (P2002): another writer got there first. */

@@ -1,5 +1,8 @@
 import type pg from "pg";
-import { sqlPool } from "@/lib/db/client";
+import { sql } from "kysely";
+import { db, sqlPool } from "@/lib/db/client";
+import { prepareQuery, runPrepared, runPreparedOn, typedSql } from "@/lib/db/typed-sql";
+import { readOneSnapshot, snapshotHorizon } from "@/lib/db/snapshot-reads";
 import { describeError, logger } from "@/lib/log/logger";
 import type { SimilarityEstimator } from "./code-estimate";
 import { CodeGalleries, type CodeCandidate, type EstimatedCandidate } from "./code-galleries";
@@ -38,6 +41,54 @@ const RELOAD_AFTER_MS = (CHANGE_LOG_DAYS * 86_400_000) / 2;
 const LOAD_BATCH = 20_000;
 
 type FaceRow = { seq: string; search_code: Buffer | null; app_id: string };
+
+/** Every face of the index, as it holds them: one row per active enrollment. */
+const everyActiveFace = prepareQuery("face_index_load", () =>
+  typedSql
+    .selectFrom("face_enrollments as e")
+    .innerJoin("face_identities as f", "f.id", "e.face_id")
+    .select((eb) => [eb.cast<string>("f.seq", "text").as("seq"), "f.search_code", "e.app_id"])
+    .where("e.status", "=", "active"),
+);
+
+/**
+ * The faces touched by transactions at or after `horizon` (their seqs, from
+ * the change log the triggers write), and the horizon of this statement's
+ * snapshot, to read from next time. `xid`, an xid8, has no Prisma type and
+ * so no generated column type: it is named in SQL.
+ */
+const changesSince = prepareQuery("face_index_changes_since", (v: { horizon: string }) =>
+  typedSql.selectNoFrom((eb) => [
+    snapshotHorizon().as("horizon"),
+    eb
+      .fn<string[]>("array", [
+        eb
+          .selectFrom("face_index_changes")
+          .select((eb) => eb.cast<string>("face_seq", "text").as("seq"))
+          .distinct()
+          .where(sql<boolean>`xid >= ${v.horizon}::xid8`),
+      ])
+      .as("touched"),
+  ]),
+);
+
+/** The given faces (by seq) as the index holds them: one row per active enrollment. */
+const activeFaces = prepareQuery("face_index_active_faces", (v: { seqs: string[] }) =>
+  typedSql
+    .selectFrom("face_identities as f")
+    .innerJoin("face_enrollments as e", (join) => join.onRef("e.face_id", "=", "f.id").on("e.status", "=", "active"))
+    .select((eb) => [eb.cast<string>("f.seq", "text").as("seq"), "f.search_code", "e.app_id"])
+    .where((eb) => eb("f.seq", "=", eb.fn.any(sql<string[]>`${v.seqs}::bigint[]`))),
+);
+
+/** The sealed templates of the given faces (by seq) that have one. */
+const sealedTemplates = prepareQuery("face_index_sealed_templates", (v: { seqs: string[] }) =>
+  typedSql
+    .selectFrom("face_identities")
+    .select((eb) => [eb.cast<string>("seq", "text").as("seq"), "template_sealed"])
+    .where((eb) => eb("seq", "=", eb.fn.any(sql<string[]>`${v.seqs}::bigint[]`)))
+    .where("template_sealed", "is not", null),
+);
 /** The last full load: how long it took, and how much of that was opening the sealed codes. */
 type LoadStats = { faces: number; ms: number; open_ms: number };
 
@@ -105,66 +156,25 @@ class GalleryIndex {
     this.storage ??= new CodeGalleries(await CodeArena.create());
     const galleries = this.storage;
     galleries.clear();
-    const pool = await sqlPool();
-    const client = await pool.connect();
     const started = performance.now();
     const opening = { ms: 0 };
-    try {
-      await client.query("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY");
-      const { rows } = await client.query<{ horizon: string }>("SELECT pg_snapshot_xmin(pg_current_snapshot())::text AS horizon");
-      await client.query(
-        `DECLARE face_index_load NO SCROLL CURSOR FOR
-           SELECT f.seq::text AS seq, f.search_code, e.app_id
-             FROM face_enrollments e JOIN face_identities f ON f.id = e.face_id
-            WHERE e.status = 'active'`,
-      );
-      // The next batch is asked for before this one is opened: the database reads while this process decrypts.
-      const ask = () => {
-        const asked = client.query<FaceRow>(`FETCH ${LOAD_BATCH} FROM face_index_load`);
-        asked.catch(() => {}); // awaited below; a load that fails first must not leave it unhandled
-        return asked;
-      };
-      let next = ask();
-      for (;;) {
-        const batch = await next;
-        const last = batch.rows.length < LOAD_BATCH;
-        if (!last) next = ask();
-        await putRows(galleries, batch.rows, client, opening);
-        if (last) break;
-      }
-      await client.query("COMMIT");
-      this.horizon = rows[0]!.horizon;
-      this.syncedAt = Date.now();
-      this.galleries = galleries;
-      this.lastLoad = { faces: galleries.size, ms: Math.round(performance.now() - started), open_ms: Math.round(opening.ms) };
-      logger.info("face search index loaded", this.lastLoad);
-    } catch (err) {
-      await client.query("ROLLBACK").catch(() => {});
-      throw err;
-    } finally {
-      client.release();
-    }
+    // Each batch's uncoded faces are read in the same snapshot, on its connection.
+    this.horizon = await readOneSnapshot(everyActiveFace, {}, LOAD_BATCH, (rows, connection) => putRows(galleries, rows, connection, opening));
+    this.syncedAt = Date.now();
+    this.galleries = galleries;
+    this.lastLoad = { faces: galleries.size, ms: Math.round(performance.now() - started), open_ms: Math.round(opening.ms) };
+    logger.info("face search index loaded", this.lastLoad);
   }
 
   /** The faces touched by transactions unfinished at the last read, reloaded. */
   private async catchUp() {
     const galleries = this.galleries!;
     const pool = await sqlPool();
-    const { rows } = await pool.query<{ horizon: string; touched: string[] }>(
-      `SELECT pg_snapshot_xmin(pg_current_snapshot())::text AS horizon,
-              ARRAY(SELECT DISTINCT face_seq::text FROM face_index_changes WHERE xid >= $1::xid8) AS touched`,
-      [this.horizon],
-    );
-    const { horizon, touched } = rows[0]!;
+    const { horizon, touched } = (await runPrepared(changesSince, { horizon: this.horizon }))[0]!;
     if (touched.length > 0) {
-      const current = await pool.query<FaceRow>(
-        `SELECT f.seq::text AS seq, f.search_code, e.app_id
-           FROM face_identities f JOIN face_enrollments e ON e.face_id = f.id AND e.status = 'active'
-          WHERE f.seq = ANY($1::bigint[])`,
-        [touched],
-      );
+      const current = await runPrepared(activeFaces, { seqs: touched });
       for (const seq of touched) galleries.removeEverywhere(Number(seq));
-      await putRows(galleries, current.rows, pool);
+      await putRows(galleries, current, pool);
     }
     this.horizon = horizon;
     this.syncedAt = Date.now();
@@ -180,17 +190,14 @@ class GalleryIndex {
  * configured fails the load: an index silently missing faces would call
  * duplicates unique.
  */
-async function putRows(galleries: CodeGalleries, rows: FaceRow[], db: Pick<pg.Pool, "query">, opening: { ms: number } = { ms: 0 }) {
+async function putRows(galleries: CodeGalleries, rows: FaceRow[], connection: Pick<pg.Pool, "query">, opening: { ms: number } = { ms: 0 }) {
   const uncoded = rows.filter((r) => r.search_code === null).map((r) => r.seq);
   const templates =
     uncoded.length === 0
       ? []
       : (
-          await db.query<{ seq: string; template_sealed: Buffer }>(
-            "SELECT seq::text AS seq, template_sealed FROM face_identities WHERE seq = ANY($1::bigint[]) AND template_sealed IS NOT NULL",
-            [uncoded],
-          )
-        ).rows;
+          await runPreparedOn(connection, sealedTemplates, { seqs: uncoded })
+        ).flatMap((t) => (t.template_sealed ? [{ seq: t.seq, template_sealed: t.template_sealed }] : []));
   const started = performance.now();
   const codes = new Map(templates.map((t) => [t.seq, searchCode(openTemplate(t.template_sealed))]));
   const opened = rows.map((row) => (row.search_code ? openSearchCode(row.search_code) : codes.get(row.seq)));
@@ -217,8 +224,7 @@ export function warmGalleryIndex() {
 
 /** Drops change-log rows older than CHANGE_LOG_DAYS. */
 export async function pruneFaceIndexChanges(at: Date): Promise<number> {
-  const pool = await sqlPool();
-  const cutoff = new Date(at.getTime() - CHANGE_LOG_DAYS * 86_400_000).toISOString();
-  const { rowCount } = await pool.query("DELETE FROM face_index_changes WHERE created_at < $1::timestamptz", [cutoff]);
-  return rowCount ?? 0;
+  const cutoff = new Date(at.getTime() - CHANGE_LOG_DAYS * 86_400_000);
+  const { count } = await (await db()).faceIndexChange.deleteMany({ where: { createdAt: { lt: cutoff } } });
+  return count;
 }

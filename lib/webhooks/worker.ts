@@ -4,6 +4,7 @@ import { now } from "@/lib/clock";
 import { env } from "@/lib/config/env";
 import { decryptString } from "@/lib/crypto/encryption";
 import { sqlPool } from "@/lib/db/client";
+import { prepareQuery, runPrepared, typedSql } from "@/lib/db/typed-sql";
 import { describeError, logger } from "@/lib/log/logger";
 import { allowedWebhookNetworks } from "./allowed-networks";
 import { attemptErrorText, BlockedAddressError, postWebhook } from "./post-webhook";
@@ -210,6 +211,69 @@ export async function attemptDelivery(d: Claimed): Promise<"succeeded" | "retry"
   return outcome;
 }
 
+type CloseValues = {
+  attemptId: string;
+  attemptOutcome: "succeeded" | "failed";
+  durationMs: number;
+  status: number | null;
+  snippet: string | null;
+  error: string | null;
+  endedAt: Date;
+  deliveryId: string;
+  /** The claim this attempt ran under: a later claim of the delivery decides its state instead. */
+  attemptCount: number;
+  deliveryState: "pending" | "succeeded" | "failed";
+  /** The next try (a retry), else the delivery keeps its time. */
+  nextAttemptAt: Date | null;
+  /** When it succeeded, else the delivery keeps its time. */
+  deliveredAt: Date | null;
+  succeeded: boolean;
+  eventId: string;
+  /** The delivery is over (succeeded or failed for good): the event says so. */
+  settles: boolean;
+  eventState: "delivered" | "failed";
+};
+
+/** The attempt's row closed, its delivery moved on and, once the delivery is over, its event: one statement (closeAttempt). */
+const closeAttemptStatement = prepareQuery("webhook_close_attempt", (v: CloseValues) =>
+  typedSql
+    .with("attempt", (db) =>
+      db
+        .updateTable("webhook_attempts")
+        .set({ outcome: v.attemptOutcome, ended_at: v.endedAt, duration_ms: v.durationMs, status_code: v.status, response_snippet: v.snippet, error: v.error })
+        .where("id", "=", v.attemptId),
+    )
+    .with("delivery", (db) =>
+      db
+        .updateTable("webhook_deliveries")
+        .set((eb) => ({
+          state: v.deliveryState,
+          last_status: v.status,
+          locked_until: null,
+          next_attempt_at: eb.fn.coalesce(eb.cast<Date | null>(eb.val(v.nextAttemptAt), "timestamptz"), "next_attempt_at"),
+          delivered_at: eb.fn.coalesce(eb.cast<Date | null>(eb.val(v.deliveredAt), "timestamptz"), "delivered_at"),
+          updated_at: v.endedAt,
+        }))
+        .where("id", "=", v.deliveryId)
+        .where((eb) =>
+          eb.or([
+            eb.and([eb("state", "=", "pending"), eb("attempt_count", "=", v.attemptCount)]),
+            eb.and([eb.cast<boolean>(eb.val(v.succeeded), "boolean"), eb("state", "<>", "succeeded")]),
+          ]),
+        )
+        .returning("id"),
+    )
+    .updateTable("webhook_events")
+    .set((eb) => ({
+      state: v.eventState,
+      delivered_at: eb.fn.coalesce("delivered_at", eb.cast<Date | null>(eb.val(v.deliveredAt), "timestamptz")),
+    }))
+    .where("id", "=", v.eventId)
+    .where((eb) => eb.cast<boolean>(eb.val(v.settles), "boolean"))
+    .where("state", "<>", "delivered")
+    .where((eb) => eb.exists(eb.selectFrom("delivery").select(eb.lit(1).as("one")))),
+);
+
 /**
  * Closes an attempt's row and moves its delivery on. Only the delivery's
  * latest claim decides its state, except that a success always counts (an
@@ -228,41 +292,26 @@ async function closeAttempt(
     delay: number | null;
   },
 ) {
-  const pool = await sqlPool();
-  await pool.query(
-    `WITH attempt AS (
-       UPDATE webhook_attempts
-          SET outcome = $11, ended_at = $9::timestamptz, duration_ms = $3, status_code = $4, response_snippet = $5, error = $6
-        WHERE id = $12
-     ), delivery AS (
-       UPDATE webhook_deliveries
-          SET state = CASE WHEN $7 = 'retry' THEN 'pending' ELSE $7 END,
-              last_status = $4, locked_until = NULL,
-              next_attempt_at = COALESCE($8::timestamptz, next_attempt_at),
-              delivered_at = CASE WHEN $7 = 'succeeded' THEN $9::timestamptz ELSE delivered_at END,
-              updated_at = $9::timestamptz
-        WHERE id = $1 AND ((state = 'pending' AND attempt_count = $2) OR ($7 = 'succeeded' AND state <> 'succeeded'))
-       RETURNING id
-     )
-     UPDATE webhook_events
-        SET state = CASE WHEN $7 = 'succeeded' THEN 'delivered' ELSE 'failed' END,
-            delivered_at = CASE WHEN $7 = 'succeeded' THEN COALESCE(delivered_at, $9::timestamptz) ELSE delivered_at END
-      WHERE id = $10 AND $7 <> 'retry' AND state <> 'delivered' AND EXISTS (SELECT 1 FROM delivery)`,
-    [
-      d.id,
-      d.attempt_count,
-      r.durationMs,
-      r.status,
-      r.snippet,
-      r.error,
-      r.outcome,
-      r.delay === null ? null : iso(r.endedAt + r.delay),
-      iso(r.endedAt),
-      d.event_id,
-      r.attemptOutcome,
-      d.attempt_id,
-    ],
-  );
+  const succeeded = r.outcome === "succeeded";
+  const endedAt = new Date(r.endedAt);
+  await runPrepared(closeAttemptStatement, {
+    attemptId: d.attempt_id,
+    attemptOutcome: r.attemptOutcome,
+    durationMs: r.durationMs,
+    status: r.status,
+    snippet: r.snippet,
+    error: r.error,
+    endedAt,
+    deliveryId: d.id,
+    attemptCount: d.attempt_count,
+    deliveryState: r.outcome === "retry" ? "pending" : r.outcome,
+    nextAttemptAt: r.delay === null ? null : new Date(r.endedAt + r.delay),
+    deliveredAt: succeeded ? endedAt : null,
+    succeeded,
+    eventId: d.event_id,
+    settles: r.outcome !== "retry",
+    eventState: succeeded ? "delivered" : "failed",
+  });
 }
 
 function recordingFailures(d: Claimed): Promise<unknown> {

@@ -242,6 +242,20 @@ describe("refresh tokens", () => {
     expect((await bearer("/api/auth/oidc/userinfo", bystander.access_token)).status).toBe(200);
   });
 
+  it("the same refresh token presented by several requests at once rotates once: one gets new tokens, the others invalid_grant", async () => {
+    const first = await exchange(await authorize());
+    const body = { grant_type: "refresh_token", refresh_token: first.refresh_token!, client_id: t.clientId, client_secret: t.clientSecret };
+    const answers = await Promise.all([1, 2, 3, 4].map(() => tokenRequest(body)));
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 400, 400, 400]);
+    for (const refused of answers.filter((a) => a.status === 400)) expectTokenError(refused, "invalid_grant");
+    const rotated = await sql<{ n: number }>(
+      shared().env,
+      `SELECT count(*)::int AS n FROM oidc_refresh_tokens WHERE grant_id = (SELECT grant_id FROM oidc_refresh_tokens WHERE token_hash = $1)`,
+      [createHash("sha256").update(first.refresh_token!).digest("hex")],
+    );
+    expect(rotated).toEqual([{ n: 2 }]); // the presented token and the one new token
+  });
+
   it("JSON bodies (spec 4.5) and HTTP Basic work; a narrower scope without openid gets no ID token and 403 at userinfo", async () => {
     const first = await exchange(await authorize());
     const basic = `Basic ${Buffer.from(`${encodeURIComponent(t.clientId)}:${encodeURIComponent(t.clientSecret)}`).toString("base64")}`;

@@ -134,6 +134,8 @@ describe("webhook delivery", () => {
     await receiver.waitFor((r) => r.received.length === 2);
     expect(receiver.received[1]!.headers["x-svc-event-id"]).toBe(first.event_id);
     expect(receiver.received[1]!.duplicate).toBe(true);
+    // The POST has arrived; its outcome is recorded once the worker has the answer.
+    await deliveriesSettled(other.appId);
     const all = await deliveries(other.appId);
     expect(all.map((d) => d.state)).toEqual(["succeeded", "succeeded"]);
   });

@@ -2,6 +2,8 @@ import { createHash } from "node:crypto";
 import fs from "node:fs";
 import { now } from "@/lib/clock";
 import { db } from "@/lib/db/client";
+import { sql } from "kysely";
+import { prepareQuery, runPreparedInTransaction, typedSql } from "@/lib/db/typed-sql";
 import { ApiError } from "@/lib/http/api-error";
 import { jurisdictionCode } from "../jurisdictions";
 import { lastNameKey, licenceNumberKey } from "../registry-index";
@@ -45,6 +47,28 @@ const RESERVED_PROVIDER = /^nppes(-|$)/;
 const BATCH = 5000;
 /** A registry at the row limit (1,000,000 licences) takes minutes to write; the transaction may run that long. */
 const TRANSACTION_OPTIONS = { maxWait: 60_000, timeout: 30 * 60_000 };
+
+/**
+ * One batch of licences in one INSERT, a parameter per column (unnest of
+ * arrays, zipped: the arrays have one element per licence): about three
+ * times faster than createMany's parameter per value on large files.
+ */
+const insertLicences = prepareQuery(
+  "registry_insert_licences",
+  (v: { providerCode: string; credentialCodes: string[]; numberKeys: string[]; lastNameKeys: string[]; sealed: Uint8Array[] }) =>
+    typedSql
+      .insertInto("registry_licences")
+      .columns(["provider_code", "credential_code", "number_key", "last_name_key", "sealed"])
+      .expression(
+        typedSql.selectNoFrom((eb) => [
+          eb.cast<string>(eb.val(v.providerCode), "text").as("provider_code"),
+          sql<string>`unnest(${v.credentialCodes}::text[])`.as("credential_code"),
+          sql<string>`unnest(${v.numberKeys}::text[])`.as("number_key"),
+          sql<string>`unnest(${v.lastNameKeys}::text[])`.as("last_name_key"),
+          sql<Uint8Array>`unnest(${v.sealed}::bytea[])`.as("sealed"),
+        ]),
+      ),
+);
 
 function invalid(message: string, data?: Record<string, unknown>): never {
   throw new ApiError("invalid_request", { message, ...(data ? { data } : {}) });
@@ -153,19 +177,15 @@ export async function importRegistry(input: ImportRegistryInput): Promise<Import
     await tx.registryCredential.createMany({
       data: credentials.map(({ code, name, remoteCode }) => ({ code, providerCode, name, remoteCode })),
     });
-    // One INSERT per batch with a parameter per column (unnest of arrays): about three times faster than
-    // createMany's parameter per value on large files.
     for (let i = 0; i < licenceCount; i += BATCH) {
       const batch = parsed.licences.slice(i, i + BATCH).map(stored);
-      await tx.$executeRaw`
-        INSERT INTO registry_licences (provider_code, credential_code, number_key, last_name_key, sealed)
-        SELECT ${providerCode}, credential_code, number_key, last_name_key, sealed
-          FROM unnest(
-            ${batch.map((l) => l.credentialCode)}::text[],
-            ${batch.map((l) => l.numberKey)}::text[],
-            ${batch.map((l) => l.lastNameKey)}::text[],
-            ${batch.map((l) => l.sealed)}::bytea[]
-          ) AS batch (credential_code, number_key, last_name_key, sealed)`;
+      await runPreparedInTransaction(tx, insertLicences, {
+        providerCode,
+        credentialCodes: batch.map((l) => l.credentialCode),
+        numberKeys: batch.map((l) => l.numberKey),
+        lastNameKeys: batch.map((l) => l.lastNameKey),
+        sealed: batch.map((l) => l.sealed),
+      });
     }
     return deleted.count > 0;
   }, TRANSACTION_OPTIONS);

@@ -5,6 +5,8 @@ import { logger, describeError } from "@/lib/log/logger";
 import { isTrialPeriod, nextPeriodEnd, formatPeriod } from "./periods";
 import { seatChargeCents } from "./pricing";
 import { countPeriodSeats } from "./seats";
+import { sql } from "kysely";
+import { prepareQuery, runPreparedInTransaction, typedSql } from "@/lib/db/typed-sql";
 
 /**
  * The seat billing run (docs/organization-api.md "Seats and billing"), every 10 minutes from
@@ -59,14 +61,68 @@ export async function runSeatBilling(at: Date = now()): Promise<{ invoices: numb
 /** A catch-up over many periods, or a wait on another run's lock, may outlast Prisma's 5 s default. */
 const TRANSACTION_OPTIONS = { maxWait: 30_000, timeout: 60_000 };
 
-type LockedSubscription = {
-  id: string;
-  organization_id: string;
-  price_per_seat_cents: number;
-  trial_ends_at: Date;
-  current_period_start: Date;
-  current_period_end: Date;
-};
+/** The subscription, locked for the transaction (a concurrent run waits for it). */
+const subscriptionForUpdate = prepareQuery("seat_billing_subscription_for_update", (v: { id: string }) =>
+  typedSql
+    .selectFrom("org_subscriptions")
+    .select(["id", "organization_id", "price_per_seat_cents", "trial_ends_at", "current_period_start", "current_period_end"])
+    .where("id", "=", v.id)
+    .forUpdate(),
+);
+
+type LockedSubscription = Awaited<ReturnType<typeof lockSubscription>>[number];
+const lockSubscription = (tx: Tx, id: string) => runPreparedInTransaction(tx, subscriptionForUpdate, { id });
+
+/** A period's invoice, unless the period already has one (then no row: the unique index decides without aborting the transaction). */
+const insertInvoice = prepareQuery(
+  "seat_billing_insert_invoice",
+  (v: {
+    subscriptionId: string;
+    organizationId: string;
+    periodStart: Date;
+    periodEnd: Date;
+    seats: number;
+    pricePerSeatCents: number;
+    amountCents: number;
+    status: "open" | "paid";
+    paidAt: Date | null;
+    at: Date;
+  }) =>
+    typedSql
+      .insertInto("seat_invoices")
+      .values({
+        id: sql<string>`gen_random_uuid()::text`,
+        subscription_id: v.subscriptionId,
+        organization_id: v.organizationId,
+        period_start: v.periodStart,
+        period_end: v.periodEnd,
+        seats: v.seats,
+        price_per_seat_cents: v.pricePerSeatCents,
+        amount_cents: v.amountCents,
+        status: v.status,
+        paid_at: v.paidAt,
+        created_at: v.at,
+      })
+      .onConflict((oc) => oc.columns(["subscription_id", "period_start"]).doNothing())
+      .returning("id"),
+);
+
+/** The organization's wallet, locked for the transaction, so the balance read is the one charged. */
+const walletForUpdate = prepareQuery("seat_billing_wallet_for_update", (v: { organizationId: string }) =>
+  typedSql.selectFrom("wallets").select("balance_cents").where("organization_id", "=", v.organizationId).forUpdate(),
+);
+
+/** The organization's open invoices, oldest first, locked for the transaction. */
+const openInvoicesForUpdate = prepareQuery("seat_billing_open_invoices_for_update", (v: { organizationId: string }) =>
+  typedSql
+    .selectFrom("seat_invoices")
+    .select(["id", "amount_cents", "period_start", "period_end"])
+    .where("organization_id", "=", v.organizationId)
+    .where("status", "=", "open")
+    .orderBy("period_start")
+    .orderBy("created_at")
+    .forUpdate(),
+);
 
 /**
  * Closes every period of one subscription that has ended by `at`, under the
@@ -74,9 +130,7 @@ type LockedSubscription = {
  * period and closes nothing.
  */
 async function closeElapsedPeriods(tx: Tx, subscriptionId: string, at: Date): Promise<{ invoices: number; collected: number }> {
-  const [sub] = await tx.$queryRaw<LockedSubscription[]>`
-    SELECT id, organization_id, price_per_seat_cents, trial_ends_at, current_period_start, current_period_end
-      FROM org_subscriptions WHERE id = ${subscriptionId} FOR UPDATE`;
+  const [sub] = await lockSubscription(tx, subscriptionId);
   if (!sub || sub.current_period_end.getTime() > at.getTime()) return { invoices: 0, collected: 0 };
 
   const written: string[] = [];
@@ -90,9 +144,7 @@ async function closeElapsedPeriods(tx: Tx, subscriptionId: string, at: Date): Pr
     start = end;
     end = nextPeriodEnd(sub.trial_ends_at, end);
   }
-  await tx.$executeRaw`
-    UPDATE org_subscriptions SET current_period_start = ${start}, current_period_end = ${end}, updated_at = ${at}
-     WHERE id = ${sub.id}`;
+  await tx.orgSubscription.update({ where: { id: sub.id }, data: { currentPeriodStart: start, currentPeriodEnd: end, updatedAt: at } });
 
   const paid = written.length > 0 ? await collectOpenInvoices(tx, sub.organization_id, at) : [];
   return { invoices: written.length, collected: paid.filter((id) => !written.includes(id)).length };
@@ -109,13 +161,18 @@ async function writeInvoice(tx: Tx, sub: LockedSubscription, start: Date, end: D
   const amountCents = seatChargeCents(seats, sub.price_per_seat_cents);
   const status = amountCents === 0 ? "paid" : "open";
   const paidAt = amountCents === 0 ? at : null;
-  const inserted = await tx.$queryRaw<Array<{ id: string }>>`
-    INSERT INTO seat_invoices
-      (id, subscription_id, organization_id, period_start, period_end, seats, price_per_seat_cents, amount_cents, status, paid_at, created_at)
-    VALUES (gen_random_uuid()::text, ${sub.id}, ${sub.organization_id}, ${start}, ${end}, ${seats}, ${sub.price_per_seat_cents},
-            ${amountCents}, ${status}, ${paidAt}, ${at})
-    ON CONFLICT (subscription_id, period_start) DO NOTHING
-    RETURNING id`;
+  const inserted = await runPreparedInTransaction(tx, insertInvoice, {
+    subscriptionId: sub.id,
+    organizationId: sub.organization_id,
+    periodStart: start,
+    periodEnd: end,
+    seats,
+    pricePerSeatCents: sub.price_per_seat_cents,
+    amountCents,
+    status,
+    paidAt,
+    at,
+  });
   const id = inserted[0]?.id ?? null;
   if (id) logger.info("seat invoice written", { organization_id: sub.organization_id, period: formatPeriod(start, end), seats, amount_cents: amountCents });
   return id;
@@ -129,13 +186,9 @@ async function writeInvoice(tx: Tx, sub: LockedSubscription, start: Date, end: D
  * `seat_invoice:<invoice id>` (at most once per invoice). Returns the ids paid.
  */
 export async function collectOpenInvoices(tx: Tx, organizationId: string, at: Date = now()): Promise<string[]> {
-  const [wallet] = await tx.$queryRaw<Array<{ balance_cents: number }>>`
-    SELECT balance_cents FROM wallets WHERE organization_id = ${organizationId} FOR UPDATE`;
+  const [wallet] = await runPreparedInTransaction(tx, walletForUpdate, { organizationId });
   if (!wallet) return [];
-  const open = await tx.$queryRaw<Array<{ id: string; amount_cents: number; period_start: Date; period_end: Date }>>`
-    SELECT id, amount_cents, period_start, period_end FROM seat_invoices
-     WHERE organization_id = ${organizationId} AND status = 'open'
-     ORDER BY period_start, created_at FOR UPDATE`;
+  const open = await runPreparedInTransaction(tx, openInvoicesForUpdate, { organizationId });
   let balance = wallet.balance_cents;
   const paid: string[] = [];
   for (const invoice of open) {
@@ -150,7 +203,7 @@ export async function collectOpenInvoices(tx: Tx, organizationId: string, at: Da
       });
       balance = entry.balanceCents;
     }
-    await tx.$executeRaw`UPDATE seat_invoices SET status = 'paid', paid_at = ${at} WHERE id = ${invoice.id}`;
+    await tx.seatInvoice.update({ where: { id: invoice.id }, data: { status: "paid", paidAt: at } });
     paid.push(invoice.id);
   }
   return paid;
