@@ -56,3 +56,9 @@ export function vocabularyValue<const T extends string>(vocabulary: readonly T[]
   if ((vocabulary as readonly string[]).includes(stored)) return stored as T;
   throw new Error(`stored ${what} "${stored}" is not one of ${vocabulary.join(", ")}`);
 }
+
+/** A stored feature name (a session's or a workflow's `features`) as the contract's Feature. */
+export const storedFeature = (stored: string): Feature => vocabularyValue(FEATURES, stored, "feature");
+
+/** A session's stored status as the contract's SessionStatus. */
+export const storedSessionStatus = (stored: string): SessionStatus => vocabularyValue(SESSION_STATUSES, stored, "session status");

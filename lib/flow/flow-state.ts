@@ -7,7 +7,7 @@ import { OPEN_STATUSES } from "@/lib/sessions/statuses";
 import { returnUrlWithHint } from "./return-url";
 import { wasReused } from "@/lib/identity/proofs";
 import type { Feature } from "@/lib/workflows/schemas";
-import { CHECK_STATUSES, FEATURES, SESSION_STATUSES, vocabularyValue } from "@/lib/contract-vocabulary";
+import { CHECK_STATUSES, storedFeature, storedSessionStatus, vocabularyValue } from "@/lib/contract-vocabulary";
 
 /**
  * What the page asks of the person for each step (`input`, with the route it
@@ -63,7 +63,7 @@ function stoppedBy(session: Session, checks: Array<{ type: string; status: strin
   const decisive = checks.filter(isFinalFailure).sort((a, b) => order(a.type) - order(b.type))[0];
   if (!decisive) return null;
   const code = (decisive.error as { code?: unknown } | null)?.code;
-  return { type: vocabularyValue(FEATURES, decisive.type, "feature"), code: typeof code === "string" ? code : "failed" };
+  return { type: storedFeature(decisive.type), code: typeof code === "string" ? code : "failed" };
 }
 
 /**
@@ -86,11 +86,11 @@ export async function flowState(session: Session) {
   const metadata = session.metadata as Record<string, unknown>;
   return {
     session_id: session.id,
-    status: vocabularyValue(SESSION_STATUSES, session.status, "session status"),
+    status: storedSessionStatus(session.status),
     app: { name: app.name, logo: app.logo },
     workflow: { name: snapshot.name },
     steps: session.features.map((type) => ({
-      type: vocabularyValue(FEATURES, type, "feature"),
+      type: storedFeature(type),
       status: vocabularyValue(CHECK_STATUSES, byType.get(type)?.status ?? "pending", "check status"),
       attempts: attemptsOf(type),
       /** Done already: taken from the proofs of the person's account (lib/identity/reuse.ts). */

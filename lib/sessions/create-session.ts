@@ -15,7 +15,7 @@ import { assertWorkflowStartsSessions, sessionTtlSeconds } from "@/lib/workflows
 import { isLocalHttpUrl } from "@/lib/tenancy/schemas";
 import { reusableProofsFor } from "@/lib/identity/reuse";
 import type { WorkflowSettings } from "@/lib/workflows/settings";
-import { FEATURES, vocabularyValue, type Feature } from "@/lib/contract-vocabulary";
+import { storedFeature, type Feature } from "@/lib/contract-vocabulary";
 import type { CreateSessionInput } from "./schemas";
 
 /**
@@ -136,7 +136,7 @@ export async function createSession(app: App, input: CreateSessionInput, commit?
     status: "NOT_STARTED" as const,
     url: hostedUrl(id, token),
     session_token: token,
-    features: workflow.features.map((f) => vocabularyValue(FEATURES, f, "feature")),
+    features: workflow.features.map(storedFeature),
     redirect_url: input.redirect_url ?? null,
     expires_at: expiresAt.toISOString(),
   };

@@ -3,7 +3,7 @@ import type { CheckView } from "./load-session";
 import type { WorkflowSettings } from "@/lib/workflows/settings";
 import { openCheckData } from "@/lib/sessions/location-fix";
 import { wasReused } from "@/lib/identity/proofs";
-import { CHECK_STATUSES, FEATURES, SESSION_STATUSES, vocabularyValue, type Feature, type SessionStatus } from "@/lib/contract-vocabulary";
+import { CHECK_STATUSES, storedFeature, storedSessionStatus, vocabularyValue, type Feature, type SessionStatus } from "@/lib/contract-vocabulary";
 import { isTerminal } from "./statuses";
 
 export type WorkflowSnapshot = { id: string; name: string; features: string[]; settings: WorkflowSettings };
@@ -11,8 +11,8 @@ export type WorkflowSnapshot = { id: string; name: string; features: string[]; s
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
 /** The session's status and features as the contract's values. */
-const statusOf = (s: Pick<Session, "status">) => vocabularyValue(SESSION_STATUSES, s.status, "session status");
-const featuresOf = (s: Pick<Session, "features">) => s.features.map((f) => vocabularyValue(FEATURES, f, "feature"));
+const statusOf = (s: Pick<Session, "status">) => storedSessionStatus(s.status);
+const featuresOf = (s: Pick<Session, "features">) => s.features.map(storedFeature);
 
 /** The session summary (list, retrieve, status update). */
 export function presentSession(s: Session) {

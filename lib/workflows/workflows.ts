@@ -8,13 +8,13 @@ import { normaliseFeatures, type CreateWorkflowBody, type Feature, type UpdateWo
 import { assertLicenceTypesOffered } from "@/lib/licence-registries/catalogue";
 import { assertWorkflowFeaturesRunnable } from "./runnable-features";
 import { resolveSettings, type WorkflowSettings } from "./settings";
-import { FEATURES, vocabularyValue } from "@/lib/contract-vocabulary";
+import { storedFeature } from "@/lib/contract-vocabulary";
 
 export function presentWorkflow(w: Workflow) {
   return {
     id: w.id,
     name: w.name,
-    features: w.features.map((f) => vocabularyValue(FEATURES, f, "feature")),
+    features: w.features.map(storedFeature),
     settings: w.settings as WorkflowSettings,
     is_active: w.isActive,
     created_at: w.createdAt.toISOString(),
