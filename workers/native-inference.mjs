@@ -16,7 +16,8 @@ import { nativeRuntimeProblem, openSynchronousSession } from "./onnx-sync-sessio
 
 /**
  * Swaps human's model's execute() for a native session of the given ONNX bytes.
- * human calls execute() synchronously (onnx-sync-session.mjs says where).
+ * human calls execute() synchronously (onnx-sync-session.mjs says where and
+ * how the session answers synchronously).
  */
 export function swapExecute(human, name, onnxBytes) {
   const graphModel = human.models.models[name];

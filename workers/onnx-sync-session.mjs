@@ -1,31 +1,29 @@
-// The one place the vision worker runs ONNX Runtime below its public API.
+// Runs ONNX models synchronously through onnxruntime-node's public API.
 //
-// Why: human 3.3.6 calls each face model synchronously and uses the tensor
-// it returns on the next line: `model.execute(...)` in src/face/blazeface.ts,
-// facemesh.ts, iris.ts, faceres.ts, antispoof.ts and liveness.ts (only
-// faceboxes.ts, which we do not load, uses executeAsync), and no setting
-// changes that (its `async` option only decides whether the face models
-// run one after another or under Promise.all). onnxruntime-node 1.30's
-// public `InferenceSession.run` returns a promise (its session handler
-// runs the binding's synchronous `run` inside setImmediate), and that
-// handler keeps the binding session in a private class field, so a session
-// made by `InferenceSession.create` cannot be run synchronously. This
-// module therefore makes the same binding session the public handler makes
-// (dist/binding.js: `initOrt()`, `new binding.InferenceSession()`,
-// `loadModel(buffer, offset, length, options)`) and calls the same `run`,
-// without the promise. tests/unit/native-inference.test.ts checks that its
-// outputs equal, bit for bit, those of a session made by the public
-// `InferenceSession.create` on the same bytes.
-import { createRequire } from "node:module";
-import path from "node:path";
-import { packageDir } from "./package-dir.mjs";
-
-const require = createRequire(import.meta.url);
+// Why synchronously: human 3.3.6 calls each face model synchronously and
+// uses the tensor it returns on the next line: `model.execute(...)` in
+// src/face/blazeface.ts, facemesh.ts, iris.ts, faceres.ts, antispoof.ts and
+// liveness.ts (only faceboxes.ts, which we do not load, uses executeAsync),
+// and no setting changes that. onnxruntime-node's `InferenceSession.run`
+// returns a promise.
+//
+// How: the sessions live in an inference thread (onnx-inference-thread.mjs:
+// `InferenceSession.create`, `session.run`), called through synckit's
+// `createSyncFn`: the calling thread posts a request and waits in
+// `Atomics.wait` until the inference thread answers, then takes the answer
+// with `receiveMessageOnPort`. synckit keeps one inference thread per worker
+// file in each thread, so each vision worker thread (one per core) has its
+// own, holding its own sessions, made once at model load. That thread is
+// unref'd (it never keeps the process alive) and ends with its vision
+// worker. An error of onnxruntime inside it is thrown here with its own
+// message; a thread that could not start or has stopped throws "the ONNX
+// Runtime inference thread stopped: ..." at this call and every later one.
+import { fileURLToPath } from "node:url";
+import { createSyncFn } from "synckit";
 
 /**
  * One intra-op thread per session: the vision pool already runs one worker
- * per core (VISION_THREADS). Also what the equivalence test gives the public
- * InferenceSession.create.
+ * per core (VISION_THREADS).
  */
 export const SESSION_OPTIONS = {
   intraOpNumThreads: 1,
@@ -35,22 +33,26 @@ export const SESSION_OPTIONS = {
   enableCpuMemArena: true,
 };
 
-let ort;
-/** onnxruntime-node's native binding, loaded once (throws where the package has no binary for the platform, musl for one). */
-function nativeBinding() {
-  if (!ort) {
-    const { binding, initOrt } = require(path.join(packageDir("onnxruntime-node"), "dist", "binding.js"));
-    const { Tensor } = require("onnxruntime-common");
-    initOrt();
-    ort = { binding, Tensor };
+const INFERENCE_THREAD = fileURLToPath(new URL("./onnx-inference-thread.mjs", import.meta.url));
+let inferenceThread;
+
+/** Asks this thread's inference thread (started at the first request) and waits for its answer. */
+function request(name, ...args) {
+  let answer;
+  try {
+    inferenceThread ??= createSyncFn(INFERENCE_THREAD);
+    answer = inferenceThread(name, ...args);
+  } catch (err) {
+    throw new Error(`the ONNX Runtime inference thread stopped: ${err instanceof Error ? err.message : String(err)}`);
   }
-  return ort;
+  if ("error" in answer) throw new Error(answer.error);
+  return answer.value;
 }
 
-/** Why the native runtime cannot load on this machine, or null when it can. */
+/** Why the native runtime cannot load on this machine (or its thread cannot run), or null when it can. */
 export function nativeRuntimeProblem() {
   try {
-    nativeBinding();
+    request("probe");
     return null;
   } catch (err) {
     return err instanceof Error ? err.message : String(err);
@@ -60,17 +62,13 @@ export function nativeRuntimeProblem() {
 /**
  * A synchronous runner of ONNX bytes with one float32 input:
  * (Float32Array, dims) -> [{ data, dims }] in the model's output order.
+ * The session is made now, once, in the inference thread. Input and outputs
+ * cross by structured clone: synckit takes no transfer list per call, and a
+ * SharedArrayBuffer would save nothing (onnxruntime-node refuses a tensor
+ * on one, so the thread would copy it out again).
  * @param {Uint8Array} onnxBytes
  */
 export function openSynchronousSession(onnxBytes) {
-  const { binding, Tensor } = nativeBinding();
-  const session = new binding.InferenceSession();
-  session.loadModel(onnxBytes.buffer, onnxBytes.byteOffset, onnxBytes.byteLength, SESSION_OPTIONS);
-  const inputName = session.inputMetadata[0].name;
-  const outputNames = session.outputMetadata.map((m) => m.name);
-  const fetches = Object.fromEntries(outputNames.map((n) => [n, null]));
-  return (data, dims) => {
-    const result = session.run({ [inputName]: new Tensor("float32", data, dims) }, fetches, {});
-    return outputNames.map((n) => result[n]);
-  };
+  const id = request("open", onnxBytes);
+  return (data, dims) => request("run", id, data, dims);
 }

@@ -105,6 +105,9 @@ async function run<T>(task: Record<string, unknown>, transfer?: ArrayBuffer[]): 
   let result: TaskResult<T>;
   try {
     result = (await visionPool().run(task, { transferList: transfer })) as TaskResult<T>;
+  } catch (err) {
+    // The thread itself failed (its ONNX Runtime inference thread stopped, say: workers/onnx-sync-session.mjs) and piscina starts another: the engine's failure too.
+    throw new VisionUnavailableError(err instanceof Error ? err.message : String(err));
   } finally {
     endTurn();
   }

@@ -66,7 +66,7 @@ describe("the face models on the native ONNX Runtime", () => {
     }, 60_000);
   }
 
-  it("runs each model synchronously to exactly the outputs of onnxruntime-node's public InferenceSession", async () => {
+  it("runs each model synchronously, through its inference thread, to exactly the outputs of a direct `await session.run`", async () => {
     for (const name of FACE_MODELS) {
       const { model, nodes } = await loadFaceModelAsTheWorkerDoes(name);
       const onnx: Uint8Array = graphModelToOnnx(model, nodes);
@@ -75,14 +75,32 @@ describe("the face models on the native ONNX Runtime", () => {
       const session = await InferenceSession.create(onnx, SESSION_OPTIONS);
       try {
         const results = await session.run({ [session.inputNames[0]!]: new OrtTensor("float32", input.data, input.shape) });
-        const public_ = session.outputNames.map((n) => results[n]!);
-        expect(synchronous.map((o) => o.dims.map(Number))).toEqual(public_.map((o) => o.dims.map(Number)));
-        synchronous.forEach((o, i) => expect(bytesOf(o.data).equals(bytesOf(public_[i]!.data as Float32Array))).toBe(true));
+        const direct = session.outputNames.map((n) => results[n]!);
+        expect(synchronous.map((o) => o.dims.map(Number))).toEqual(direct.map((o) => o.dims.map(Number)));
+        synchronous.forEach((o, i) => expect(bytesOf(o.data).equals(bytesOf(direct[i]!.data as Float32Array))).toBe(true));
       } finally {
         await session.release();
       }
     }
   }, 120_000);
+
+  it("throws an error of ONNX Runtime inside the inference thread here, with its own message, and keeps serving", async () => {
+    const { model, nodes } = await loadFaceModelAsTheWorkerDoes("iris");
+    const onnx: Uint8Array = graphModelToOnnx(model, nodes);
+    const run = openSynchronousSession(onnx);
+    const wrong = { data: new Float32Array(2 * 2 * 3), shape: [1, 2, 2, 3] };
+    const session = await InferenceSession.create(onnx, SESSION_OPTIONS);
+    let message = "";
+    try {
+      await session.run({ [session.inputNames[0]!]: new OrtTensor("float32", wrong.data, wrong.shape) }).catch((err: Error) => (message = err.message));
+    } finally {
+      await session.release();
+    }
+    expect(message).not.toBe("");
+    expect(() => run(wrong.data, wrong.shape)).toThrow(new Error(message));
+    const input = await faceInput(model.inputs[0]!.shape);
+    expect(run(input.data, input.shape).length).toBeGreaterThan(0);
+  }, 60_000);
 
   it("runs each model it can natively and reports the one it cannot as WASM: the whole is 'mixed', not 'wasm'", async () => {
     const { human, read } = await loadHumanFaceModels({ rewriteGraph: true });
