@@ -62,7 +62,8 @@ export function prepareQuery<V extends Record<string, unknown>, Q extends Compil
   return { name, text, slots: parameters.map((p) => (isSlot(p) ? { key: p[SLOT] } : { constant: p })) };
 }
 
-function valuesOf<V>(query: PreparedQuery<V, unknown>, values: V): unknown[] {
+/** A call's values in the order of the query's parameters (`$1`, `$2`, ...), e.g. to EXPLAIN it. */
+export function valuesOf<V>(query: PreparedQuery<V, unknown>, values: V): unknown[] {
   return query.slots.map((slot) => ("key" in slot ? (values as Record<string, unknown>)[slot.key] : slot.constant));
 }
 

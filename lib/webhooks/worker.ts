@@ -1,9 +1,10 @@
 import { previousWhileLive } from "@/lib/crypto/rolled-secret";
 import { randomBytes } from "node:crypto";
+import { expressionBuilder, sql, type Expression } from "kysely";
+import type { DB } from "@/generated/kysely/database";
 import { now } from "@/lib/clock";
 import { env } from "@/lib/config/env";
 import { decryptString } from "@/lib/crypto/encryption";
-import { sqlPool } from "@/lib/db/client";
 import { prepareQuery, runPrepared, typedSql } from "@/lib/db/typed-sql";
 import { describeError, logger } from "@/lib/log/logger";
 import { allowedWebhookNetworks } from "./allowed-networks";
@@ -32,38 +33,61 @@ import { processSlot } from "@/lib/process-slots";
  * attempt fails it. Times come from the injected clock (lib/clock.ts).
  */
 
-type Claimed = {
-  id: string;
-  attempt_id: string;
-  event_id: string;
-  url: string;
-  signing: string;
-  attempt_count: number;
-  app_id: string;
-  payload: Record<string, unknown>;
-  secret_encrypted: string;
-  /** The secret a roll replaced, and when it stops signing (lib/tenancy/webhook-endpoints.ts). */
-  previous_secret_encrypted: string | null;
-  previous_secret_expires_at: Date | null;
-  environment: "test" | "production";
+type ClaimValues = {
+  at: Date;
+  /** How many deliveries at most. */
+  limit: number;
+  leaseEnd: Date;
+  perEndpoint: number;
+  perApp: number;
 };
 
-const iso = (ms: number) => new Date(ms).toISOString();
-
-/** SQL: `n`, the live leases (of every worker) of the deliveries whose `column` is `value`, counted up to `cap`. */
-const liveLeases = (column: "endpoint_id" | "app_id", value: string, cap: string) =>
-  `SELECT count(*)::int AS n FROM (
-     SELECT 1 FROM webhook_deliveries l
-      WHERE l.state = 'pending' AND l.${column} = ${value} AND l.locked_until > $1::timestamptz
-      LIMIT ${cap}) live`;
+/** `at` as the timestamptz it is compared with or stored as. */
+function instant(at: Date) {
+  const eb = expressionBuilder<DB, never>();
+  return eb.cast<Date>(eb.val(at), "timestamptz");
+}
 
 /**
- * The claim ($1 now, $2 how many, $3 the lease's end, $4 the per-endpoint
- * cap, $5 the per-app cap): up to $2 due deliveries for one lease, at most
- * $4 in flight per endpoint and $5 per app (counting the live leases of
- * every worker), and in the same statement marks the attempts a dead worker
- * left open on them as `interrupted` and opens the new attempt rows
- * (outcome NULL: in flight).
+ * `n`, the live leases (of every worker) of the deliveries whose `column` is
+ * `value` (the outer row's endpoint or app), counted up to `cap`.
+ */
+const liveLeases = (column: "endpoint_id" | "app_id", value: Expression<string | null>, cap: number, at: Date) =>
+  typedSql
+    .selectFrom((db) =>
+      db
+        .selectFrom("webhook_deliveries as l")
+        .select((eb) => eb.lit(1).as("one"))
+        .where("l.state", "=", sql.lit("pending"))
+        .where(`l.${column}` as const, "=", value)
+        .where("l.locked_until", ">", instant(at))
+        .limit(cap)
+        .as("live"),
+    )
+    .select((eb) => eb.cast<number>(eb.fn.countAll(), "integer").as("n"));
+
+/** Due and not leased (a lapsed lease is a dead worker's: its delivery is due again). */
+function dueAt(at: Date) {
+  const eb = expressionBuilder<{ d: DB["webhook_deliveries"] }, "d">();
+  return eb.and([
+    eb("d.state", "=", sql.lit("pending")),
+    eb("d.next_attempt_at", "<=", instant(at)),
+    eb.or([eb("d.locked_until", "is", null), eb("d.locked_until", "<=", instant(at))]),
+  ]);
+}
+
+/** The endpoint `id` is active (a disabled endpoint's deliveries are held: pending, not attempted). */
+function endpointActive(id: Expression<string | null>) {
+  const eb = expressionBuilder<DB, never>();
+  return eb.exists(eb.selectFrom("webhook_endpoints as ep").select(eb.lit(1).as("one")).where("ep.id", "=", id).where("ep.active", "=", sql.lit(true)));
+}
+
+/**
+ * The claim: up to `limit` due deliveries for one lease (until `leaseEnd`),
+ * at most `perEndpoint` in flight per endpoint and `perApp` per app
+ * (counting the live leases of every worker), and in the same statement
+ * marks the attempts a dead worker left open on them as `interrupted` and
+ * opens the new attempt rows (outcome NULL: in flight).
  *
  * `endpoints` walks the endpoints with pending deliveries (a loose index
  * scan); for each active one (a disabled endpoint's deliveries are held:
@@ -78,81 +102,163 @@ const liveLeases = (column: "endpoint_id" | "app_id", value: string, cap: string
  * oldest first; so a free slot goes to the app with the least in flight, not
  * to the oldest backlog. Every order ends with the id: concurrent claims pick
  * the same rows, so SKIP LOCKED (and the lease re-checked on the locked row)
- * keeps them within both caps.
+ * keeps them within both caps. tests/integration/webhooks-isolation.test.ts
+ * checks its plan with EXPLAIN.
  */
-export const CLAIM_DUE_DELIVERIES = `WITH RECURSIVE endpoints AS (
-       (SELECT endpoint_id FROM webhook_deliveries WHERE state = 'pending' ORDER BY endpoint_id LIMIT 1)
-       UNION ALL
-       SELECT (SELECT d.endpoint_id FROM webhook_deliveries d
-                WHERE d.state = 'pending' AND d.endpoint_id > e.endpoint_id ORDER BY d.endpoint_id LIMIT 1)
-         FROM endpoints e WHERE e.endpoint_id IS NOT NULL
-     ), per_endpoint AS (
-       SELECT c.id, c.app_id, c.next_attempt_at FROM endpoints e
-       CROSS JOIN LATERAL (${liveLeases("endpoint_id", "e.endpoint_id", "$4")}) endpoint_busy
-       CROSS JOIN LATERAL (
-         SELECT d.id, d.app_id, d.next_attempt_at FROM webhook_deliveries d
-          WHERE d.state = 'pending' AND d.endpoint_id = e.endpoint_id AND d.next_attempt_at <= $1::timestamptz
-            AND (d.locked_until IS NULL OR d.locked_until <= $1::timestamptz)
-          ORDER BY d.next_attempt_at, d.id
-          LIMIT GREATEST($4 - endpoint_busy.n, 0)
-       ) c
-       WHERE e.endpoint_id IS NOT NULL
-         AND EXISTS (SELECT 1 FROM webhook_endpoints ep WHERE ep.id = e.endpoint_id AND ep.active)
-     ), ranked AS (
-       SELECT p.id, p.app_id, p.next_attempt_at,
-              row_number() OVER (PARTITION BY p.app_id ORDER BY p.next_attempt_at, p.id) AS app_rank
-         FROM per_endpoint p
-     ), app_busy AS (
-       SELECT a.app_id, busy.n FROM (SELECT DISTINCT app_id FROM per_endpoint) a
-       CROSS JOIN LATERAL (${liveLeases("app_id", "a.app_id", "$5")}) busy
-     ), candidates AS (
-       SELECT r.id FROM ranked r JOIN app_busy b ON b.app_id = r.app_id
-        WHERE r.app_rank <= $5 - b.n
-        ORDER BY b.n + r.app_rank, r.next_attempt_at, r.id
-        LIMIT $2
-     ), due AS (
-       SELECT id FROM webhook_deliveries
-        WHERE id IN (SELECT id FROM candidates)
-          AND state = 'pending' AND next_attempt_at <= $1::timestamptz
-          AND (locked_until IS NULL OR locked_until <= $1::timestamptz)
-          AND EXISTS (SELECT 1 FROM webhook_endpoints ep WHERE ep.id = webhook_deliveries.endpoint_id AND ep.active)
-        FOR UPDATE SKIP LOCKED
-     ), claimed AS (
-       UPDATE webhook_deliveries d
-          SET locked_until = $3::timestamptz, attempt_count = d.attempt_count + 1,
-              updated_at = $1::timestamptz
-         FROM due WHERE d.id = due.id
-       RETURNING d.id, d.event_id, d.url, d.signing, d.attempt_count, d.endpoint_id, d.app_id, d.next_attempt_at
-     ), interrupted AS (
-       UPDATE webhook_attempts a SET outcome = 'interrupted'
-         FROM claimed c WHERE a.delivery_id = c.id AND a.outcome IS NULL
-     ), opened AS (
-       INSERT INTO webhook_attempts (id, delivery_id, number, started_at)
-       SELECT gen_random_uuid()::text, c.id, c.attempt_count, $1::timestamptz FROM claimed c
-       RETURNING id, delivery_id
-     )
-     SELECT c.id, o.id AS attempt_id, c.event_id, c.url, c.signing, c.attempt_count, c.app_id,
-            e.payload, ep.secret_encrypted, ep.previous_secret_encrypted, ep.previous_secret_expires_at, a.environment
-       FROM claimed c
-       JOIN opened o ON o.delivery_id = c.id
-       JOIN webhook_events e ON e.id = c.event_id
-       JOIN webhook_endpoints ep ON ep.id = c.endpoint_id
-       JOIN apps a ON a.id = c.app_id
-      ORDER BY c.next_attempt_at, c.id`;
+export const claimStatement = prepareQuery("webhook_claim_due_deliveries", (v: ClaimValues) =>
+  typedSql
+    .withRecursive("endpoints(endpoint_id)", (db) =>
+      db
+        // The first endpoint, in a subquery of its own: its ORDER BY and LIMIT are not the union's.
+        .selectFrom((db) =>
+          db
+            .selectFrom("webhook_deliveries")
+            .select("endpoint_id")
+            .where("state", "=", sql.lit("pending"))
+            .orderBy("endpoint_id")
+            .limit(sql.lit(1))
+            .as("first"),
+        )
+        .select("first.endpoint_id")
+        .unionAll((eb) =>
+          eb
+            .selectFrom("endpoints as e")
+            .select((eb) =>
+              eb
+                .selectFrom("webhook_deliveries as d")
+                .select("d.endpoint_id")
+                .where("d.state", "=", sql.lit("pending"))
+                .whereRef("d.endpoint_id", ">", "e.endpoint_id")
+                .orderBy("d.endpoint_id")
+                .limit(sql.lit(1))
+                .as("endpoint_id"),
+            )
+            .where("e.endpoint_id", "is not", null),
+        ),
+    )
+    .with("per_endpoint", (db) =>
+      db
+        .selectFrom("endpoints as e")
+        .crossJoinLateral((eb) => liveLeases("endpoint_id", eb.ref("e.endpoint_id"), v.perEndpoint, v.at).as("endpoint_busy"))
+        .crossJoinLateral((eb) =>
+          eb
+            .selectFrom("webhook_deliveries as d")
+            .select(["d.id", "d.app_id", "d.next_attempt_at"])
+            .whereRef("d.endpoint_id", "=", "e.endpoint_id")
+            .where(dueAt(v.at))
+            .orderBy("d.next_attempt_at")
+            .orderBy("d.id")
+            .limit((eb) => eb.fn<number>("greatest", [eb(eb.val(v.perEndpoint), "-", eb.ref("endpoint_busy.n")), eb.lit(0)]))
+            .as("c"),
+        )
+        .select(["c.id", "c.app_id", "c.next_attempt_at"])
+        .where("e.endpoint_id", "is not", null)
+        .where((eb) => endpointActive(eb.ref("e.endpoint_id"))),
+    )
+    .with("ranked", (db) =>
+      db
+        .selectFrom("per_endpoint as p")
+        .select((eb) => [
+          "p.id",
+          "p.app_id",
+          "p.next_attempt_at",
+          eb.fn
+            .agg<number>("row_number")
+            .over((ob) => ob.partitionBy("p.app_id").orderBy("p.next_attempt_at").orderBy("p.id"))
+            .as("app_rank"),
+        ]),
+    )
+    .with("app_busy", (db) =>
+      db
+        .selectFrom((db) => db.selectFrom("per_endpoint").select("app_id").distinct().as("a"))
+        .crossJoinLateral((eb) => liveLeases("app_id", eb.ref("a.app_id"), v.perApp, v.at).as("busy"))
+        .select(["a.app_id", "busy.n"]),
+    )
+    .with("candidates", (db) =>
+      db
+        .selectFrom("ranked as r")
+        .innerJoin("app_busy as b", "b.app_id", "r.app_id")
+        .select("r.id")
+        .where((eb) => eb("r.app_rank", "<=", eb(eb.val(v.perApp), "-", eb.ref("b.n"))))
+        .orderBy((eb) => eb("b.n", "+", eb.ref("r.app_rank")))
+        .orderBy("r.next_attempt_at")
+        .orderBy("r.id")
+        .limit(v.limit),
+    )
+    .with("due", (db) =>
+      db
+        .selectFrom("webhook_deliveries as d")
+        .select("d.id")
+        .where("d.id", "in", (eb) => eb.selectFrom("candidates").select("candidates.id"))
+        .where(dueAt(v.at))
+        .where((eb) => endpointActive(eb.ref("d.endpoint_id")))
+        .forUpdate()
+        .skipLocked(),
+    )
+    .with("claimed", (db) =>
+      db
+        .updateTable("webhook_deliveries as d")
+        .from("due")
+        .set((eb) => ({ locked_until: instant(v.leaseEnd), attempt_count: eb("d.attempt_count", "+", eb.lit(1)), updated_at: instant(v.at) }))
+        .whereRef("d.id", "=", "due.id")
+        .returning(["d.id", "d.event_id", "d.url", "d.signing", "d.attempt_count", "d.endpoint_id", "d.app_id", "d.next_attempt_at"]),
+    )
+    .with("interrupted", (db) =>
+      db
+        .updateTable("webhook_attempts as a")
+        .from("claimed as c")
+        .set({ outcome: sql.lit("interrupted") })
+        .whereRef("a.delivery_id", "=", "c.id")
+        .where("a.outcome", "is", null),
+    )
+    .with("opened", (db) =>
+      db
+        .insertInto("webhook_attempts")
+        .columns(["id", "delivery_id", "number", "started_at"])
+        .expression((eb) =>
+          eb
+            .selectFrom("claimed as c")
+            .select((eb) => [eb.cast<string>(eb.fn("gen_random_uuid"), "text").as("id"), "c.id as delivery_id", "c.attempt_count", instant(v.at).as("started_at")]),
+        )
+        .returning(["id", "delivery_id"]),
+    )
+    .selectFrom("claimed as c")
+    .innerJoin("opened as o", "o.delivery_id", "c.id")
+    .innerJoin("webhook_events as e", "e.id", "c.event_id")
+    .innerJoin("webhook_endpoints as ep", "ep.id", "c.endpoint_id")
+    .innerJoin("apps as a", "a.id", "c.app_id")
+    .select((eb) => [
+      "c.id",
+      "o.id as attempt_id",
+      "c.event_id",
+      "c.url",
+      "c.signing",
+      "c.attempt_count",
+      "c.app_id",
+      eb.ref("e.payload").$castTo<Record<string, unknown>>().as("payload"),
+      "ep.secret_encrypted",
+      // The secret a roll replaced, and when it stops signing (lib/tenancy/webhook-endpoints.ts).
+      "ep.previous_secret_encrypted",
+      "ep.previous_secret_expires_at",
+      "a.environment",
+    ])
+    .orderBy("c.next_attempt_at")
+    .orderBy("c.id"),
+);
 
-/** Claims up to `limit` due deliveries within the per-endpoint and per-app caps (CLAIM_DUE_DELIVERIES). */
+type Claimed = NonNullable<(typeof claimStatement)["types"]>["rows"][number];
+
+/** Claims up to `limit` due deliveries within the per-endpoint and per-app caps (claimStatement). */
 export async function claimDueDeliveries(limit: number): Promise<Claimed[]> {
   const config = env();
-  const pool = await sqlPool();
-  const at = now().getTime();
-  const { rows } = await pool.query<Claimed>(CLAIM_DUE_DELIVERIES, [
-    iso(at),
+  const at = now();
+  return runPrepared(claimStatement, {
+    at,
     limit,
-    iso(at + leaseMs()),
-    config.WEBHOOK_CONCURRENCY_PER_ENDPOINT,
-    config.WEBHOOK_CONCURRENCY_PER_APP,
-  ]);
-  return rows;
+    leaseEnd: new Date(at.getTime() + leaseMs()),
+    perEndpoint: config.WEBHOOK_CONCURRENCY_PER_ENDPOINT,
+    perApp: config.WEBHOOK_CONCURRENCY_PER_APP,
+  });
 }
 
 class SigningError extends Error {}

@@ -119,13 +119,15 @@ describe("a hanging endpoint with a backlog", () => {
     expect(deliveries.reduce((n, d) => n + inFlightAttempts(d), 0)).toBe(CAP);
 
     // The claim reaches endpoints and their due deliveries through the claim's indexes, not a scan of the backlog.
-    const { CLAIM_DUE_DELIVERIES } = await import("@/lib/webhooks/worker");
+    const { claimStatement } = await import("@/lib/webhooks/worker");
+    const { valuesOf } = await import("@/lib/db/typed-sql");
     const client = new pg.Client({ connectionString: databaseUrl(env) });
     await client.connect();
     try {
       await client.query("SET enable_seqscan = off"); // small tables: price scans out, as a large outbox would
-      const at = new Date().toISOString();
-      const plan = await client.query<{ "QUERY PLAN": string }>(`EXPLAIN ${CLAIM_DUE_DELIVERIES}`, [at, 4, at, CAP, 3]);
+      const at = new Date();
+      const values = valuesOf(claimStatement, { at, limit: 4, leaseEnd: at, perEndpoint: CAP, perApp: 3 });
+      const plan = await client.query<{ "QUERY PLAN": string }>(`EXPLAIN ${claimStatement.text}`, values);
       const text = plan.rows.map((r) => r["QUERY PLAN"]).join("\n");
       expect(text).toContain("webhook_deliveries_state_endpoint_id_next_attempt_at_idx");
       expect(text).toContain("webhook_deliveries_state_endpoint_id_locked_until_idx");

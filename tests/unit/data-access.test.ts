@@ -26,21 +26,17 @@ const PLUMBING = new Set([
 
 /**
  * Statements still written as strings on 2026-11-28, by file: each count may
- * only go down (a file rewritten in Prisma or Kysely leaves this list). What
- * is left stays, for these reasons:
- * - the data migrations (sealed-faces, location-fix) are migrations: they
- *   run in the migration runner, on its connection, against the schema as it
- *   was when they were written (a table that may be gone from the current
- *   schema and its generated types, hence the to_regclass checks), so they
- *   are frozen SQL like the migrations' own, not queries on today's types;
- * - the webhook claim (CLAIM_DUE_DELIVERIES) is a planner-specific statement
- *   on the hot path: a recursive loose index scan with lateral caps whose
- *   plan tests/integration/webhooks-isolation.test.ts checks with EXPLAIN.
+ * only go down (a file rewritten in Prisma or Kysely leaves this list). Only
+ * the data migrations (sealed-faces, location-fix) are left, and they stay:
+ * they are migrations, run in the migration runner, on its connection,
+ * against the schema as it was when they were written (a table that may be
+ * gone from the current schema and its generated types, hence the
+ * to_regclass checks), so they are frozen SQL like the migrations' own, not
+ * queries on today's types.
  */
 const KNOWN: Record<string, number> = {
   "faces/sealed-faces.ts": 8,
   "sessions/location-fix.ts": 3,
-  "webhooks/worker.ts": 1,
 };
 
 function rawSqlByFile(): Record<string, number> {
