@@ -20,7 +20,7 @@ afterAll(async () => {
 
 /** A fresh, empty database of the kind this run tests (PostgreSQL or embedded). */
 async function freshDatabase(label: string): Promise<string> {
-  const db: TestDatabase = await createTestDatabase(label);
+  const db: TestDatabase = await createTestDatabase(label, { empty: true });
   cleanups.push(() => db.drop());
   if (db.kind === "postgres") return db.env.DATABASE_URL!;
   const embedded: EmbeddedConnection = await connectEmbedded(db.env.DATA_DIR!, "cli");
@@ -293,7 +293,7 @@ describe(`migrations (${testDatabaseKind()})`, () => {
   );
 
   it("npm run db:migrate applies pending migrations and reports them as JSON", async () => {
-    const db = await createTestDatabase("mig-cli");
+    const db = await createTestDatabase("mig-cli", { empty: true });
     cleanups.push(() => db.drop());
     const env = { ...db.env, ...(db.kind === "embedded" ? { DATABASE_URL: "" } : {}) };
     const first = await runScript("bin/migrate.ts", [], env);

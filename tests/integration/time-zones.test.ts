@@ -38,7 +38,7 @@ const onPostgres = testDatabaseKind() === "postgres";
 
 beforeAll(async () => {
   if (!onPostgres) return;
-  database = await createTestDatabase("tz");
+  database = await createTestDatabase("tz", { empty: true });
   env = { ...database.env, ENCRYPTION_KEY: randomBytes(32).toString("hex") };
   await setDatabaseTimeZone(); // before the server starts: its migrations run in this zone too
   server = await startServer({ ...env, CREDENTIAL_CACHE_MS: "0" });

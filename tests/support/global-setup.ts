@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type { TestProject } from "vitest/node";
-import { createTestDatabase } from "./database";
+import { createTestDatabase, prepareDatabaseTemplate } from "./database";
 import { LOCAL_RECEIVER_NETWORKS } from "./receiver";
 import { startServer } from "./server";
 
@@ -31,7 +31,10 @@ declare module "vitest" {
  * (support/portal.ts); the mailed link is tested on servers with SMTP.
  */
 export default async function setup(project: TestProject) {
-  const database = await createTestDatabase("shared");
+  // The shared server starts on an empty database (a first install); the
+  // databases tests make for themselves start migrated (support/database.ts).
+  const [database, template] = await Promise.all([createTestDatabase("shared", { empty: true }), prepareDatabaseTemplate()]);
+  project.provide("databaseTemplate", template.template);
   const env: Record<string, string> = {
     ...database.env,
     ENCRYPTION_KEY: randomBytes(32).toString("hex"),
@@ -61,5 +64,6 @@ export default async function setup(project: TestProject) {
     rmSync(contractRecords, { recursive: true, force: true });
     await server.stop();
     await database.drop();
+    await template.drop();
   };
 }
