@@ -129,15 +129,7 @@ async function child(target: string) {
     process.env.DATABASE_URL = target;
   }
   process.env.ENCRYPTION_KEY ??= "0".repeat(64);
-  const { sqlPool, disconnectDb } = await import("../lib/db/client");
-  const { ensureDatabase, resetDatabaseHandle } = await import("../lib/db/connection");
-  /** Lets go of the embedded database (pools and host) so it can be opened directly; the next sqlPool() opens it again. */
-  const closeProductDatabase = async () => {
-    const handle = await ensureDatabase();
-    await disconnectDb();
-    await handle.close();
-    resetDatabaseHandle();
-  };
+  const { sqlPool, disconnectDb, closeDatabase: closeProductDatabase } = await import("../lib/db/client");
   const { enrollFace, rescoreCandidates, searchGallery } = await import("../lib/faces/gallery");
   const { rescoreFloor, SimilarityEstimator } = await import("../lib/faces/code-estimate");
   const { galleryIndex } = await import("../lib/faces/gallery-index");

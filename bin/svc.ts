@@ -8,8 +8,8 @@ try {
 }
 import { parseArgs, UsageError } from "@/lib/cli/args";
 import { COMMANDS, usage } from "@/lib/cli/commands";
-import { setDatabaseRole, ensureDatabase, resetDatabaseHandle } from "@/lib/db/connection";
-import { disconnectDb } from "@/lib/db/client";
+import { setDatabaseRole } from "@/lib/db/connection";
+import { closeDatabase } from "@/lib/db/client";
 import { ApiError } from "@/lib/http/api-error";
 import { registerAppDataMigrations } from "@/lib/operations/data-migrations";
 
@@ -39,10 +39,7 @@ async function main() {
     if (err instanceof ApiError) fail(err.code, err.message, 1, Array.isArray(err.data) ? undefined : err.data);
     fail("error", (err as Error).message ?? String(err), 1);
   } finally {
-    await disconnectDb().catch(() => {});
-    const handle = await ensureDatabase().catch(() => undefined);
-    await handle?.close().catch(() => {});
-    resetDatabaseHandle();
+    await closeDatabase();
   }
   process.stdout.write(`${JSON.stringify(result)}\n`);
   process.exit(0);

@@ -40,3 +40,22 @@ export function resetProcessSlots(...names: string[]): void {
   if (names.length === 0) slots().clear();
   else for (const name of names) slots().delete(name);
 }
+
+/**
+ * Sets every slot aside but those named in `keep`, for work this process
+ * does for another install (tests run the admin CLI's commands so): the
+ * work makes its own database handles, key ring, settings. The returned
+ * function puts the slots back and hands over the values made meanwhile,
+ * for the caller to close.
+ */
+export function setProcessSlotsAside(keep: readonly string[]): () => Map<string, unknown> {
+  const held = slots();
+  const aside = new Map([...held].filter(([name]) => !keep.includes(name)));
+  for (const name of aside.keys()) held.delete(name);
+  return () => {
+    const made = new Map([...held].filter(([name]) => !keep.includes(name)));
+    for (const name of made.keys()) held.delete(name);
+    for (const [name, value] of aside) held.set(name, value);
+    return made;
+  };
+}

@@ -3,7 +3,7 @@ import pg from "pg";
 import { PrismaPg } from "@prisma/adapter-pg";
 import { PrismaClient } from "@/generated/prisma/client";
 import { env } from "@/lib/config/env";
-import { ensureDatabase } from "./connection";
+import { closeDatabaseHandle, ensureDatabase } from "./connection";
 import { processSlot } from "@/lib/process-slots";
 
 export type Db = PrismaClient;
@@ -58,6 +58,17 @@ export async function db(): Promise<PrismaClient> {
  */
 export async function sqlPool(): Promise<pg.Pool> {
   return (await handles()).pool;
+}
+
+/**
+ * Ends this process's use of the database: its clients, then its handle (an
+ * embedded host stops hosting). The next use opens them again, for the
+ * install the environment then names (the CLI at exit; tests and benchmarks
+ * that move from one install to another).
+ */
+export async function closeDatabase() {
+  await disconnectDb().catch(() => {});
+  await closeDatabaseHandle();
 }
 
 export async function disconnectDb() {

@@ -51,7 +51,10 @@ async function openDatabase(log: (line: string) => void): Promise<DatabaseHandle
   return { url: embedded.url, embedded: true, close: () => embedded.close() };
 }
 
-/** Forget the cached handle (used by the CLI and tests after close()). */
-export function resetDatabaseHandle() {
+/** Closes the handle when one is open (an embedded host stops hosting) and forgets it: the next use opens it again, as the environment then says. */
+export async function closeDatabaseHandle() {
+  const open = databaseSlot.value;
   databaseSlot.value = undefined;
+  const handle = await open?.catch(() => undefined);
+  await handle?.close().catch(() => {});
 }

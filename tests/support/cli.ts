@@ -1,7 +1,7 @@
 import { spawn } from "node:child_process";
 import path from "node:path";
 import { baseEnv, ROOT } from "./server";
-import { processSlot } from "@/lib/process-slots";
+import { processSlot, setProcessSlotsAside } from "@/lib/process-slots";
 
 export type CliResult = { code: number | null; stdout: string; stderr: string; json: Record<string, any> | undefined };
 
@@ -39,16 +39,42 @@ export function runProcess(command: string, args: string[], env: Record<string, 
 }
 
 /**
- * Runs a CLI command that must succeed; returns its JSON. On the shared
- * server's database the command's own function runs in this process (what
- * `createTenant` does): a CLI process costs a second or more of CPU, and
- * tests use these commands to set things up. What the CLI as a process
- * does (its flags, its output, its exit codes) is tested with `cliProcess`
- * and `runCli` (cli.test.ts, registry-import.test.ts).
+ * Runs a CLI command that must succeed; returns its JSON. The command's own
+ * function runs in this process (what `createTenant` does): a CLI process
+ * costs two to three seconds of CPU (tsx, the module graph), tests use
+ * these commands by the hundred to set installs up, and on a 2-core machine
+ * those processes were a quarter of the suite's CPU. On another install
+ * than the shared server's, the command runs with this process's own
+ * database handles, key ring and settings set aside, and closes what it
+ * opened for that install before they are put back. What
+ * the CLI as a process does (its flags, its output, its exit codes) is
+ * tested with `cliProcess` and `runCli` (cli.test.ts,
+ * registry-import.test.ts, webhooks-production.test.ts).
  */
-export async function cli(args: string[], env: Record<string, string>): Promise<Record<string, any>> {
+export function cli(args: string[], env: Record<string, string>): Promise<Record<string, any>> {
+  // One at a time: a command runs under its install's environment, which is this process's (Promise.all of commands is fine).
+  const run = commandsInTurn.then(() => commandInThisProcess(args, env));
+  commandsInTurn = run.catch(() => {});
+  return run;
+}
+
+let commandsInTurn: Promise<unknown> = Promise.resolve();
+
+async function commandInThisProcess(args: string[], env: Record<string, string>): Promise<Record<string, any>> {
   if (await onSharedDatabase(env)) return inThisProcess(args, env);
-  return cliProcess(args, env);
+  const { closeDatabase } = await import("@/lib/db/client");
+  const { setDatabaseRole } = await import("@/lib/db/connection");
+  // This process's handles, key ring and settings stay as they are, set aside (the data migrations' registry is the same for every install).
+  const restore = setProcessSlotsAside(["dataMigrations"]);
+  // As the CLI process declares itself: on an embedded install no process hosts, it hosts only for the command.
+  setDatabaseRole("cli");
+  try {
+    return await inThisProcess(args, env);
+  } finally {
+    await closeDatabase();
+    const made = restore();
+    await (made.get("redis") as { quit(): Promise<unknown> } | null | undefined)?.quit().catch(() => {});
+  }
 }
 
 async function onSharedDatabase(env: Record<string, string>): Promise<boolean> {
