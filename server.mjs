@@ -56,6 +56,15 @@ server.on("connect", (req, socket) => {
   else socket.destroy();
 });
 server.keepAliveTimeout = 65_000;
+// A port already taken (or not allowed) ends the process with a clear line
+// and exit code 1, so a supervisor sees the failure; without this listener
+// the error would reach Next's uncaughtException handler, which logs it and
+// leaves a process that serves nothing.
+server.on("error", (err) => {
+  if (server.listening) return console.error("> server error:", err);
+  console.error(`> cannot listen on ${hostname}:${port}: ${err.code ?? err.message}`);
+  process.exit(1);
+});
 server.listen(port, hostname, async () => {
   const shown = hostname === "0.0.0.0" ? "localhost" : hostname;
   console.log(`> Ready on http://${shown}:${port} (${dev ? "development" : "production"})`);

@@ -1,9 +1,8 @@
-import AxeBuilder from "@axe-core/playwright";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { shared } from "../support/api";
 import { signUpDeveloper } from "../support/portal";
-import { chromiumMissing, DESKTOP, launchChromium, PHONE, signedInContext } from "./browser";
+import { axeOn, chromiumMissing, DESKTOP, launchChromium, PHONE, signedInContext } from "./browser";
 
 /**
  * The API reference (/docs) in Debian's Chromium: Scalar renders the served
@@ -100,7 +99,7 @@ describe.skipIf(chromiumMissing !== null)(suiteName, () => {
       await openReference(page);
       await page.getByRole("heading", { name: "Sessions" }).first().waitFor();
       expect(await page.getAttribute("html", "lang")).toBe("en");
-      const result = await new AxeBuilder({ page }).withRules(FIXED_RULES).analyze();
+      const result = await axeOn(page).withRules(FIXED_RULES).analyze();
       const found = result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
       expect(found, `${viewport.width}px`).toEqual([]);
       await page.context().close();

@@ -1,13 +1,11 @@
 import { createHash, randomBytes } from "node:crypto";
-import fs from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import AxeBuilder from "@axe-core/playwright";
 import * as jose from "jose";
-import { chromium } from "playwright-core";
 import * as oauth from "oauth4webapi";
 import * as client from "openid-client";
 import { beforeAll, describe, expect, it } from "vitest";
+import { chromiumMissing, launchChromium, seriousViolations } from "../browser/browser";
 import { api, createSession, createTenant, createWorkflow, keyHeader, postSession, shared, type Tenant } from "../support/api";
 import { cli } from "../support/cli";
 import { sql } from "../support/database";
@@ -1068,16 +1066,10 @@ describe("next-auth 4 as the relying party", () => {
   });
 });
 
-const CHROMIUM = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
-
-describe.skipIf(!fs.existsSync(CHROMIUM))("sign-in in a real browser (Chromium), with axe-core", () => {
+describe.skipIf(chromiumMissing)("sign-in in a real browser (Chromium), with axe-core", () => {
   it("email, code, consent by keyboard; no serious accessibility violation; the RP gets its tokens", async () => {
     const cleanup: Array<() => Promise<void>> = [];
-    const browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-    });
+    const browser = await launchChromium("none");
     try {
       const context = await browser.newContext({ extraHTTPHeaders: { "x-forwarded-for": randomIp() } });
       const page = await context.newPage();
@@ -1097,12 +1089,7 @@ describe.skipIf(!fs.existsSync(CHROMIUM))("sign-in in a real browser (Chromium),
         nonce,
       });
       const email = newEmail();
-      const violations = async (view: string) => {
-        const result = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
-        return result.violations
-          .filter((v) => v.impact === "serious" || v.impact === "critical")
-          .map((v) => `${view}: ${v.id} (${v.nodes.length})`);
-      };
+      const violations = (view: string) => seriousViolations(page, view);
       const found: string[] = [];
 
       await page.goto(url.href);

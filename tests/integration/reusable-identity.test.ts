@@ -1,13 +1,12 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import AxeBuilder from "@axe-core/playwright";
 import { digest as sdDigest } from "@sd-jwt/crypto-nodejs";
 import { SDJwtVcInstance } from "@sd-jwt/sd-jwt-vc";
 import * as jose from "jose";
 import * as client from "openid-client";
 import { beforeAll, describe, expect, it } from "vitest";
-import { chromiumMissing, launchChromium } from "../browser/browser";
+import { chromiumMissing, launchChromium, seriousViolations } from "../browser/browser";
 import { personInFrontOfCamera, personLog } from "../browser/camera-person";
 import { writeStillCamera } from "../fixtures/camera/generate-camera";
 import { api, bearer as sessionBearer, checkOf, createSession, createTenant, createWorkflow, keyHeader, shared, type Tenant } from "../support/api";
@@ -383,8 +382,7 @@ describe("reusable identity (verify once, reuse), for a production app", () => {
       expect(proofs).toContain("Age: over 18");
       expect(await page.content()).not.toMatch(RAW);
       await page.screenshot({ path: "test-artifacts/screenshots/account-page.png", fullPage: true });
-      const axe = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
-      expect(axe.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => v.id)).toEqual([]);
+      expect(await seriousViolations(page)).toEqual([]);
       // The sign-in left no grant behind: the page keeps no token.
       expect(await sql(shared().env, "SELECT count(*)::int AS n FROM oidc_grants g JOIN apps a ON a.id = g.app_id WHERE a.client_id = 'svc_account_page' AND g.account_id = $1 AND g.revoked_at IS NULL", [svcId])).toEqual([{ n: 0 }]);
 
@@ -524,8 +522,7 @@ describe("reusable identity (verify once, reuse), for a production app", () => {
       };
       try {
         const asA = await signInPage("a");
-        const axe = await new AxeBuilder({ page: asA.page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
-        expect(axe.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => v.id)).toEqual([]);
+        expect(await seriousViolations(asA.page)).toEqual([]);
         await asA.page.getByText("You have 3 tries left.").waitFor();
         await asA.page.screenshot({ path: "test-artifacts/screenshots/face-sign-in.png", fullPage: true });
         await asA.page.getByRole("button", { name: "Start the camera" }).click();

@@ -1,5 +1,6 @@
 import { spawn } from "node:child_process";
 import fs from "node:fs";
+import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -86,6 +87,18 @@ async function refusedStart(env: Record<string, string>) {
 }
 
 describe("production start", () => {
+  it("exits with 1, naming the address, when its port is taken (a supervisor sees it; no process left serving nothing)", async () => {
+    const taken = net.createServer();
+    const port = await new Promise<number>((resolve) => taken.listen(0, "127.0.0.1", () => resolve((taken.address() as net.AddressInfo).port)));
+    try {
+      const { code, output } = await refusedStart({ ENCRYPTION_KEY: "ab".repeat(32), PORT: String(port) });
+      expect(code).toBe(1);
+      expect(output).toContain(`cannot listen on 127.0.0.1:${port}: EADDRINUSE`);
+    } finally {
+      taken.close();
+    }
+  });
+
   it("refuses to start without ENCRYPTION_KEY", async () => {
     const { code, output } = await refusedStart({ ENCRYPTION_KEY: "" });
     expect(code).not.toBe(0);

@@ -54,7 +54,20 @@ export async function startServer(
     port?: number;
   } = {},
 ): Promise<RunningServer> {
-  const port = options.port ?? (await freePort());
+  // A port found free can be taken by another process before the server listens
+  // on it (it boots for seconds first): the server then exits (server.mjs says
+  // "cannot listen") and, if the port was ours to choose, starts again on another.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startServerOnce(env, options, options.port ?? (await freePort()));
+    } catch (err) {
+      const portTaken = err instanceof ServerExited && /cannot listen on .*EADDRINUSE/.test(err.output);
+      if (!portTaken || options.port !== undefined || attempt === 3) throw err;
+    }
+  }
+}
+
+async function startServerOnce(env: Record<string, string>, options: Parameters<typeof startServer>[1] & {}, port: number): Promise<RunningServer> {
   const url = `http://127.0.0.1:${port}`;
   const child: ChildProcess = spawn(process.execPath, ["server.mjs", ...(options.dev ? ["--dev"] : [])], {
     cwd: ROOT,
@@ -75,6 +88,17 @@ export async function startServer(
   const watched = watchProcess(child, "server", options.logFile);
   await watched.waitUntilUp(`${url}/api/health`, options.upWhen ?? [200], 120_000);
   return { url, port, output: watched.output, stop: watched.stop, stopHard: watched.stopHard, signal: (name) => child.kill(name), exited: watched.exited };
+}
+
+/** A watched process that exited before it came up; `output` is what it printed. */
+export class ServerExited extends Error {
+  constructor(
+    name: string,
+    readonly code: number | null,
+    readonly output: string,
+  ) {
+    super(`${name} exited with ${code}:\n${output}`);
+  }
 }
 
 /** The children still running when this test process exits (a test that timed out never reached its cleanup). */
@@ -111,7 +135,7 @@ export function watchProcess(child: ChildProcess, name: string, logFile?: string
     async waitUntilUp(probeUrl: string, statuses: number[], timeoutMs: number) {
       const deadline = Date.now() + timeoutMs;
       for (;;) {
-        if (child.exitCode !== null) throw new Error(`${name} exited with ${child.exitCode}:\n${log}`);
+        if (child.exitCode !== null) throw new ServerExited(name, child.exitCode, log);
         const up = await fetch(probeUrl).then((res) => statuses.includes(res.status), () => false); // not listening yet
         if (up) return;
         if (Date.now() > deadline) {
