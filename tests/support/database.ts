@@ -120,6 +120,8 @@ export async function prepareDatabaseTemplate(): Promise<{ template: DatabaseTem
   const { runScript } = await import("./cli");
   const database = await createTestDatabase("template", { empty: true });
   const empty = database.kind === "embedded" ? await initializedEmbeddedDirectory() : null;
+  // Embedded, the template migrates a copy of the initialized directory (one initdb a run, not two).
+  if (empty) fs.cpSync(path.join(empty.env.DATA_DIR!, "pglite"), path.join(database.env.DATA_DIR!, "pglite"), { recursive: true });
   const migrated = await runScript("bin/migrate.ts", [], database.env);
   if (migrated.code !== 0) throw new Error(`the test database template did not migrate:\n${migrated.stderr}`);
   if (empty) {
