@@ -129,7 +129,7 @@ async function child(target: string) {
     process.env.DATABASE_URL = target;
   }
   process.env.ENCRYPTION_KEY ??= "0".repeat(64);
-  const { sqlPool, disconnectDb, closeDatabase: closeProductDatabase } = await import("../lib/db/client");
+  const { sqlPool, disconnectDb, closeDatabase } = await import("../lib/db/client");
   const { enrollFace, rescoreCandidates, searchGallery } = await import("../lib/faces/gallery");
   const { rescoreFloor, SimilarityEstimator } = await import("../lib/faces/code-estimate");
   const { galleryIndex } = await import("../lib/faces/gallery-index");
@@ -209,7 +209,7 @@ async function child(target: string) {
     if (target === "embedded") {
       // PGlite is seeded directly, with the product's host closed: one binary
       // COPY a batch (tests/support/gallery-seed.ts seedGalleryByCopy).
-      await closeProductDatabase();
+      await closeDatabase();
       const { PGlite } = await import("@electric-sql/pglite");
       const direct = await PGlite.create({ dataDir: path.join(process.env.DATA_DIR!, "pglite") });
       for (const templates of batches()) exact.add(await seedGalleryByCopy(direct, appId, templates), templates);
