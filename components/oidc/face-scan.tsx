@@ -1,5 +1,6 @@
 "use client";
 
+import { useTranslations } from "next-intl";
 import { useState } from "react";
 import { CameraPreview, OvalGuide } from "@/components/verify/camera/camera-preview";
 import { CameraProblemNotice } from "@/components/verify/camera/camera-problem-notice";
@@ -10,7 +11,6 @@ import { BurstInstructions } from "@/components/verify/liveness/liveness-step";
 import { BurstAborted, runBurst } from "@/components/verify/liveness/run-burst";
 import { ColourLight } from "@/components/verify/liveness/colour-light";
 import { colourTimeline } from "@/components/verify/liveness/colour-schedule";
-import { useMessages } from "@/components/verify/i18n";
 import { STRINGS } from "@/lib/accounts/sign-in-strings";
 import { HydrationGate } from "@/components/ui/hydration";
 
@@ -65,7 +65,7 @@ async function call<T>(url: string, init: RequestInit): Promise<Envelope<T>> {
  * that does not shows `doneText` (face activation).
  */
 export function FaceScan({ endpoint, csrf, attemptsLeft: initialTries, doneText }: { endpoint: string; csrf: string; attemptsLeft: number; doneText?: string }) {
-  const t = useMessages();
+  const t = useTranslations("verify");
   const s = STRINGS.face;
   const [tries, setTries] = useState(initialTries);
   const [phase, setPhase] = useState<Phase>(initialTries > 0 ? { kind: "idle" } : { kind: "over", message: s.noTries });
@@ -144,7 +144,7 @@ export function FaceScan({ endpoint, csrf, attemptsLeft: initialTries, doneText 
             )}
             {phase.kind === "camera_problem" && <CameraProblemNotice problem={phase.problem} />}
             <p className="mb-3 rounded-lg border border-amber-300 bg-amber-50 p-4 text-amber-950" data-testid="colour-warning">
-              {t.liveness.colourLight.scanWarning}
+              {t("liveness.colourLight.scanWarning")}
             </p>
             <p className="text-slate-700">{s.triesLeft(tries)}</p>
             <button
@@ -162,7 +162,7 @@ export function FaceScan({ endpoint, csrf, attemptsLeft: initialTries, doneText 
             <BurstInstructions challenge={phase.kind === "running" ? phase.challenge : null} moment={phase.kind === "running" ? phase.moment : null} />
             <div className="mt-3">
               <CameraPreview ref={video} stream={stream} mirrored>
-                <OvalGuide label={t.liveness.ovalLabel} />
+                <OvalGuide label={t("liveness.ovalLabel")} />
               </CameraPreview>
             </div>
           </div>

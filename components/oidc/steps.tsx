@@ -1,3 +1,5 @@
+import { PersonTextProvider } from "@/components/verify/person-text-provider";
+import { DEFAULT_PERSON_LOCALE } from "@/lib/i18n/locales";
 import type { InteractionView } from "@/lib/oidc/interaction";
 import { STRINGS } from "@/lib/accounts/sign-in-strings";
 import { OidcCard } from "./card";
@@ -163,7 +165,10 @@ export function FaceStep({ view, message }: { view: Live; message: Message }) {
       )}
       <p className="mt-4 text-slate-700">{s.how}</p>
       <p className="mt-2 text-slate-700">{s.onlyIfVerified}</p>
-      <FaceScan endpoint={`/oidc/interaction/${encodeURIComponent(view.id)}/face`} csrf={view.csrf} attemptsLeft={view.attemptsLeft ?? 0} />
+      {/* English, as the rest of this page, until it is translated (issue 35). */}
+      <PersonTextProvider locale={DEFAULT_PERSON_LOCALE}>
+        <FaceScan endpoint={`/oidc/interaction/${encodeURIComponent(view.id)}/face`} csrf={view.csrf} attemptsLeft={view.attemptsLeft ?? 0} />
+      </PersonTextProvider>
       <div className="mt-6 flex flex-col items-start gap-1">
         {view.mail !== "disabled" && (
           <ActionForm id={view.id} action="email" csrf={view.csrf}>

@@ -1,3 +1,5 @@
+import { PersonTextProvider } from "@/components/verify/person-text-provider";
+import { DEFAULT_PERSON_LOCALE } from "@/lib/i18n/locales";
 import { OidcCard } from "@/components/oidc/card";
 import { FaceScan } from "@/components/oidc/face-scan";
 import { SubmitButton } from "@/components/oidc/ui";
@@ -41,7 +43,10 @@ export function ActivationPage({ view }: { view: ActivationView }) {
           <p className="mt-4 text-slate-700">
             Signed in as <strong>{view.email}</strong>. Take a live selfie to activate your seat: follow the head movements shown on screen. Your face is kept sealed with your account and is only compared with you.
           </p>
-          <FaceScan endpoint={view.endpoint} csrf={view.csrf} attemptsLeft={view.scansLeft} doneText={`Your account at ${view.organization} is active. You can close this page.`} />
+          {/* English, as the rest of this page, until it is translated (issue 35). */}
+          <PersonTextProvider locale={DEFAULT_PERSON_LOCALE}>
+            <FaceScan endpoint={view.endpoint} csrf={view.csrf} attemptsLeft={view.scansLeft} doneText={`Your account at ${view.organization} is active. You can close this page.`} />
+          </PersonTextProvider>
         </>
       )}
     </OidcCard>

@@ -1,15 +1,12 @@
 "use client";
 
-import { createContext, useContext } from "react";
-import { messagesFor, type Messages } from "@/lib/i18n";
+import type { useTranslations } from "next-intl";
 
-/** The page's strings (lib/i18n), chosen once for the whole flow. */
-const MessagesContext = createContext<Messages>(messagesFor("en"));
-
-export function MessagesProvider({ messages, children }: { messages: Messages; children: React.ReactNode }) {
-  return <MessagesContext.Provider value={messages}>{children}</MessagesContext.Provider>;
-}
-
-export function useMessages(): Messages {
-  return useContext(MessagesContext);
-}
+/**
+ * The hosted pages' text is next-intl's: a client component calls
+ * `useTranslations("verify")` (messages/<locale>.json, namespace `verify`;
+ * the page's layout provides only its own language, see
+ * components/verify/person-text-provider.tsx). Plain functions that turn an
+ * API answer into a sentence take the translator as their first argument.
+ */
+export type VerifyTranslator = ReturnType<typeof useTranslations<"verify">>;

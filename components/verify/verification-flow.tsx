@@ -1,7 +1,7 @@
 "use client";
 
+import { useTranslations } from "next-intl";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
-import { messagesFor, pickLocale } from "@/lib/i18n";
 import { createFlowApi, FlowApiError, isSessionProblem, type FlowApi } from "./api/flow-api";
 import { readSessionLink, safeReturnUrl, sessionUrl, type SessionLink } from "./api/session-link";
 import { isDecided, isGone } from "@/lib/sessions/statuses";
@@ -20,7 +20,6 @@ import { StopPage } from "./flow/stop-page";
 import type { StepProps } from "./flow/step-props";
 import { VerifyShell } from "./flow/verify-shell";
 import { HandoffPanel } from "./handoff/handoff-panel";
-import { MessagesProvider } from "./i18n";
 import { LivenessStep } from "./liveness/liveness-step";
 import { LocationStep } from "./location/location-step";
 import { SelfieStep } from "./selfie/selfie-step";
@@ -58,7 +57,7 @@ function progressed(before: FlowState | null, after: FlowState): boolean {
 }
 
 export function VerificationFlow({ sessionId }: { sessionId: string }) {
-  const [messages, setMessages] = useState(() => messagesFor("en"));
+  const t = useTranslations("verify");
   const [link, setLink] = useState<SessionLink | null>(null);
   const [flow, setFlow] = useState<FlowState | null>(null);
   const [view, setView] = useState<View>({ kind: "loading" });
@@ -118,11 +117,10 @@ export function VerificationFlow({ sessionId }: { sessionId: string }) {
   );
   reload.current = () => void load({ closedOnly: true });
 
-  // Once, in the browser: the language, the token from the link, the camera.
+  // Once, in the browser: the token from the link, the camera.
   // A link opened again in this tab with another token (only the fragment
   // changes, so the page does not reload) starts over with that token.
   useEffect(() => {
-    setMessages(messagesFor(pickLocale(navigator.languages ?? [])));
     const readLink = () => {
       const read = readSessionLink(sessionId);
       setLink(read);
@@ -211,7 +209,7 @@ export function VerificationFlow({ sessionId }: { sessionId: string }) {
     case "loading":
       content = (
         <LiveStatus className="mt-10 text-slate-700">
-          <Spinner label={messages.common.loading} />
+          <Spinner label={t("common.loading")} />
         </LiveStatus>
       );
       break;
@@ -266,7 +264,7 @@ export function VerificationFlow({ sessionId }: { sessionId: string }) {
         <>
           {steps.length > 0 && <ProgressIndicator steps={steps.map((s) => s.type)} current={steps.length} />}
           <LiveStatus className="mt-6 text-slate-700">
-            <Spinner label={messages.finish.submitting} />
+            <Spinner label={t("finish.submitting")} />
           </LiveStatus>
         </>
       );
@@ -291,10 +289,8 @@ export function VerificationFlow({ sessionId }: { sessionId: string }) {
   }
 
   return (
-    <MessagesProvider messages={messages}>
-      <VerifyShell appName={flow?.app.name ?? null} logo={flow?.app.logo}>
-        {content}
-      </VerifyShell>
-    </MessagesProvider>
+    <VerifyShell appName={flow?.app.name ?? null} logo={flow?.app.logo}>
+      {content}
+    </VerifyShell>
   );
 }

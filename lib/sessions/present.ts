@@ -26,6 +26,7 @@ export function presentSession(s: Session) {
     vendor_data: s.vendorData,
     redirect_url: s.redirectUrl,
     callback: s.callbackUrl,
+    language: s.language,
     metadata: s.metadata as Record<string, unknown>,
     // The bound account's id is its public svc_id (Reusable Verification).
     svc_id: s.accountId,

@@ -1,5 +1,7 @@
 import { z } from "zod";
 import { UUID_PATTERN } from "@/lib/http/validation";
+import { personLocaleFor } from "@/lib/i18n/choose-person-locale";
+import { PERSON_LOCALES } from "@/lib/i18n/locales";
 import { SESSION_TTL } from "@/lib/workflows/settings";
 import { SESSION_STATUSES } from "./statuses";
 
@@ -41,6 +43,22 @@ const Metadata = z
     }
   });
 
+/**
+ * The language of the hosted pages (an extension of spec 4.1): a BCP 47
+ * tag, stored as the supported language that serves it (`fr-CA` -> `fr`).
+ */
+const Language = z
+  .string()
+  .max(35, "language is a BCP 47 tag such as fr or pt-BR")
+  .transform((tag, ctx) => {
+    const locale = personLocaleFor(tag);
+    if (!locale) {
+      ctx.addIssue({ code: "custom", message: `language must be a BCP 47 tag of a supported language: ${PERSON_LOCALES.join(", ")}` });
+      return z.NEVER;
+    }
+    return locale;
+  });
+
 /** POST /api/v2/session (spec 2.2). Unknown fields are rejected. */
 export const CreateSessionBody = z.strictObject({
   workflow_id: z.string().regex(UUID_PATTERN, "workflow_id must be a UUID"),
@@ -54,6 +72,9 @@ export const CreateSessionBody = z.strictObject({
     .max(SESSION_TTL.max, `ttl_seconds must be ${SESSION_TTL.min} to ${SESSION_TTL.max}`)
     .optional(),
   metadata: Metadata.optional(),
+  language: Language.optional().meta({
+    description: `The language of the hosted pages, a BCP 47 tag (\`fr\`, \`pt-BR\`; \`fr-CA\` is served as \`fr\`). Without it: the person's browser languages, then English. One of: ${PERSON_LOCALES.join(", ")}.`,
+  }),
   svc_access_token: z.string().min(1).max(4096).optional(),
 });
 export type CreateSessionInput = z.infer<typeof CreateSessionBody>;

@@ -1136,6 +1136,8 @@ export interface components {
             redirect_url: string | null;
             /** @description The per-session webhook destination, if one was given. */
             callback: string | null;
+            /** @description The hosted pages' language the session was created with; null: the person's browser decides. */
+            language: string | null;
             /** @description The free-form metadata the session was created with (`{}` when none). */
             metadata: {
                 [key: string]: unknown;
@@ -2237,6 +2239,8 @@ export interface operations {
                     metadata?: {
                         [key: string]: unknown;
                     };
+                    /** @description The language of the hosted pages, a BCP 47 tag (`fr`, `pt-BR`; `fr-CA` is served as `fr`). Without it: the person's browser languages, then English. One of: en, es, fr, de, it, pt-BR, nl, pl, tr, ru, ar, he, ja, zh-CN, hi, id. */
+                    language?: string;
                     svc_access_token?: string;
                 };
             };

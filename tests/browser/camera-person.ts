@@ -1,5 +1,5 @@
 import type { Page } from "playwright-core";
-import { en } from "@/lib/i18n/en";
+import { verifyMessages, verifyText } from "../support/verify-text";
 import { CAMERA_HEIGHT, CAMERA_WIDTH, personAPictures, type HeadPose } from "../fixtures/camera/generate-camera";
 import { detectedFaceBoxes, type FaceBox } from "../support/screen-light";
 
@@ -66,7 +66,7 @@ export const WRONG_ACTION: Record<string, string> = { turn_left: "turn_right", t
 /** The pose for each cue text the page can show (every other text: back to rest). */
 function cuePoses(performs: Performs): Record<string, HeadPose> {
   return Object.fromEntries(
-    Object.keys(POSE_OF_ACTION).map((action) => [en.liveness.cues[action]!.do, POSE_OF_ACTION[performs === "as_asked" ? action : WRONG_ACTION[action]!]!]),
+    Object.keys(POSE_OF_ACTION).map((action) => [verifyText(`liveness.cues.${action as keyof typeof verifyMessages.liveness.cues}.do`), POSE_OF_ACTION[performs === "as_asked" ? action : WRONG_ACTION[action]!]!]),
   );
 }
 

@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { en } from "@/lib/i18n/en";
+import { verifyText } from "../support/verify-text";
 import { api, createSession, createTenant, createWorkflow, keyHeader, type Tenant } from "../support/api";
 import { useServerDatabase } from "../support/domain";
 import { writeStillCamera } from "../fixtures/camera/generate-camera";
@@ -26,7 +26,6 @@ import { personInFrontOfCamera, personLog, type PersonLight } from "./camera-per
 useServerDatabase();
 
 const LIVENESS = { actions: ["turn_left", "turn_right"], actions_per_challenge: 2, frames: 5, max_attempts: 2 };
-const c = en.liveness.colourLight;
 
 let t: Tenant;
 let workflow: string;
@@ -95,12 +94,12 @@ describe.skipIf(Boolean(chromiumMissing))(suiteName, { timeout: 180_000 }, () =>
   it("the page warns first, lights the screen with the challenge's colours in order, and a face lit by them passes", async () => {
     const { s, context, page } = await atLivenessStep("screen");
     try {
-      await page.getByText(c.warningTitle).waitFor();
-      await page.getByRole("button", { name: c.alternative }).waitFor();
+      await page.getByText(verifyText("liveness.colourLight.warningTitle")).waitFor();
+      await page.getByRole("button", { name: verifyText("liveness.colourLight.alternative") }).waitFor();
       const overlay = await watchOverlay(page);
-      const issued = await start(page, en.liveness.start);
+      const issued = await start(page, verifyText("liveness.start"));
       expect(issued.colours).toHaveLength(8);
-      await page.getByText(en.liveness.passed).waitFor({ timeout: 60_000 });
+      await page.getByText(verifyText("liveness.passed")).waitFor({ timeout: 60_000 });
       // One colour per frame (5), in the order the server drew them; the light is off afterwards.
       expect(await overlay()).toEqual(issued.colours.slice(0, 5));
       expect(await page.locator('[data-testid="colour-light"]').count()).toBe(0);
@@ -116,10 +115,10 @@ describe.skipIf(Boolean(chromiumMissing))(suiteName, { timeout: 180_000 }, () =>
   it("an injected recording of a live burst, lit by another challenge's colours, is refused even though the head turns are right", async () => {
     const { s, context, page } = await atLivenessStep("recorded");
     try {
-      const issued = await start(page, en.liveness.start);
-      const refused = page.getByText(en.liveness.failedHeading, { exact: true }).or(page.getByText(c.unclear));
+      const issued = await start(page, verifyText("liveness.start"));
+      const refused = page.getByText(verifyText("liveness.failedHeading"), { exact: true }).or(page.getByText(verifyText("liveness.colourLight.unclear")));
       await refused.first().waitFor({ timeout: 60_000 });
-      await expect(page.getByText(en.liveness.passed).count()).resolves.toBe(0);
+      await expect(page.getByText(verifyText("liveness.passed")).count()).resolves.toBe(0);
       const row = await livenessRow(s.session_id);
       // The movements were right: only the light gave the recording away.
       expect(row.detected.every((a: { detected: boolean }) => a.detected), JSON.stringify({ row, log: await personLog(page) })).toBe(true);
@@ -137,9 +136,9 @@ describe.skipIf(Boolean(chromiumMissing))(suiteName, { timeout: 180_000 }, () =>
   it("a recording under the room's light only never passes: inconclusive, a retake is offered with a clear message", async () => {
     const { s, context, page } = await atLivenessStep("steady");
     try {
-      expect((await start(page, en.liveness.start)).attempts_left).toBe(1);
-      await page.getByText(c.unclear).waitFor({ timeout: 60_000 });
-      await page.getByRole("button", { name: en.common.tryAgain }).waitFor();
+      expect((await start(page, verifyText("liveness.start"))).attempts_left).toBe(1);
+      await page.getByText(verifyText("liveness.colourLight.unclear")).waitFor({ timeout: 60_000 });
+      await page.getByRole("button", { name: verifyText("common.tryAgain") }).waitFor();
       const row = await livenessRow(s.session_id);
       expect(row).toMatchObject({ status: "review", error: { code: "colour_response_unclear" }, colour: { verdict: "inconclusive" } });
     } finally {
@@ -151,13 +150,13 @@ describe.skipIf(Boolean(chromiumMissing))(suiteName, { timeout: 180_000 }, () =>
     const { s, context, page } = await atLivenessStep("screen");
     try {
       const overlay = await watchOverlay(page);
-      const issued = await start(page, c.alternative);
+      const issued = await start(page, verifyText("liveness.colourLight.alternative"));
       expect(issued.colours).toEqual([]);
-      await page.getByText(c.review).waitFor({ timeout: 60_000 });
+      await page.getByText(verifyText("liveness.colourLight.review")).waitFor({ timeout: 60_000 });
       expect(await overlay()).toEqual([]);
       const row = await livenessRow(s.session_id);
       expect(row).toMatchObject({ status: "review", error: { code: "colour_challenge_skipped" }, colour: { skipped: true } });
-      await page.getByRole("button", { name: en.common.continue }).click();
+      await page.getByRole("button", { name: verifyText("common.continue") }).click();
       await page.getByRole("heading", { level: 1, name: "Thank you" }).waitFor();
       const decision = await api("GET", `/api/v2/session/${s.session_id}/decision`, { headers: keyHeader(t) });
       expect(decision.body.data.status).toBe("IN_REVIEW");

@@ -1,6 +1,6 @@
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { en } from "@/lib/i18n/en";
+import { verifyText } from "../support/verify-text";
 import { api, createSession, createTenant, createWorkflow, keyHeader, shared, type Tenant } from "../support/api";
 import { cli } from "../support/cli";
 import { useServerDatabase } from "../support/domain";
@@ -74,10 +74,10 @@ async function expectAccessible(page: Page, name: string) {
 }
 
 const heading = (page: Page, name: string | RegExp) => page.getByRole("heading", { level: 1, name });
-const stateSelect = (page: Page) => page.getByLabel(en.credential.stateLabel, { exact: true });
-const licenceSelect = (page: Page) => page.getByLabel(en.credential.licenceLabel, { exact: true });
-const licenceNumber = (page: Page) => page.getByLabel(en.credential.fields.license_number.label, { exact: true });
-const checkButton = (page: Page) => page.getByRole("button", { name: en.credential.submit });
+const stateSelect = (page: Page) => page.getByLabel(verifyText("credential.stateLabel"), { exact: true });
+const licenceSelect = (page: Page) => page.getByLabel(verifyText("credential.licenceLabel"), { exact: true });
+const licenceNumber = (page: Page) => page.getByLabel(verifyText("credential.fields.license_number.label"), { exact: true });
+const checkButton = (page: Page) => page.getByRole("button", { name: verifyText("credential.submit") });
 
 /** The answer of the next licence lookup the page sends. */
 function nextLookup(page: Page) {
@@ -87,8 +87,8 @@ function nextLookup(page: Page) {
 /** From the start page on screen (the document step behind) to the licence step with this board's credential chosen. */
 async function openLicenceStep(page: Page, credentialCode: string) {
   await heading(page, "Test app would like to verify your identity").waitFor();
-  await page.getByRole("button", { name: en.start.resume }).click();
-  await heading(page, en.credential.heading).waitFor();
+  await page.getByRole("button", { name: verifyText("start.resume") }).click();
+  await heading(page, verifyText("credential.heading")).waitFor();
   await stateSelect(page).waitFor();
   await stateSelect(page).selectOption("CA");
   await licenceSelect(page).locator(`option[value="${credentialCode}"]`).waitFor({ state: "attached" });
@@ -141,14 +141,14 @@ describe.skipIf(Boolean(chromiumMissing))(suiteName, { timeout: 240_000 }, () =>
     try {
       await page.goto(s.url);
       await heading(page, "Test app would like to verify your identity").waitFor();
-      await page.getByText(en.start.checks.credential!).waitFor();
+      await page.getByText(verifyText("start.checks.credential")).waitFor();
       await expectAccessible(page, "01-start");
-      await page.getByRole("button", { name: en.start.resume }).click();
+      await page.getByRole("button", { name: verifyText("start.resume") }).click();
 
       // The licence step: the states offered are those with a Physician and Surgeon licence (not NPPES's every state).
-      await heading(page, en.credential.heading).waitFor();
-      await page.getByRole("navigation", { name: en.progress.label }).getByText("Step 2 of 2").waitFor();
-      await page.getByText(en.credential.intro("Test app")).waitFor();
+      await heading(page, verifyText("credential.heading")).waitFor();
+      await page.getByRole("navigation", { name: verifyText("progress.label") }).getByText("Step 2 of 2").waitFor();
+      await page.getByText(verifyText("credential.intro", { app: "Test app" })).waitFor();
       await stateSelect(page).waitFor();
       const offered = await stateSelect(page).locator("option:not([disabled])").evaluateAll((os) => os.map((o) => ({ value: (o as HTMLOptionElement).value, text: o.textContent })));
       expect(offered).toEqual(states.map((x) => ({ value: x.state_code, text: x.state_name })));
@@ -168,11 +168,11 @@ describe.skipIf(Boolean(chromiumMissing))(suiteName, { timeout: 240_000 }, () =>
       }
       const option = licenceSelect(page).locator(`option[value="${credentialCode}"]`);
       await option.waitFor({ state: "attached" });
-      expect(await option.textContent()).toBe(en.credential.licenceOption(LICENCE_TYPE, BOARD));
+      expect(await option.textContent()).toBe(verifyText("credential.licenceOption", { credential: LICENCE_TYPE, provider: BOARD }));
       await licenceSelect(page).selectOption(credentialCode);
       await expect.poll(() => licenceNumber(page).count()).toBe(1);
       // One input (this board asks for the licence number only), not a number-only keyboard.
-      expect(await page.getByLabel(en.credential.fields.npi_number.label, { exact: true }).count()).toBe(0);
+      expect(await page.getByLabel(verifyText("credential.fields.npi_number.label"), { exact: true }).count()).toBe(0);
       expect(await licenceNumber(page).getAttribute("inputmode")).toBeNull();
       await expectAccessible(page, "03-licence-chosen");
 
@@ -182,38 +182,38 @@ describe.skipIf(Boolean(chromiumMissing))(suiteName, { timeout: 240_000 }, () =>
       await checkButton(page).click();
       let answer = await (await lookup).json();
       expect(answer.data).toMatchObject({ checks: [{ type: "credential", status: "failed", error: { code: "license_holder_mismatch" } }], attempts_left: 4 });
-      await page.getByText(en.credential.failures.license_holder_mismatch!).waitFor();
-      await page.getByText(en.common.attemptsLeft(4)).waitFor();
+      await page.getByText(verifyText("credential.failures.license_holder_mismatch")).waitFor();
+      await page.getByText(verifyText("common.attemptsLeft", { n: 4 })).waitFor();
       // The result took the focus to the heading (announced; the next Tab starts at the top).
       expect(await page.evaluate(() => document.activeElement?.tagName)).toBe("H1");
       await expectAccessible(page, "04-someone-elses-licence");
 
       // 2. Try again: his licence that expired in January 2025, typed loosely; sent with Enter.
-      await page.getByRole("button", { name: en.common.tryAgain }).click();
-      await heading(page, en.credential.heading).waitFor();
+      await page.getByRole("button", { name: verifyText("common.tryAgain") }).click();
+      await heading(page, verifyText("credential.heading")).waitFor();
       expect(await licenceSelect(page).inputValue()).toBe(credentialCode);
       await licenceNumber(page).fill("smb 10002");
       lookup = nextLookup(page);
       await licenceNumber(page).press("Enter");
       answer = await (await lookup).json();
       expect(answer.data.checks[0]).toMatchObject({ status: "failed", error: { code: "license_expired" }, data: { match: true, license: { status: "expired" } } });
-      await page.getByText(en.credential.failures.license_expired!).waitFor();
-      await page.getByText(en.common.attemptsLeft(3)).waitFor();
+      await page.getByText(verifyText("credential.failures.license_expired")).waitFor();
+      await page.getByText(verifyText("common.attemptsLeft", { n: 3 })).waitFor();
       await expectAccessible(page, "05-expired-licence");
 
       // 3. His active licence.
-      await page.getByRole("button", { name: en.common.tryAgain }).click();
+      await page.getByRole("button", { name: verifyText("common.tryAgain") }).click();
       await licenceNumber(page).fill("SMB-10001");
       lookup = nextLookup(page);
       await checkButton(page).click();
       answer = await (await lookup).json();
       expect(answer.data.checks[0]).toMatchObject({ status: "passed", data: { match: true, license: { status: "active" } }, error: null });
-      await page.getByText(en.credential.passed(LICENCE_TYPE, "California", "30 June 2030")).waitFor();
+      await page.getByText(verifyText("credential.passed", { type: LICENCE_TYPE, state: "California", until: "30 June 2030" })).waitFor();
       await expectAccessible(page, "06-licence-verified");
-      await page.getByRole("button", { name: en.common.continue, exact: true }).click();
+      await page.getByRole("button", { name: verifyText("common.continue"), exact: true }).click();
 
       // Finish: the final page, then back to the app.
-      await heading(page, en.finish.heading).waitFor();
+      await heading(page, verifyText("finish.heading")).waitFor();
       await page.waitForURL((url) => url.hostname === "shop.example", { timeout: 20_000 });
       expect(new URL(page.url()).searchParams.get("status")).toBe("approved");
 
@@ -250,8 +250,8 @@ describe.skipIf(Boolean(chromiumMissing))(suiteName, { timeout: 240_000 }, () =>
       let lookup = nextLookup(page);
       await checkButton(page).click();
       expect((await lookup).status()).toBe(400);
-      await page.getByText(en.credential.kycRequired.title).waitFor();
-      await page.getByText(en.credential.kycRequired.body).waitFor();
+      await page.getByText(verifyText("credential.kycRequired.title")).waitFor();
+      await page.getByText(verifyText("credential.kycRequired.body")).waitFor();
       expect(await checkButton(page).count()).toBe(0);
       await expectAccessible(page, "07-document-not-verified");
 
@@ -272,10 +272,10 @@ describe.skipIf(Boolean(chromiumMissing))(suiteName, { timeout: 240_000 }, () =>
       await expect.poll(() => input.getAttribute("aria-invalid")).toBe("true");
       const describedBy = (await input.getAttribute("aria-describedby"))!.split(" ");
       const errorText = await page.evaluate((ids) => ids.map((id) => document.getElementById(id)?.textContent).join(" "), describedBy);
-      expect(errorText).toContain(en.credential.fieldErrors.empty.license_number);
+      expect(errorText).toContain(verifyText("credential.fieldErrors.empty.license_number"));
       // The input with the error has the focus, and the refused lookup used no try.
       expect(await input.evaluate((el) => el === document.activeElement)).toBe(true);
-      await page.getByText(en.credential.fixFields).waitFor();
+      await page.getByText(verifyText("credential.fixFields")).waitFor();
       await expectAccessible(page, "08-empty-licence-number");
       const flow = await api("GET", "/api/v2/flow", { headers: bearer(s.session_token) });
       expect(flow.body.data.steps.find((x: { type: string }) => x.type === "credential")).toMatchObject({ status: "pending", attempts: 0 });

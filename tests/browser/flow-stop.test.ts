@@ -1,7 +1,7 @@
 import path from "node:path";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { en } from "@/lib/i18n/en";
+import { verifyText } from "../support/verify-text";
 import { api, createSession, createTenant, createWorkflow, keyHeader, type Tenant } from "../support/api";
 import { useServerDatabase } from "../support/domain";
 import { FIXTURES } from "../support/images";
@@ -41,27 +41,27 @@ describe.skipIf(Boolean(chromiumMissing))(suiteName, { timeout: 180_000 }, () =>
     const page = await context.newPage();
     try {
       await page.goto(s.url);
-      await page.getByRole("button", { name: en.start.begin }).click();
-      await page.getByRole("heading", { level: 1, name: en.document.heading }).waitFor();
-      await page.getByLabel(en.document.types.driving_licence!).check();
-      await page.getByLabel(en.document.uploadLabel("Front")).setInputFiles(path.join(FIXTURES, "documents", "licence-b-front.jpg"));
-      await page.getByLabel(en.document.uploadLabel("Back")).setInputFiles(path.join(FIXTURES, "documents", "licence-b-back.jpg"));
-      await page.getByRole("button", { name: en.document.submit }).click();
+      await page.getByRole("button", { name: verifyText("start.begin") }).click();
+      await page.getByRole("heading", { level: 1, name: verifyText("document.heading") }).waitFor();
+      await page.getByLabel(verifyText("document.types.driving_licence")).check();
+      await page.getByLabel(verifyText("document.uploadLabel", { side: "Front" })).setInputFiles(path.join(FIXTURES, "documents", "licence-b-front.jpg"));
+      await page.getByLabel(verifyText("document.uploadLabel", { side: "Back" })).setInputFiles(path.join(FIXTURES, "documents", "licence-b-back.jpg"));
+      await page.getByRole("button", { name: verifyText("document.submit") }).click();
 
-      await page.getByRole("heading", { level: 1, name: en.stopped.heading }).waitFor({ timeout: 90_000 });
-      await page.getByText(en.stopped.reasons.under_minimum_age!("Test app")).waitFor();
-      await page.getByText(en.stopped.skipped).waitFor();
-      await page.getByText(en.stopped.whatNext("Test app")).waitFor();
-      expect(await page.getByRole("heading", { name: en.liveness.heading }).count()).toBe(0);
+      await page.getByRole("heading", { level: 1, name: verifyText("stopped.heading") }).waitFor({ timeout: 90_000 });
+      await page.getByText(verifyText("stopped.reasons.under_minimum_age", { app: "Test app" })).waitFor();
+      await page.getByText(verifyText("stopped.skipped")).waitFor();
+      await page.getByText(verifyText("stopped.whatNext", { app: "Test app" })).waitFor();
+      expect(await page.getByRole("heading", { name: verifyText("liveness.heading") }).count()).toBe(0);
       expect(await page.getByText(/under_minimum_age|DECLINED/).count()).toBe(0); // no internal codes
-      const back = page.getByRole("link", { name: en.stopped.returnTo("Test app") });
+      const back = page.getByRole("link", { name: verifyText("stopped.returnTo", { app: "Test app" }) });
       expect(await back.getAttribute("href")).toBe(`${RETURN_URL}&status=declined&session_id=${s.session_id}`);
       const serious = await captureView(page, "stop-under-age");
       expect(serious).toEqual([]);
 
       // Reopened, the link shows the same page; the session is decided.
       await page.reload();
-      await page.getByRole("heading", { level: 1, name: en.stopped.heading }).waitFor();
+      await page.getByRole("heading", { level: 1, name: verifyText("stopped.heading") }).waitFor();
       const decision = await api("GET", `/api/v2/session/${s.session_id}/decision`, { headers: keyHeader(t) });
       expect(decision.body.data.status).toBe("DECLINED");
     } finally {

@@ -2,7 +2,8 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Browser, Frame, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { en } from "@/lib/i18n/en";
+import { portalText } from "@/lib/i18n/portal-en";
+import { verifyText } from "../support/verify-text";
 import { createSession, createWorkflow, shared } from "../support/api";
 import { useServerDatabase } from "../support/domain";
 import { createPortalApp, signUpDeveloper, type PortalDeveloper } from "../support/portal";
@@ -19,7 +20,7 @@ import { chromiumMissing, expectPortalAccessible, launchChromium, signedInContex
 useServerDatabase();
 
 const APP_NAME = "Framed shop";
-const t = en.portal.appSettings;
+const t = portalText.appSettings;
 const suiteName = chromiumMissing ? `framing (SKIPPED: ${chromiumMissing})` : "framing in Chromium";
 if (chromiumMissing) console.warn(`[tests/browser] skipped: ${chromiumMissing}`);
 
@@ -102,13 +103,13 @@ describe.skipIf(Boolean(chromiumMissing))(suiteName, { timeout: 120_000 }, () =>
 
   it("another site cannot frame the portal's sign-in page", async () => {
     const { page, child } = await frame(`http://127.0.0.1:${embedderPort}`, `${shared().url}/sign-in`);
-    await expectBlocked(child, en.portal.signIn.heading);
+    await expectBlocked(child, portalText.signIn.heading);
     await page.context().close();
   });
 
   it("nobody can frame the hosted page of an app that lists no origin", async () => {
     const { page, child } = await frame(`http://127.0.0.1:${embedderPort}`, await newHostedPage());
-    await expectBlocked(child, en.start.heading(APP_NAME));
+    await expectBlocked(child, verifyText("start.heading", { app: APP_NAME }));
     await page.context().close();
   });
 
@@ -117,17 +118,17 @@ describe.skipIf(Boolean(chromiumMissing))(suiteName, { timeout: 120_000 }, () =>
     const hostedPage = await newHostedPage();
 
     const listed = await frame(`http://127.0.0.1:${embedderPort}`, hostedPage);
-    await listed.child.getByRole("heading", { level: 1, name: en.start.heading(APP_NAME) }).waitFor();
+    await listed.child.getByRole("heading", { level: 1, name: verifyText("start.heading", { app: APP_NAME }) }).waitFor();
     expect(await listed.child.evaluate(() => (document as unknown as { featurePolicy: { allowsFeature(f: string): boolean } }).featurePolicy.allowsFeature("camera"))).toBe(true);
     await listed.page.context().close();
 
     // Same server, another origin (localhost is not 127.0.0.1).
     const unlisted = await frame(`http://localhost:${embedderPort}`, hostedPage);
-    await expectBlocked(unlisted.child, en.start.heading(APP_NAME));
+    await expectBlocked(unlisted.child, verifyText("start.heading", { app: APP_NAME }));
     await unlisted.page.context().close();
 
     const signIn = await frame(`http://127.0.0.1:${embedderPort}`, `${shared().url}/sign-in`);
-    await expectBlocked(signIn.child, en.portal.signIn.heading);
+    await expectBlocked(signIn.child, portalText.signIn.heading);
     await signIn.page.context().close();
   });
 });

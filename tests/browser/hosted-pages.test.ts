@@ -9,11 +9,11 @@ import { qrSvg, svgDataUrl } from "@/components/verify/handoff/qr-code";
 import { api, createSession, createTenant, createWorkflow, keyHeader, type Tenant } from "../support/api";
 import { useServerDatabase } from "../support/domain";
 import { FIXTURES } from "../support/images";
-import { en } from "@/lib/i18n/en";
+import { verifyText } from "../support/verify-text";
 import { writeStillCamera } from "../fixtures/camera/generate-camera";
 import { axeFindings, captureView, chromiumMissing, DESKTOP, launchChromium, PHONE } from "./browser";
 import { personInFrontOfCamera, personLog } from "./camera-person";
-import { livenessOutcome, startLiveness } from "./liveness-page";
+import { cueText, livenessOutcome, startLiveness } from "./liveness-page";
 
 /**
  * The hosted verification pages (`/verify/<id>#token=...`) in a real browser:
@@ -165,7 +165,7 @@ describe.skipIf(Boolean(chromiumMissing))(suiteName, { timeout: 180_000 }, () =>
       const challenge = await startLiveness(page);
       expect(challenge.attempts_left).toBe(1);
       console.log(`person A (full flow): the server asked for [${challenge.actions.join(", ")}]`);
-      await page.getByText(en.liveness.cues[challenge.actions[0]!]!.do, { exact: true }).waitFor();
+      await page.getByText(cueText(challenge.actions[0]!), { exact: true }).waitFor();
       await page.screenshot({ path: path.join("test-artifacts", "screenshots", "06-liveness-instruction-phone.png") });
       await livenessOutcome(page, s.session_id, "passed");
       expect(await livenessAttempts(s.session_token)).toBe(1);
@@ -287,10 +287,10 @@ describe.skipIf(Boolean(chromiumMissing))(suiteName, { timeout: 180_000 }, () =>
     try {
       await page.goto(s.url);
       await page.getByRole("button", { name: "Start verification" }).click();
-      await page.getByText(`You have 2 tries left. ${en.liveness.eachStartUsesATry}`).waitFor();
+      await page.getByText(`You have 2 tries left. ${verifyText("liveness.eachStartUsesATry")}`).waitFor();
       expect((await startLiveness(page)).attempts_left).toBe(1);
       await page.getByRole("button", { name: "Stop" }).click();
-      await page.getByText(en.liveness.stopped).waitFor();
+      await page.getByText(verifyText("liveness.stopped")).waitFor();
       await page.getByText("You have 1 try left.", { exact: false }).waitFor();
       expect((await startLiveness(page)).attempts_left).toBe(0);
       await page.getByRole("button", { name: "Stop" }).click();

@@ -1,6 +1,6 @@
 import type { Route } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import { en } from "@/lib/i18n/en";
+import { portalText } from "@/lib/i18n/portal-en";
 import { shared } from "../support/api";
 import { useServerDatabase } from "../support/domain";
 import { signUpDeveloper } from "../support/portal";
@@ -16,7 +16,7 @@ import { chromiumMissing, launchChromium, signedInContext } from "./browser";
  */
 useServerDatabase();
 
-const t = en.portal;
+const t = portalText;
 const suiteName = chromiumMissing ? `forms before hydration (SKIPPED: ${chromiumMissing})` : "forms before hydration in Chromium";
 
 describe.skipIf(chromiumMissing !== null)(suiteName, () => {

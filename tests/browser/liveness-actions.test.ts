@@ -3,13 +3,12 @@ import os from "node:os";
 import path from "node:path";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { en } from "@/lib/i18n/en";
 import { writeStillCamera } from "../fixtures/camera/generate-camera";
 import { api, createSession, createTenant, createWorkflow, keyHeader, type Tenant } from "../support/api";
 import { useServerDatabase } from "../support/domain";
 import { chromiumMissing, launchChromium, PHONE } from "./browser";
 import { personInFrontOfCamera, personLog, POSE_OF_ACTION, WRONG_ACTION } from "./camera-person";
-import { livenessEvidence, livenessOutcome, startLiveness } from "./liveness-page";
+import { cueText, livenessEvidence, livenessOutcome, startLiveness } from "./liveness-page";
 
 /**
  * The liveness step in Chromium with the larger challenge space: 3 actions
@@ -71,7 +70,7 @@ describe.skipIf(Boolean(chromiumMissing))(suiteName, { timeout: 180_000 }, () =>
       expect(challenge.actions).toHaveLength(3);
       expect(challenge.actions.some((a) => NEW_ACTIONS.includes(a))).toBe(true);
       expect(challenge.frames.recommended).toBe(7);
-      await page.getByText(en.liveness.cues[challenge.actions[0]!]!.do, { exact: true }).waitFor();
+      await page.getByText(cueText(challenge.actions[0]!), { exact: true }).waitFor();
       await livenessOutcome(page, s.session_id, "review");
       console.log("the server measured:", JSON.stringify(await livenessEvidence(s.session_id)));
       const log = await personLog(page);

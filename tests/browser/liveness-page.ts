@@ -1,10 +1,13 @@
 import type { Page } from "playwright-core";
 import { expect } from "vitest";
-import { en } from "@/lib/i18n/en";
+import { verifyMessages, verifyText } from "../support/verify-text";
 import { personLog } from "./camera-person";
 
 /** Helpers for the hosted liveness step in the browser tests (hosted-pages, liveness-actions). */
 export type IssuedChallenge = { actions: string[]; attempts_left: number; frames: { recommended: number } };
+
+/** The instruction the page shows first for a challenge's `action` (verify.liveness.cues, e.g. "Turn your head to your left"). */
+export const cueText = (action: string) => verifyText(`liveness.cues.${action as keyof typeof verifyMessages.liveness.cues}.do`);
 
 /**
  * Presses the liveness step's Start (or Try again), or with `withoutColours` the photosensitive alternative
@@ -12,7 +15,7 @@ export type IssuedChallenge = { actions: string[]; attempts_left: number; frames
  */
 export async function startLiveness(page: Page, options: { withoutColours?: boolean } = {}): Promise<IssuedChallenge> {
   const answer = page.waitForResponse((r) => r.url().endsWith("/api/v2/antispoof/challenge") && r.request().method() === "POST");
-  const button = options.withoutColours ? en.liveness.colourLight.alternative : /^Start (the camera|again)$|^Try again$/;
+  const button = options.withoutColours ? verifyText("liveness.colourLight.alternative") : /^Start (the camera|again)$|^Try again$/;
   await page.getByRole("button", { name: button }).click();
   const res = await answer;
   expect(res.status()).toBe(201);
@@ -41,9 +44,9 @@ export async function livenessEvidence(sessionId: string) {
 
 /** Waits for the liveness verdict on the page; on a surprise, prints what the person did and what the server measured. */
 export async function livenessOutcome(page: Page, sessionId: string, expected: "passed" | "failed" | "review") {
-  const passed = page.getByText(en.liveness.passed);
-  const failed = page.getByText(en.liveness.failedHeading, { exact: true });
-  const review = page.getByText(en.liveness.colourLight.review);
+  const passed = page.getByText(verifyText("liveness.passed"));
+  const failed = page.getByText(verifyText("liveness.failedHeading"), { exact: true });
+  const review = page.getByText(verifyText("liveness.colourLight.review"));
   await passed.or(failed).or(review).first().waitFor({ timeout: 60_000 });
   const outcome = (await passed.isVisible()) ? "passed" : (await review.isVisible()) ? "review" : "failed";
   if (outcome !== expected) {

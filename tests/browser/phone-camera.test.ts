@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { en } from "@/lib/i18n/en";
+import { keysOf, verifyMessages, verifyText } from "../support/verify-text";
 import { createSession, createTenant, createWorkflow, type Tenant } from "../support/api";
 import { useServerDatabase } from "../support/domain";
 import { FIXTURES } from "../support/images";
@@ -38,7 +38,7 @@ function phoneContext(browser: Browser, { camera }: { camera: boolean }) {
 }
 
 const heading = (page: Page, name: string | RegExp) => page.getByRole("heading", { level: 1, name });
-const qrCode = (page: Page) => page.getByRole("img", { name: en.handoff.qrAlt });
+const qrCode = (page: Page) => page.getByRole("img", { name: verifyText("handoff.qrAlt") });
 
 async function expectAccessible(page: Page, name: string, sizes: Array<"phone" | "desktop">) {
   const serious = await captureView(page, name, { sizes });
@@ -70,16 +70,16 @@ describe.skipIf(Boolean(chromiumMissing))(suiteName, { timeout: 120_000 }, () =>
     try {
       await page.goto(s.url);
       await heading(page, "Test app would like to verify your identity").waitFor();
-      await page.getByRole("button", { name: en.start.begin }).click();
-      await heading(page, en.liveness.heading).waitFor();
-      await page.getByRole("button", { name: en.liveness.start }).click();
-      await page.getByText(en.camera.problems.permission_denied.title).waitFor();
+      await page.getByRole("button", { name: verifyText("start.begin") }).click();
+      await heading(page, verifyText("liveness.heading")).waitFor();
+      await page.getByRole("button", { name: verifyText("liveness.start") }).click();
+      await page.getByText(verifyText("camera.problems.permission_denied.title")).waitFor();
       const help = page.getByTestId("phone-camera-help");
-      await help.getByText(en.camera.phone.permissionIntro).waitFor();
-      for (const b of en.camera.phone.browsers) await help.getByText(b.steps, { exact: false }).waitFor();
-      await page.getByRole("button", { name: en.common.tryAgain }).waitFor();
+      await help.getByText(verifyText("camera.phone.permissionIntro")).waitFor();
+      for (const b of keysOf(verifyMessages.camera.phone.browsers)) await help.getByText(verifyText(`camera.phone.browsers.${b}.steps`), { exact: false }).waitFor();
+      await page.getByRole("button", { name: verifyText("common.tryAgain") }).waitFor();
       expect(await qrCode(page).count()).toBe(0);
-      expect(await page.getByText(en.handoff.noCamera).count()).toBe(0);
+      expect(await page.getByText(verifyText("handoff.noCamera")).count()).toBe(0);
       await expectAccessible(page, "phone-camera-blocked", ["phone"]);
     } finally {
       await context.close();
@@ -92,13 +92,13 @@ describe.skipIf(Boolean(chromiumMissing))(suiteName, { timeout: 120_000 }, () =>
     const page = await context.newPage();
     try {
       await page.goto(s.url);
-      await page.getByRole("button", { name: en.start.begin }).click();
-      await heading(page, en.document.heading).waitFor();
-      await page.getByLabel(en.document.types.driving_licence!).check();
-      await page.getByRole("button", { name: en.document.takePhotoLabel("Front") }).click();
+      await page.getByRole("button", { name: verifyText("start.begin") }).click();
+      await heading(page, verifyText("document.heading")).waitFor();
+      await page.getByLabel(verifyText("document.types.driving_licence")).check();
+      await page.getByRole("button", { name: verifyText("document.takePhotoLabel", { side: "Front" }) }).click();
       await page.getByTestId("phone-camera-help").waitFor();
-      await page.getByText(en.camera.phone.cameraApp).waitFor();
-      const picker = page.getByLabel(en.camera.cameraApp.environment("Front"));
+      await page.getByText(verifyText("camera.phone.cameraApp")).waitFor();
+      const picker = page.getByLabel(verifyText("camera.cameraApp.environment", { side: "Front" }));
       expect(await picker.getAttribute("type")).toBe("file");
       expect(await picker.getAttribute("accept")).toBe("image/*");
       expect(await picker.getAttribute("capture")).toBe("environment");
@@ -106,7 +106,7 @@ describe.skipIf(Boolean(chromiumMissing))(suiteName, { timeout: 120_000 }, () =>
       await expectAccessible(page, "phone-document-camera-blocked", ["phone"]);
       // What the camera app gives back is the side's photo.
       await picker.setInputFiles(LICENCE_A_FRONT);
-      await page.getByRole("img", { name: en.document.capturedAlt("Front") }).waitFor();
+      await page.getByRole("img", { name: verifyText("document.capturedAlt", { side: "Front" }) }).waitFor();
     } finally {
       await context.close();
     }
@@ -119,14 +119,14 @@ describe.skipIf(Boolean(chromiumMissing))(suiteName, { timeout: 120_000 }, () =>
     try {
       await page.goto(s.url);
       await heading(page, "Test app would like to verify your identity").waitFor();
-      const start = page.getByRole("button", { name: en.start.begin });
+      const start = page.getByRole("button", { name: verifyText("start.begin") });
       await start.waitFor();
       expect(await start.isEnabled()).toBe(true);
       expect(await qrCode(page).count()).toBe(0);
-      expect(await page.getByRole("button", { name: en.handoff.useThisDevice }).count()).toBe(0);
+      expect(await page.getByRole("button", { name: verifyText("handoff.useThisDevice") }).count()).toBe(0);
       await start.click();
-      await page.getByRole("button", { name: en.liveness.start }).click();
-      await page.getByText(en.camera.phone.noCamera).waitFor();
+      await page.getByRole("button", { name: verifyText("liveness.start") }).click();
+      await page.getByText(verifyText("camera.phone.noCamera")).waitFor();
       expect(await qrCode(page).count()).toBe(0);
     } finally {
       await context.close();
@@ -139,9 +139,9 @@ describe.skipIf(Boolean(chromiumMissing))(suiteName, { timeout: 120_000 }, () =>
     const page = await context.newPage();
     try {
       await page.goto(s.url);
-      await page.getByText(en.handoff.noCamera).waitFor();
+      await page.getByText(verifyText("handoff.noCamera")).waitFor();
       await qrCode(page).waitFor();
-      await page.getByRole("button", { name: en.handoff.useThisDevice }).waitFor();
+      await page.getByRole("button", { name: verifyText("handoff.useThisDevice") }).waitFor();
     } finally {
       await context.close();
     }

@@ -2,7 +2,8 @@ import fs from "node:fs";
 import path from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { en } from "@/lib/i18n/en";
+import { portalText } from "@/lib/i18n/portal-en";
+import { verifyText } from "../support/verify-text";
 import { api, createWorkflow, shared } from "../support/api";
 import { useServerDatabase } from "../support/domain";
 import { uniqueEmail, verificationLinkFor } from "../support/portal";
@@ -36,7 +37,7 @@ import { ARTIFACTS, chromiumMissing, DESKTOP, launchChromium, expectPortalAccess
  */
 useServerDatabase();
 
-const t = en.portal;
+const t = portalText;
 const WEBHOOK_SECRET = "whsec_portal_browser_test";
 const stripe = new LocalStripe();
 const receiver = new TestReceiver();
@@ -160,7 +161,7 @@ describe.skipIf(chromiumMissing !== null)(suiteName, () => {
     await page.getByRole("button", { name: t.workflows.createTest }).click();
     const open = page.getByRole("link", { name: new RegExp(t.workflows.openHosted) });
     const [hosted] = await Promise.all([page.context().waitForEvent("page"), open.click()]);
-    await hosted.getByRole("heading", { level: 1, name: en.start.heading("Shop") }).waitFor();
+    await hosted.getByRole("heading", { level: 1, name: verifyText("start.heading", { app: "Shop" }) }).waitFor();
     await hosted.close();
     expect(live.id).toMatch(/^[0-9a-f-]{36}$/);
   }, STEP);

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { en } from "@/lib/i18n/en";
+import { portalText } from "@/lib/i18n/portal-en";
 import { api, shared } from "../support/api";
 import { signUpDeveloper, type PortalDeveloper } from "../support/portal";
 import { ARTIFACTS, chromiumMissing, expectPortalAccessible, launchChromium, signedInContext } from "./browser";
@@ -16,7 +16,7 @@ import { ARTIFACTS, chromiumMissing, expectPortalAccessible, launchChromium, sig
  * (rotating asks and says until when the old secret works; removing a
  * redirect URI asks; Cancel keeps it). Axe-clean, with screenshots.
  */
-const t = en.portal;
+const t = portalText;
 const k = t.apiKeys;
 const o = t.oidc;
 

@@ -3,7 +3,7 @@ import fs from "node:fs";
 import path from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { en } from "@/lib/i18n/en";
+import { portalText } from "@/lib/i18n/portal-en";
 import { createSession, createWorkflow, shared } from "../support/api";
 import { sql } from "../support/database";
 import { setWalletBalance, useServerDatabase } from "../support/domain";
@@ -25,7 +25,7 @@ import { ARTIFACTS, chromiumMissing, expectPortalAccessible, launchChromium, sig
  */
 useServerDatabase();
 
-const t = en.portal;
+const t = portalText;
 const o = t.organization;
 const r = o.roster;
 const b = o.billing;

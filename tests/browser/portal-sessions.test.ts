@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { en } from "@/lib/i18n/en";
+import { portalText } from "@/lib/i18n/portal-en";
 import { createSession, createWorkflow, shared } from "../support/api";
 import { useServerDatabase } from "../support/domain";
 import { signUpDeveloper, type PortalDeveloper } from "../support/portal";
@@ -22,7 +22,7 @@ import { ARTIFACTS, chromiumMissing, launchChromium, expectPortalAccessible, sig
  */
 useServerDatabase();
 
-const t = en.portal;
+const t = portalText;
 let browser: Browser;
 let page: Page;
 let dev: PortalDeveloper;

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import type { Browser, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { en } from "@/lib/i18n/en";
+import { portalText } from "@/lib/i18n/portal-en";
 import { shared } from "../support/api";
 import { signUpDeveloper } from "../support/portal";
 import { TestReceiver } from "../support/receiver";
@@ -23,7 +23,7 @@ import { ARTIFACTS, chromiumMissing, expectPortalAccessible, launchChromium, sig
  * Screenshots at phone and desktop size (test-artifacts/screenshots/portal/),
  * axe-clean.
  */
-const t = en.portal;
+const t = portalText;
 const w = t.webhooks;
 const receiver = new TestReceiver();
 

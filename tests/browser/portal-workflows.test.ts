@@ -2,7 +2,8 @@ import fs from "node:fs";
 import path from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { en } from "@/lib/i18n/en";
+import { portalText } from "@/lib/i18n/portal-en";
+import { verifyText } from "../support/verify-text";
 import { shared } from "../support/api";
 import { signUpDeveloper, type PortalDeveloper } from "../support/portal";
 import { ARTIFACTS, chromiumMissing, expectPortalAccessible, launchChromium, signedInContext } from "./browser";
@@ -20,7 +21,7 @@ import { ARTIFACTS, chromiumMissing, expectPortalAccessible, launchChromium, sig
  * over HTTP (the sign-up pages are portal.test.ts's) and the browser gets
  * their session cookie.
  */
-const t = en.portal;
+const t = portalText;
 const w = t.workflows;
 
 let dev: PortalDeveloper;
@@ -151,7 +152,7 @@ describe.skipIf(chromiumMissing !== null)(suiteName, () => {
     const [hosted] = await Promise.all([context.waitForEvent("page"), open.click()]);
     await hosted.waitForLoadState();
     expect(hosted.url()).toMatch(new RegExp(`/verify/[0-9a-f-]{36}(#token=st_|$)`));
-    await hosted.getByRole("heading", { level: 1, name: en.start.heading("Shop") }).waitFor();
+    await hosted.getByRole("heading", { level: 1, name: verifyText("start.heading", { app: "Shop" }) }).waitFor();
     // The portal's tab stays where it was.
     expect(page.url()).toContain(`/workflows/${workflowId}`);
     await hosted.close();

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { en } from "@/lib/i18n/en";
+import { portalText } from "@/lib/i18n/portal-en";
 import { api, shared } from "../support/api";
 import { useServerDatabase } from "../support/domain";
 import { signUpDeveloper, uniqueEmail, verificationLinkFor, verificationTokenFor } from "../support/portal";
@@ -23,7 +23,7 @@ import { ARTIFACTS, axeFindings, chromiumMissing, DESKTOP, launchChromium, expec
  */
 useServerDatabase();
 
-const t = en.portal;
+const t = portalText;
 const PASSWORD = "correct-horse-battery";
 
 let server: RunningServer;

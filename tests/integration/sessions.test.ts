@@ -77,6 +77,9 @@ describe("POST /api/v2/session", () => {
     ["a negative radius", { metadata: { expected_lat: 1, expected_lng: 1, radius_m: -5 } }, ["metadata.radius_m"]],
     ["a non-string vendor_data", { vendor_data: 42 }, ["vendor_data"]],
     ["an unknown field", { workflow: "x" }, ["workflow"]],
+    ["a language no supported language serves", { language: "tlh" }, ["language"]],
+    ["a language that is not a BCP 47 tag", { language: "French please" }, ["language"]],
+    ["a language that is not a string", { language: 33 }, ["language"]],
   ])("%s -> 400 invalid_request with the field map", async (_, body, fields) => {
     // Every case but the workflow_id ones sends a valid workflow_id beside the bad field.
     const json = fields.includes("workflow_id") ? body : { workflow_id: workflowId, ...body };
@@ -84,6 +87,19 @@ describe("POST /api/v2/session", () => {
     expect(res.status).toBe(400);
     expect(res.body.error.code).toBe("invalid_request");
     expect(Object.keys(res.body.data.errors).sort()).toEqual(fields);
+  });
+
+  it("language (issue 35): a BCP 47 tag is stored as the supported language that serves it and read back with the session; none is null", async () => {
+    const created = await postSession(t, { workflow_id: workflowId, language: "fr-CA" });
+    expect(created.status).toBe(201);
+    const read = await api("GET", `/api/v2/session/${created.body.data.session_id}`, { headers: keyHeader(t) });
+    expect(read.body.data.language).toBe("fr");
+    const plain = await postSession(t, { workflow_id: workflowId });
+    const plainRead = await api("GET", `/api/v2/session/${plain.body.data.session_id}`, { headers: keyHeader(t) });
+    expect(plainRead.body.data.language).toBeNull();
+    const refused = await postSession(t, { workflow_id: workflowId, language: "sw" });
+    expect(refused.status).toBe(400);
+    expect(refused.body.data.errors.language[0]).toMatch(/supported language: en, es, fr/);
   });
 
   it("401 invalid_api_key without a key", async () => {

@@ -1,17 +1,17 @@
 import { describe, expect, it } from "vitest";
 import { suggestsHandoff, type CameraProblem } from "@/components/verify/camera/camera-problems";
-import { en } from "@/lib/i18n/en";
+import { keysOf, verifyMessages, verifyText } from "../support/verify-text";
 
 /**
  * Issue 33 item 20: a camera problem never tells a phone to "continue on
  * your phone". The pointer to the QR hand-off is added only on a desktop
  * page that offers it, and only for problems another device gets round.
  */
-const PROBLEMS = Object.keys(en.camera.problems) as CameraProblem[];
+const PROBLEMS: CameraProblem[] = keysOf(verifyMessages.camera.problems);
 
 describe("the camera problem's pointer to the QR hand-off", () => {
   it("no problem's own text sends the person to a phone", () => {
-    for (const problem of PROBLEMS) expect(en.camera.problems[problem].body, problem).not.toMatch(/continue on your phone/i);
+    for (const problem of PROBLEMS) expect(verifyText(`camera.problems.${problem}.body`), problem).not.toMatch(/continue on your phone/i);
   });
 
   it("is never shown on a phone, nor where no hand-off is offered", () => {

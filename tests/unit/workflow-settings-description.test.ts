@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { en } from "@/lib/i18n/en";
+import { portalText } from "@/lib/i18n/portal-en";
 import { builderBody, initialBuilderState, sortFieldErrors } from "@/components/portal/workflows/builder-form";
 import { FEATURES } from "@/lib/workflows/schemas";
 import { resolveSettings } from "@/lib/workflows/settings";
@@ -30,7 +30,7 @@ describe("workflow settings description", () => {
 
   it("has a label and hint in the portal catalogue for every setting", () => {
     for (const setting of groups.flatMap((g) => g.settings)) {
-      expect(en.portal.workflows.settings[setting.path.replace(/^settings\./, "")], setting.path).toBeDefined();
+      expect(portalText.workflows.settings[setting.path.replace(/^settings\./, "")], setting.path).toBeDefined();
     }
   });
 

@@ -1,7 +1,7 @@
 "use client";
 
+import { useTranslations } from "next-intl";
 import { forwardRef, useEffect, useImperativeHandle, useRef } from "react";
-import { useMessages } from "../i18n";
 
 /**
  * The live camera picture. `playsInline muted autoPlay`: iOS Safari plays a
@@ -13,7 +13,7 @@ import { useMessages } from "../i18n";
  */
 export const CameraPreview = forwardRef<HTMLVideoElement | null, { stream: MediaStream | null; mirrored: boolean; aspect?: string; children?: React.ReactNode }>(
   function CameraPreview({ stream, mirrored, aspect = "aspect-[3/4] sm:aspect-[4/3]", children }, ref) {
-    const t = useMessages();
+    const t = useTranslations("verify");
     const video = useRef<HTMLVideoElement>(null);
     useImperativeHandle<HTMLVideoElement | null, HTMLVideoElement | null>(ref, () => video.current, []);
     useEffect(() => {
@@ -29,7 +29,7 @@ export const CameraPreview = forwardRef<HTMLVideoElement | null, { stream: Media
           playsInline
           muted
           autoPlay
-          aria-label={t.camera.previewLabel}
+          aria-label={t("camera.previewLabel")}
           className={`absolute inset-0 h-full w-full object-cover ${mirrored ? "-scale-x-100" : ""}`}
         />
         {children}

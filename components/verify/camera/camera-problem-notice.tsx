@@ -1,9 +1,12 @@
 "use client";
 
-import { useMessages } from "../i18n";
+import { useTranslations } from "next-intl";
 import { Notice } from "../ui/notice";
 import { buttonClass } from "../ui/button";
 import { isEmbedded, suggestsHandoff, type CameraProblem } from "./camera-problems";
+
+/** The browsers the phone help names, in order (messages `camera.phone.browsers.<n>`). */
+const PHONE_BROWSERS = ["0", "1"] as const;
 
 /**
  * The plain-words explanation of a camera problem, with the way out that
@@ -26,31 +29,30 @@ export function CameraProblemNotice({
   cameraApp?: boolean;
   handoff?: boolean;
 }) {
-  const t = useMessages();
-  const text = t.camera.problems[problem];
+  const t = useTranslations("verify");
   const phoneHelp = phone && problem === "permission_denied" && !isEmbedded();
   return (
-    <Notice tone="error" title={text.title}>
+    <Notice tone="error" title={t(`camera.problems.${problem}.title`)}>
       {phoneHelp ? (
         <div data-testid="phone-camera-help">
-          <p>{t.camera.phone.permissionIntro}</p>
-          <ul className="mt-2 list-disc space-y-2 pl-5">
-            {t.camera.phone.browsers.map((b) => (
-              <li key={b.name}>
-                <strong>{b.name}:</strong> {b.steps}
+          <p>{t("camera.phone.permissionIntro")}</p>
+          <ul className="mt-2 list-disc space-y-2 ps-5">
+            {PHONE_BROWSERS.map((b) => (
+              <li key={b}>
+                <strong>{t(`camera.phone.browsers.${b}.name`)}:</strong> {t(`camera.phone.browsers.${b}.steps`)}
               </li>
             ))}
           </ul>
-          <p className="mt-2">{t.camera.phone.otherBrowsers}</p>
+          <p className="mt-2">{t("camera.phone.otherBrowsers")}</p>
         </div>
       ) : (
-        <p>{phone && problem === "not_found" ? t.camera.phone.noCamera : text.body}</p>
+        <p>{phone && problem === "not_found" ? t("camera.phone.noCamera") : t(`camera.problems.${problem}.body`)}</p>
       )}
-      {phone && cameraApp && <p className="mt-2">{t.camera.phone.cameraApp}</p>}
-      {suggestsHandoff(problem, { phone, handoff }) && <p className="mt-2">{t.camera.orContinueOnPhone}</p>}
+      {phone && cameraApp && <p className="mt-2">{t("camera.phone.cameraApp")}</p>}
+      {suggestsHandoff(problem, { phone, handoff }) && <p className="mt-2">{t("camera.orContinueOnPhone")}</p>}
       {newTabUrl && (problem === "blocked_by_embedding" || (problem === "permission_denied" && isEmbedded())) && (
         <a href={newTabUrl} target="_blank" rel="noopener noreferrer" className={buttonClass("primary", "mt-3")}>
-          {t.camera.openInNewTab}
+          {t("camera.openInNewTab")}
         </a>
       )}
     </Notice>

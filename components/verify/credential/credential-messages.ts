@@ -1,12 +1,12 @@
-import type { Messages } from "@/lib/i18n";
 import { FlowApiError } from "../api/flow-api";
 import type { CredentialCheck, CredentialState, LicenceField } from "../api/types";
 import { genericErrorMessage } from "../flow/api-error-message";
+import type { VerifyTranslator } from "../i18n";
 
 /**
  * The licence step's words for what the server answered: a lookup's result
  * (one message per check error code) and a refused lookup (the HTTP errors
- * of POST /api/v2/credential), all from lib/i18n.
+ * of POST /api/v2/credential), all from the `verify` messages (messages/<locale>.json).
  */
 
 export const LICENCE_FIELDS: readonly LicenceField[] = ["license_number", "npi_number"];
@@ -23,14 +23,19 @@ export function stateName(states: readonly CredentialState[], code: string): str
   return states.find((s) => s.state_code === code)?.state_name ?? code;
 }
 
+type ResultKey = Extract<Parameters<VerifyTranslator["has"]>[0], `credential.${"inactive" | "failures"}.${string}`>;
+
+/** The message `credential.<group>.<code>`, or `credential.<group>.<fallback>` for a code the catalogue does not know. */
+function resultText(t: VerifyTranslator, group: "inactive" | "failures", code: string, fallback: string): string {
+  const key = `credential.${group}.${code}` as ResultKey;
+  return t(t.has(key) ? key : (`credential.${group}.${fallback}` as ResultKey));
+}
+
 /** The explanation of a lookup that did not pass (failed or review), by its error code. */
-export function resultMessage(t: Messages, check: CredentialCheck): string {
+export function resultMessage(t: VerifyTranslator, check: CredentialCheck): string {
   const code = check.error?.code ?? "";
-  if (code === "license_inactive") {
-    const status = check.data.license?.status ?? "inactive";
-    return t.credential.inactive[status] ?? t.credential.inactive.inactive!;
-  }
-  return t.credential.failures[code] ?? t.credential.failures.other!;
+  if (code === "license_inactive") return resultText(t, "inactive", check.data.license?.status ?? "inactive", "inactive");
+  return resultText(t, "failures", code, "other");
 }
 
 /** A lookup the server refused before asking any registry. */
@@ -42,8 +47,8 @@ export type SubmitProblem =
   /** Something that may work on another try (network, rate limit, server trouble). */
   | { kind: "retry"; message: string };
 
-export function submitProblemOf(t: Messages, err: unknown, values: Partial<Record<LicenceField, string>>): SubmitProblem {
-  if (!(err instanceof FlowApiError)) return { kind: "retry", message: t.common.unexpectedError };
+export function submitProblemOf(t: VerifyTranslator, err: unknown, values: Partial<Record<LicenceField, string>>): SubmitProblem {
+  if (!(err instanceof FlowApiError)) return { kind: "retry", message: t("common.unexpectedError") };
   switch (err.code) {
     case "kyc_required":
       return { kind: "blocked", reason: "kyc_required" };
@@ -57,11 +62,11 @@ export function submitProblemOf(t: Messages, err: unknown, values: Partial<Recor
       for (const field of LICENCE_FIELDS) {
         if (!(`fields.${field}` in errors)) continue;
         const empty = !(values[field] ?? "").trim();
-        fields[field] = empty ? t.credential.fieldErrors.empty[field] : t.credential.fieldErrors.invalid[field];
+        fields[field] = empty ? t(`credential.fieldErrors.empty.${field}`) : t(`credential.fieldErrors.invalid.${field}`);
       }
-      if (Object.keys(fields).length) return { kind: "fields", fields, message: t.credential.fixFields };
-      if ("credential_code" in errors || "license_type" in errors) return { kind: "fields", fields, message: t.credential.notAccepted };
-      return { kind: "retry", message: t.common.unexpectedError };
+      if (Object.keys(fields).length) return { kind: "fields", fields, message: t("credential.fixFields") };
+      if ("credential_code" in errors || "license_type" in errors) return { kind: "fields", fields, message: t("credential.notAccepted") };
+      return { kind: "retry", message: t("common.unexpectedError") };
     }
     default:
       return { kind: "retry", message: genericErrorMessage(t, err) };

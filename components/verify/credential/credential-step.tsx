@@ -1,12 +1,12 @@
 "use client";
 
+import { useTranslations } from "next-intl";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { Field } from "@/components/ui/field";
 import { FlowApiError, isSessionProblem } from "../api/flow-api";
 import type { CredentialCheck, CredentialInput, CredentialProvider, CredentialState, LicenceField } from "../api/types";
 import { genericErrorMessage } from "../flow/api-error-message";
 import type { StepProps } from "../flow/step-props";
-import { useMessages } from "../i18n";
 import { Actions, Button } from "../ui/button";
 import { LiveStatus, Notice, Spinner } from "../ui/notice";
 import { StepHeading } from "../ui/step-heading";
@@ -34,7 +34,7 @@ type Errors = { state?: string; credential?: string; fields: Partial<Record<Lice
 const NO_ERRORS: Errors = { fields: {} };
 
 export function CredentialStep({ step, api, appName, onDone }: StepProps) {
-  const t = useMessages();
+  const t = useTranslations("verify");
   const input = step.input as unknown as CredentialInput;
   const [phase, setPhase] = useState<Phase>(() =>
     step.status !== "passed" && step.attempts >= input.max_attempts ? { kind: "blocked", reason: "no_attempts_left" } : { kind: "form" },
@@ -112,15 +112,15 @@ export function CredentialStep({ step, api, appName, onDone }: StepProps) {
   async function check(event: React.FormEvent<HTMLFormElement>) {
     event.preventDefault();
     if (checking) return;
-    if (!stateCode) return showErrors({ fields: {}, state: t.credential.chooseState }, stateSelect.current);
-    if (!provider) return showErrors({ fields: {}, credential: t.credential.chooseLicence }, credentialSelect.current);
+    if (!stateCode) return showErrors({ fields: {}, state: t("credential.chooseState") }, stateSelect.current);
+    if (!provider) return showErrors({ fields: {}, credential: t("credential.chooseLicence") }, credentialSelect.current);
     const fields = Object.fromEntries(provider.required_fields.map((f) => [f, (values[f] ?? "").trim()])) as Partial<Record<LicenceField, string>>;
     setChecking(true);
     setErrors(NO_ERRORS);
     try {
       const answer = await api.submitCredential(input.endpoint, { credential_code: provider.credential_code, fields });
       const result = answer.checks.find((c) => c.type === "credential");
-      if (!result) return showErrors({ fields: {}, message: t.common.unexpectedError }, null);
+      if (!result) return showErrors({ fields: {}, message: t("common.unexpectedError") }, null);
       setPhase((current) => ({ kind: "result", check: result, attemptsLeft: answer.attempts_left, n: current.kind === "result" ? current.n + 1 : 1 }));
     } catch (err) {
       if (isSessionProblem(err)) return;
@@ -145,23 +145,23 @@ export function CredentialStep({ step, api, appName, onDone }: StepProps) {
     phase.kind !== "form"
       ? null
       : checking
-        ? t.credential.checking
+        ? t("credential.checking")
         : states.kind === "loading"
-          ? t.credential.loadingStates
+          ? t("credential.loadingStates")
           : providers.kind === "loading"
-            ? t.credential.loadingLicences
+            ? t("credential.loadingLicences")
             : null;
 
   return (
     <section>
-      <StepHeading focusKey={phase.kind === "result" ? `result-${phase.n}` : phase.kind}>{t.credential.heading}</StepHeading>
-      <p className="mt-3 text-slate-700">{t.credential.intro(appName)}</p>
+      <StepHeading focusKey={phase.kind === "result" ? `result-${phase.n}` : phase.kind}>{t("credential.heading")}</StepHeading>
+      <p className="mt-3 text-slate-700">{t("credential.intro", { app: appName })}</p>
 
       {phase.kind === "form" && states.kind === "error" && (
         <>
           <Notice tone="error">{states.message}</Notice>
           <Actions>
-            <Button onClick={() => void loadStates()}>{t.common.tryAgain}</Button>
+            <Button onClick={() => void loadStates()}>{t("common.tryAgain")}</Button>
           </Actions>
         </>
       )}
@@ -170,8 +170,8 @@ export function CredentialStep({ step, api, appName, onDone }: StepProps) {
         <form noValidate onSubmit={check} className="mt-2">
           <SelectField
             ref={stateSelect}
-            label={t.credential.stateLabel}
-            placeholder={t.credential.statePlaceholder}
+            label={t("credential.stateLabel")}
+            placeholder={t("credential.statePlaceholder")}
             options={stateList.map((s) => ({ value: s.state_code, label: s.state_name }))}
             value={stateCode}
             onChange={(code) => void chooseState(code)}
@@ -180,7 +180,7 @@ export function CredentialStep({ step, api, appName, onDone }: StepProps) {
 
           {providers.kind === "none" && (
             <Notice tone="warning" live="polite">
-              {t.credential.noLicences}
+              {t("credential.noLicences")}
             </Notice>
           )}
           {providers.kind === "error" && (
@@ -188,7 +188,7 @@ export function CredentialStep({ step, api, appName, onDone }: StepProps) {
               <Notice tone="error">{providers.message}</Notice>
               <Actions>
                 <Button variant="secondary" onClick={() => void chooseState(stateCode)}>
-                  {t.common.tryAgain}
+                  {t("common.tryAgain")}
                 </Button>
               </Actions>
             </>
@@ -197,9 +197,9 @@ export function CredentialStep({ step, api, appName, onDone }: StepProps) {
           {providers.kind === "ready" && (
             <SelectField
               ref={credentialSelect}
-              label={t.credential.licenceLabel}
-              placeholder={t.credential.licencePlaceholder}
-              options={providers.items.map((p) => ({ value: p.credential_code, label: t.credential.licenceOption(p.credential_name, p.provider_display_name) }))}
+              label={t("credential.licenceLabel")}
+              placeholder={t("credential.licencePlaceholder")}
+              options={providers.items.map((p) => ({ value: p.credential_code, label: t("credential.licenceOption", { credential: p.credential_name, provider: p.provider_display_name }) }))}
               value={credentialCode}
               onChange={(code) => {
                 setCredentialCode(code);
@@ -216,8 +216,8 @@ export function CredentialStep({ step, api, appName, onDone }: StepProps) {
                 fieldInputs.current[field] = el;
               }}
               name={field}
-              label={t.credential.fields[field].label}
-              hint={t.credential.fields[field].hint}
+              label={t(`credential.fields.${field}.label`)}
+              hint={t(`credential.fields.${field}.hint`)}
               errors={errors.fields[field] ? [errors.fields[field]!] : undefined}
               value={values[field] ?? ""}
               onChange={(event) => {
@@ -236,7 +236,7 @@ export function CredentialStep({ step, api, appName, onDone }: StepProps) {
 
           <Actions>
             <Button type="submit" aria-disabled={checking || undefined}>
-              {t.credential.submit}
+              {t("credential.submit")}
             </Button>
           </Actions>
         </form>
@@ -262,15 +262,16 @@ function Result({
   onTryAgain: () => void;
   onDone: () => void;
 }) {
-  const t = useMessages();
+  const t = useTranslations("verify");
   const { check, attemptsLeft } = phase;
   if (check.status === "passed") {
     const until = formatExpiry(check.data.license?.expires_at ?? null);
+    const licence = { type: check.data.license_type, state: stateName(states, check.data.state) };
     return (
       <>
-        <Notice tone="success">{t.credential.passed(check.data.license_type, stateName(states, check.data.state), until)}</Notice>
+        <Notice tone="success">{until ? t("credential.passed", { ...licence, until }) : t("credential.passedNoExpiry", licence)}</Notice>
         <Actions>
-          <Button onClick={onDone}>{t.common.continue}</Button>
+          <Button onClick={onDone}>{t("common.continue")}</Button>
         </Actions>
       </>
     );
@@ -278,14 +279,14 @@ function Result({
   const review = check.status === "review";
   return (
     <>
-      <Notice tone={review ? "warning" : "error"} title={review ? t.credential.reviewHeading : t.credential.failedHeading}>
+      <Notice tone={review ? "warning" : "error"} title={review ? t("credential.reviewHeading") : t("credential.failedHeading")}>
         <p>{resultMessage(t, check)}</p>
-        <p className="mt-2">{attemptsLeft > 0 ? t.common.attemptsLeft(attemptsLeft) : t.common.noAttemptsLeft}</p>
+        <p className="mt-2">{attemptsLeft > 0 ? t("common.attemptsLeft", { n: attemptsLeft }) : t("common.noAttemptsLeft")}</p>
       </Notice>
       <Actions>
-        {attemptsLeft > 0 && <Button onClick={onTryAgain}>{t.common.tryAgain}</Button>}
+        {attemptsLeft > 0 && <Button onClick={onTryAgain}>{t("common.tryAgain")}</Button>}
         <Button variant={attemptsLeft > 0 ? "secondary" : "primary"} onClick={onDone}>
-          {review ? t.common.continue : t.credential.continueWithout}
+          {review ? t("common.continue") : t("credential.continueWithout")}
         </Button>
       </Actions>
     </>
@@ -293,26 +294,26 @@ function Result({
 }
 
 function Blocked({ reason, onDone }: { reason: Extract<Phase, { kind: "blocked" }>["reason"]; onDone: () => void }) {
-  const t = useMessages();
+  const t = useTranslations("verify");
   const notice =
     reason === "kyc_required" ? (
-      <Notice tone="error" title={t.credential.kycRequired.title}>
-        <p>{t.credential.kycRequired.body}</p>
+      <Notice tone="error" title={t("credential.kycRequired.title")}>
+        <p>{t("credential.kycRequired.body")}</p>
       </Notice>
     ) : reason === "no_attempts_left" ? (
-      <Notice tone="error" title={t.credential.noAttemptsLeft.title}>
-        <p>{t.credential.noAttemptsLeft.body}</p>
+      <Notice tone="error" title={t("credential.noAttemptsLeft.title")}>
+        <p>{t("credential.noAttemptsLeft.body")}</p>
       </Notice>
     ) : reason === "already_verified" ? (
-      <Notice tone="success">{t.credential.alreadyVerified}</Notice>
+      <Notice tone="success">{t("credential.alreadyVerified")}</Notice>
     ) : (
-      <Notice tone="warning">{t.credential.noStates}</Notice>
+      <Notice tone="warning">{t("credential.noStates")}</Notice>
     );
   return (
     <>
       {notice}
       <Actions>
-        <Button onClick={onDone}>{t.common.continue}</Button>
+        <Button onClick={onDone}>{t("common.continue")}</Button>
       </Actions>
     </>
   );

@@ -1,5 +1,6 @@
 "use client";
 
+import { useTranslations } from "next-intl";
 import { useEffect, useRef, useState } from "react";
 import { CameraPreview, DocumentFrameGuide } from "../camera/camera-preview";
 import { CameraAppPicker } from "../camera/camera-app-picker";
@@ -7,7 +8,6 @@ import { CameraProblemNotice } from "../camera/camera-problem-notice";
 import { CameraError, type CameraProblem } from "../camera/camera-problems";
 import { captureFrame, whenPlaying } from "../camera/capture-frame";
 import { openCamera, stopCamera } from "../camera/open-camera";
-import { useMessages } from "../i18n";
 import { Actions, Button } from "../ui/button";
 import { Spinner } from "../ui/notice";
 
@@ -34,7 +34,7 @@ export function DocumentCamera({
   onCapture: (blob: Blob) => void;
   onCancel: () => void;
 }) {
-  const t = useMessages();
+  const t = useTranslations("verify");
   const [stream, setStream] = useState<MediaStream | null>(null);
   const [problem, setProblem] = useState<CameraProblem | null>(null);
   const [ready, setReady] = useState(false);
@@ -70,9 +70,9 @@ export function DocumentCamera({
       <div>
         <CameraProblemNotice problem={problem} newTabUrl={newTabUrl} phone={phone} cameraApp={phone} />
         <Actions>
-          {phone && <CameraAppPicker facing="environment" label={t.camera.cameraApp.environment(sideLabel)} onChange={onFile} />}
+          {phone && <CameraAppPicker facing="environment" label={t("camera.cameraApp.environment", { side: sideLabel })} onChange={onFile} />}
           <Button variant="secondary" onClick={onCancel}>
-            {t.common.cancel}
+            {t("common.cancel")}
           </Button>
         </Actions>
       </div>
@@ -80,23 +80,23 @@ export function DocumentCamera({
   }
   return (
     <div className="mt-3">
-      <p className="text-slate-700">{t.document.frameHint}</p>
+      <p className="text-slate-700">{t("document.frameHint")}</p>
       <div className="mt-3">
         <CameraPreview ref={video} stream={stream} mirrored={false} aspect="aspect-[4/3]">
           <DocumentFrameGuide ratio={ratio} />
           {!ready && (
             <span className="absolute inset-x-0 bottom-4 text-center text-white">
-              <Spinner label={t.camera.opening} />
+              <Spinner label={t("camera.opening")} />
             </span>
           )}
         </CameraPreview>
       </div>
       <Actions>
-        <Button onClick={capture} disabled={!ready} aria-label={`${t.document.capture}: ${sideLabel}`}>
-          {t.document.capture}
+        <Button onClick={capture} disabled={!ready} aria-label={t("document.captureLabel", { side: sideLabel })}>
+          {t("document.capture")}
         </Button>
         <Button variant="secondary" onClick={onCancel}>
-          {t.common.cancel}
+          {t("common.cancel")}
         </Button>
       </Actions>
     </div>

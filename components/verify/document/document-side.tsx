@@ -1,7 +1,7 @@
 "use client";
 
+import { useTranslations } from "next-intl";
 import { useId, useState } from "react";
-import { useMessages } from "../i18n";
 import { buttonClass, Button } from "../ui/button";
 import { DocumentCamera } from "./document-camera";
 import { MAX_UPLOAD_BYTES, type CapturedImage } from "./document-sides";
@@ -34,7 +34,7 @@ export function DocumentSide({
   onImage: (blob: Blob, fileName: string) => void;
   onClear: () => void;
 }) {
-  const t = useMessages();
+  const t = useTranslations("verify");
   const [camera, setCamera] = useState(false);
   const [fileError, setFileError] = useState<string | null>(null);
   const hintId = useId();
@@ -45,8 +45,8 @@ export function DocumentSide({
     const file = e.target.files?.[0];
     e.target.value = "";
     if (!file) return;
-    if (file.size > MAX_UPLOAD_BYTES) return setFileError(t.document.tooLarge);
-    if (file.type && !file.type.startsWith("image/")) return setFileError(t.document.notAnImage);
+    if (file.size > MAX_UPLOAD_BYTES) return setFileError(t("document.tooLarge"));
+    if (file.type && !file.type.startsWith("image/")) return setFileError(t("document.notAnImage"));
     setFileError(null);
     onImage(file, file.name || "document.jpg");
   }
@@ -66,10 +66,10 @@ export function DocumentSide({
       {image && !camera && (
         <div className="mt-3">
           {/* eslint-disable-next-line @next/next/no-img-element -- a local object URL of the person's own capture */}
-          <img src={image.url} alt={t.document.capturedAlt(title)} className="max-h-56 w-auto rounded-lg border border-slate-300" />
+          <img src={image.url} alt={t("document.capturedAlt", { side: title })} className="max-h-56 w-auto rounded-lg border border-slate-300" />
           <div className="mt-3">
-            <Button variant="secondary" onClick={onClear} aria-label={t.document.retakeLabel(title)}>
-              {t.document.retake}
+            <Button variant="secondary" onClick={onClear} aria-label={t("document.retakeLabel", { side: title })}>
+              {t("document.retake")}
             </Button>
           </div>
         </div>
@@ -96,19 +96,19 @@ export function DocumentSide({
 
       {!image && !camera && (
         <div className="mt-3 flex flex-col gap-3 sm:flex-row">
-          <Button onClick={() => setCamera(true)} aria-label={t.document.takePhotoLabel(title)} aria-describedby={hintId}>
-            {t.document.takePhoto}
+          <Button onClick={() => setCamera(true)} aria-label={t("document.takePhotoLabel", { side: title })} aria-describedby={hintId}>
+            {t("document.takePhoto")}
           </Button>
           <label className={buttonClass("secondary", "cursor-pointer focus-within:outline focus-within:outline-3 focus-within:outline-offset-2 focus-within:outline-blue-700")}>
             <input
               type="file"
               accept={ACCEPT}
               className="sr-only"
-              aria-label={t.document.uploadLabel(title)}
+              aria-label={t("document.uploadLabel", { side: title })}
               aria-describedby={message ? `${hintId} ${errorId}` : hintId}
               onChange={onFile}
             />
-            <span aria-hidden="true">{t.document.uploadPhoto}</span>
+            <span aria-hidden="true">{t("document.uploadPhoto")}</span>
           </label>
         </div>
       )}

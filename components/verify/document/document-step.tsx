@@ -1,10 +1,11 @@
 "use client";
 
+import { useTranslations } from "next-intl";
 import { useEffect, useRef, useState } from "react";
 import { isSessionProblem } from "../api/flow-api";
 import type { DocumentInput } from "../api/types";
 import type { StepProps } from "../flow/step-props";
-import { useMessages } from "../i18n";
+import type { VerifyTranslator } from "../i18n";
 import { Actions, Button } from "../ui/button";
 import { LiveStatus, Notice, Spinner } from "../ui/notice";
 import { StepHeading } from "../ui/step-heading";
@@ -22,8 +23,17 @@ import { DocumentTypePicker } from "./document-type-picker";
  */
 type Result = { kind: "passed" } | { kind: "review" };
 
+type SideKey = Extract<Parameters<VerifyTranslator["has"]>[0], `document.sides.${string}`>;
+
+/** The title and hint of one side of a document type, or null when the catalogue has none for it. */
+function sideTextOf(t: VerifyTranslator, documentType: string, side: Side): { title: string; hint: string } | null {
+  const title = `document.sides.${documentType}.${side}.title` as SideKey;
+  const hint = `document.sides.${documentType}.${side}.hint` as SideKey;
+  return t.has(title) ? { title: t(title), hint: t(hint) } : null;
+}
+
 export function DocumentStep({ step, api, onDone, newTabUrl, phone }: StepProps) {
-  const t = useMessages();
+  const t = useTranslations("verify");
   const input = step.input as unknown as DocumentInput;
   const types = input.document_types.length ? input.document_types : ["passport", "id_card", "driving_licence"];
   const [documentType, setDocumentType] = useState<string | null>(types.length === 1 ? types[0]! : null);
@@ -67,7 +77,7 @@ export function DocumentStep({ step, api, onDone, newTabUrl, phone }: StepProps)
   async function submit() {
     if (!documentType) return;
     const sides = sidesOf(documentType);
-    if (sides.some((side) => !images[side])) return setProblem({ message: t.document.needsAllSides, side: null });
+    if (sides.some((side) => !images[side])) return setProblem({ message: t("document.needsAllSides"), side: null });
     const form = new FormData();
     form.append("document_type", documentType);
     for (const side of sides) form.append(side, images[side]!.blob, images[side]!.fileName || `${side}.jpg`);
@@ -89,26 +99,26 @@ export function DocumentStep({ step, api, onDone, newTabUrl, phone }: StepProps)
   if (result) {
     return (
       <section>
-        <StepHeading focusKey="result">{t.document.heading}</StepHeading>
-        {result.kind === "passed" && <Notice tone="success">{t.document.received}</Notice>}
-        {result.kind === "review" && <Notice tone="info">{t.document.review}</Notice>}
+        <StepHeading focusKey="result">{t("document.heading")}</StepHeading>
+        {result.kind === "passed" && <Notice tone="success">{t("document.received")}</Notice>}
+        {result.kind === "review" && <Notice tone="info">{t("document.review")}</Notice>}
         <Actions>
-          <Button onClick={onDone}>{t.common.continue}</Button>
+          <Button onClick={onDone}>{t("common.continue")}</Button>
         </Actions>
       </section>
     );
   }
 
-  const sideTexts = documentType ? t.document.sides[documentType] : undefined;
+  const problemSide = documentType && problem?.side ? sideTextOf(t, documentType, problem.side) : null;
   return (
     <section>
-      <StepHeading>{t.document.heading}</StepHeading>
-      <p className="mt-3 text-slate-700">{t.document.intro}</p>
+      <StepHeading>{t("document.heading")}</StepHeading>
+      <p className="mt-3 text-slate-700">{t("document.intro")}</p>
       <DocumentTypePicker types={types} value={documentType} onChange={chooseType} />
 
       {documentType &&
         sidesOf(documentType).map((side) => {
-          const text = sideTexts?.[side] ?? { title: side, hint: "" };
+          const text = sideTextOf(t, documentType, side) ?? { title: side, hint: "" };
           return (
             <DocumentSide
               key={`${documentType}-${side}`}
@@ -128,16 +138,16 @@ export function DocumentStep({ step, api, onDone, newTabUrl, phone }: StepProps)
       {problem && (
         <Notice tone="error">
           {problem.message}
-          {problem.side && sideTexts?.[problem.side] && <span className="sr-only"> {t.document.whichSide(sideTexts[problem.side]!.title)}</span>}
+          {problemSide && <span className="sr-only"> {t("document.whichSide", { side: problemSide.title })}</span>}
         </Notice>
       )}
 
       {documentType && (
         <>
-          <LiveStatus className="mt-4">{sending ? <Spinner label={t.document.submitting} /> : null}</LiveStatus>
+          <LiveStatus className="mt-4">{sending ? <Spinner label={t("document.submitting")} /> : null}</LiveStatus>
           <Actions>
             <Button onClick={submit} disabled={sending}>
-              {t.document.submit}
+              {t("document.submit")}
             </Button>
           </Actions>
         </>

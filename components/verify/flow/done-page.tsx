@@ -1,7 +1,7 @@
 "use client";
 
+import { useTranslations } from "next-intl";
 import { useEffect, useState } from "react";
-import { useMessages } from "../i18n";
 import { buttonClass } from "../ui/button";
 import { LiveStatus } from "../ui/notice";
 import { StepHeading } from "../ui/step-heading";
@@ -28,7 +28,7 @@ export function DonePage({
   onPhone: boolean;
   alreadyComplete: boolean;
 }) {
-  const t = useMessages();
+  const t = useTranslations("verify");
   const redirecting = Boolean(redirectUrl) && !onPhone && !alreadyComplete;
   const [seconds, setSeconds] = useState(REDIRECT_DELAY_S);
 
@@ -46,22 +46,22 @@ export function DonePage({
     return () => window.clearInterval(timer);
   }, [redirecting, redirectUrl]);
 
-  const heading = alreadyComplete ? t.problems.closed.heading : t.finish.heading;
-  const body = status === "IN_REVIEW" ? t.finish.review(appName) : t.finish.complete(appName);
+  const heading = alreadyComplete ? t("problems.closed.heading") : t("finish.heading");
+  const body = status === "IN_REVIEW" ? t("finish.review", { app: appName }) : t("finish.complete", { app: appName });
   return (
     <section data-status={status.toLowerCase()}>
       <StepHeading>{heading}</StepHeading>
       <p className="mt-4 text-slate-700">{body}</p>
-      {onPhone && <p className="mt-2 text-slate-700">{t.finish.phoneDone}</p>}
-      {redirecting && <LiveStatus className="mt-4 text-slate-700">{t.finish.redirecting(appName, seconds)}</LiveStatus>}
+      {onPhone && <p className="mt-2 text-slate-700">{t("finish.phoneDone")}</p>}
+      {redirecting && <LiveStatus className="mt-4 text-slate-700">{t("finish.redirecting", { app: appName, seconds })}</LiveStatus>}
       {redirectUrl && !onPhone ? (
         <div className="mt-6">
           <a href={redirectUrl} className={buttonClass("primary", "w-full sm:w-auto")}>
-            {t.finish.returnNow(appName)}
+            {t("finish.returnNow", { app: appName })}
           </a>
         </div>
       ) : (
-        !onPhone && <p className="mt-2 text-slate-700">{t.finish.closeTab}</p>
+        !onPhone && <p className="mt-2 text-slate-700">{t("finish.closeTab")}</p>
       )}
     </section>
   );

@@ -1,6 +1,6 @@
 "use client";
 
-import { useMessages } from "../i18n";
+import { useTranslations } from "next-intl";
 import { Actions, Button, buttonClass } from "../ui/button";
 import { StepHeading } from "../ui/step-heading";
 
@@ -18,26 +18,29 @@ export function SessionProblemPage({
   returnUrl: string | null;
   onRetry?: () => void;
 }) {
-  const t = useMessages();
+  const t = useTranslations("verify");
   const text =
     problem === "expired"
-      ? { heading: t.problems.expired.heading, body: t.problems.expired.body(appName) }
+      ? {
+          heading: t("problems.expired.heading"),
+          body: appName ? t("problems.expired.body", { app: appName }) : t("problems.expired.bodyNoApp"),
+        }
       : problem === "closed"
-        ? t.problems.closed
+        ? { heading: t("problems.closed.heading"), body: t("problems.closed.body") }
         : problem === "not_found"
-          ? t.problems.notFound
+          ? { heading: t("problems.notFound.heading"), body: t("problems.notFound.body") }
           : problem === "link_incomplete"
-            ? t.problems.linkIncomplete
-            : t.problems.network;
+            ? { heading: t("problems.linkIncomplete.heading"), body: t("problems.linkIncomplete.body") }
+            : { heading: t("problems.network.heading"), body: t("problems.network.body") };
   return (
     <section data-problem={problem}>
       <StepHeading>{text.heading}</StepHeading>
       <p className="mt-4 text-slate-700">{text.body}</p>
       <Actions>
-        {problem === "network" && onRetry && <Button onClick={onRetry}>{t.common.tryAgain}</Button>}
+        {problem === "network" && onRetry && <Button onClick={onRetry}>{t("common.tryAgain")}</Button>}
         {returnUrl && appName && (
           <a href={returnUrl} className={buttonClass(problem === "network" ? "secondary" : "primary")}>
-            {t.problems.returnTo(appName)}
+            {t("problems.returnTo", { app: appName })}
           </a>
         )}
       </Actions>

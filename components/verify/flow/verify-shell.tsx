@@ -1,26 +1,28 @@
 "use client";
 
-import { useMessages } from "../i18n";
+import { useTranslations } from "next-intl";
+import { LanguageSwitcher } from "../language-switcher";
 
 /**
  * The frame of every verification page: who is asking (the app's logo and
- * name) at the top, the content in one readable column, mobile first.
+ * name) and the language switcher at the top, the content in one readable column, mobile first.
  */
 export function VerifyShell({ appName, logo, children }: { appName: string | null; logo?: string | null; children: React.ReactNode }) {
-  const t = useMessages();
+  const t = useTranslations("verify");
   return (
     <div className="flex min-h-screen flex-col">
       <header className="border-b border-slate-200 bg-white">
         <div className="mx-auto flex max-w-2xl items-center gap-3 px-4 py-3 sm:px-6">
           {logo && (
             // eslint-disable-next-line @next/next/no-img-element -- the app's logo is a data URL
-            <img src={logo} alt={appName ? t.shell.logoAlt(appName) : ""} className="h-9 w-9 rounded object-contain" />
+            <img src={logo} alt={appName ? t("shell.logoAlt", { app: appName }) : ""} className="h-9 w-9 rounded object-contain" />
           )}
-          <p className="min-w-0 flex-1 truncate font-semibold text-slate-900">{appName ? t.shell.verificationFor(appName) : t.meta.title}</p>
+          <p className="min-w-0 flex-1 truncate font-semibold text-slate-900">{appName ? t("shell.verificationFor", { app: appName }) : t("meta.title")}</p>
           <p className="hidden items-center gap-1.5 text-sm text-slate-700 sm:flex">
             <LockIcon />
-            {t.shell.secure}
+            {t("shell.secure")}
           </p>
+          <LanguageSwitcher />
         </div>
       </header>
       <main id="main" className="mx-auto w-full max-w-2xl flex-1 px-4 pb-16 pt-6 sm:px-6 sm:pt-10">

@@ -1,6 +1,6 @@
 "use client";
 
-import { useMessages } from "../i18n";
+import { useTranslations } from "next-intl";
 
 /**
  * The colour challenge's light: while the burst runs, the whole viewport
@@ -24,17 +24,16 @@ export function ColourLight({ colour }: { colour: string | null }) {
 
 /** Before the start: what the coloured light is, and the alternative for people who cannot look at it. */
 export function ColourLightWarning({ onAlternative }: { onAlternative: () => void }) {
-  const t = useMessages();
-  const c = t.liveness.colourLight;
+  const t = useTranslations("verify");
   return (
     <div className="mt-4 rounded-lg border border-amber-300 bg-amber-50 p-4 text-amber-950" data-testid="colour-warning">
-      <p className="font-semibold">{c.warningTitle}</p>
-      <p className="mt-1">{c.warning}</p>
-      <p className="mt-1">{c.brightness}</p>
-      <button type="button" onClick={onAlternative} className="mt-3 text-left font-semibold text-blue-800 underline underline-offset-2 hover:text-blue-950 focus-visible:outline focus-visible:outline-3 focus-visible:outline-offset-2 focus-visible:outline-blue-700">
-        {c.alternative}
+      <p className="font-semibold">{t("liveness.colourLight.warningTitle")}</p>
+      <p className="mt-1">{t("liveness.colourLight.warning")}</p>
+      <p className="mt-1">{t("liveness.colourLight.brightness")}</p>
+      <button type="button" onClick={onAlternative} className="mt-3 text-start font-semibold text-blue-800 underline underline-offset-2 hover:text-blue-950 focus-visible:outline focus-visible:outline-3 focus-visible:outline-offset-2 focus-visible:outline-blue-700">
+        {t("liveness.colourLight.alternative")}
       </button>
-      <p className="mt-1 text-sm">{c.alternativeNote}</p>
+      <p className="mt-1 text-sm">{t("liveness.colourLight.alternativeNote")}</p>
     </div>
   );
 }

@@ -1,5 +1,6 @@
 "use client";
 
+import { useTranslations } from "next-intl";
 import { useState } from "react";
 import { FlowApiError, isSessionProblem } from "../api/flow-api";
 import type { Challenge, LivenessInput } from "../api/types";
@@ -9,7 +10,7 @@ import type { CameraProblem } from "../camera/camera-problems";
 import { useCameraStream } from "../camera/use-camera-stream";
 import { genericErrorMessage } from "../flow/api-error-message";
 import type { StepProps } from "../flow/step-props";
-import { useMessages } from "../i18n";
+import type { VerifyTranslator } from "../i18n";
 import { Actions, Button } from "../ui/button";
 import { LiveStatus, Notice, Spinner } from "../ui/notice";
 import { StepHeading } from "../ui/step-heading";
@@ -46,8 +47,19 @@ type Phase =
   | { kind: "retry"; reason: string }
   | { kind: "exhausted"; reason?: string };
 
+/** The tips shown before the start, in order (messages `liveness.tips.<n>`). */
+const TIPS = ["0", "1", "2"] as const;
+
+type LivenessKey = Extract<Parameters<VerifyTranslator["has"]>[0], `liveness.${string}`>;
+
+/** The message `liveness.<path>` for a code or action the server sent, or null when the catalogue has none. */
+function livenessText(t: VerifyTranslator, path: string): string | null {
+  const key = `liveness.${path}` as LivenessKey;
+  return t.has(key) ? t(key) : null;
+}
+
 export function LivenessStep({ step, api, onDone, handoff, newTabUrl, phone }: StepProps) {
-  const t = useMessages();
+  const t = useTranslations("verify");
   const input = step.input as unknown as LivenessInput;
   /** Tries left: from the flow (challenges issued so far), then from each challenge's `attempts_left`. */
   const [attemptsLeft, setAttemptsLeft] = useState(() => Math.max(0, input.max_attempts - step.attempts));
@@ -111,7 +123,7 @@ export function LivenessStep({ step, api, onDone, handoff, newTabUrl, phone }: S
     } catch (err) {
       releaseCamera();
       if (err instanceof BurstAborted) return;
-      return failWith("retry", t.liveness.failures.no_frames!, challenge.attempts_left);
+      return failWith("retry", t("liveness.failures.no_frames"), challenge.attempts_left);
     }
     releaseCamera();
     setPhase({ kind: "sending" });
@@ -125,25 +137,25 @@ export function LivenessStep({ step, api, onDone, handoff, newTabUrl, phone }: S
       if (liveness?.status === "passed") return setPhase({ kind: "passed" });
       if (liveness?.status === "review") return colourReview(liveness.error?.code, challenge.attempts_left);
       const code = liveness?.error?.code ?? "other";
-      failWith("failed", t.liveness.failures[code] ?? t.liveness.failures.other!, challenge.attempts_left);
+      failWith("failed", livenessText(t, `failures.${code}`) ?? t("liveness.failures.other"), challenge.attempts_left);
     } catch (err) {
       if (isSessionProblem(err)) return;
       if (err instanceof FlowApiError && err.code === "liveness_already_passed") return setPhase({ kind: "passed" });
-      const reason = err instanceof FlowApiError ? t.liveness.retryable[err.code] : undefined;
+      const reason = err instanceof FlowApiError ? livenessText(t, `retryable.${err.code}`) : null;
       failWith("retry", reason ?? genericErrorMessage(t, err), challenge.attempts_left);
     }
   }
 
   /** A liveness result for a person's review: too little coloured light on the face is worth a retake while tries are left. */
   function colourReview(code: string | undefined, left: number) {
-    if (code === "colour_response_unclear" && left > 0) return setPhase({ kind: "retry", reason: t.liveness.colourLight.unclear });
+    if (code === "colour_response_unclear" && left > 0) return setPhase({ kind: "retry", reason: t("liveness.colourLight.unclear") });
     setPhase({ kind: "review" });
   }
 
   function stop() {
     camera.stop();
     releaseCamera();
-    setPhase({ kind: "intro", note: t.liveness.stopped });
+    setPhase({ kind: "intro", note: t("liveness.stopped") });
   }
 
   // No try left: the step is over (a Start would only be refused).
@@ -152,24 +164,24 @@ export function LivenessStep({ step, api, onDone, handoff, newTabUrl, phone }: S
   return (
     <section>
       <StepHeading focusKey={view.kind === "intro" || view.kind === "preparing" || view.kind === "running" ? "step" : view.kind}>
-        {t.liveness.heading}
+        {t("liveness.heading")}
       </StepHeading>
 
       {view.kind === "intro" && (
         <>
-          <p className="mt-3 text-slate-700">{t.liveness.intro}</p>
-          <ul className="mt-3 list-disc space-y-1 pl-5 text-slate-700">
-            {t.liveness.tips.map((tip) => (
-              <li key={tip}>{tip}</li>
+          <p className="mt-3 text-slate-700">{t("liveness.intro")}</p>
+          <ul className="mt-3 list-disc space-y-1 ps-5 text-slate-700">
+            {TIPS.map((tip) => (
+              <li key={tip}>{t(`liveness.tips.${tip}`)}</li>
             ))}
           </ul>
           <p className="mt-3 text-slate-700">
-            {t.common.attemptsLeft(attemptsLeft)} {t.liveness.eachStartUsesATry}
+            {t("common.attemptsLeft", { n: attemptsLeft })} {t("liveness.eachStartUsesATry")}
           </p>
           {view.note && <Notice tone="info">{view.note}</Notice>}
           <ColourLightWarning onAlternative={() => start(true)} />
           <Actions>
-            <Button onClick={() => start()}>{view.note ? t.liveness.startAgain : t.liveness.start}</Button>
+            <Button onClick={() => start()}>{view.note ? t("liveness.startAgain") : t("liveness.start")}</Button>
           </Actions>
         </>
       )}
@@ -180,22 +192,22 @@ export function LivenessStep({ step, api, onDone, handoff, newTabUrl, phone }: S
           <BurstInstructions challenge={view.kind === "running" ? view.challenge : null} moment={view.kind === "running" ? view.moment : null} />
           <div className="mt-3">
             <CameraPreview ref={video} stream={stream} mirrored>
-              <OvalGuide label={t.liveness.ovalLabel} />
+              <OvalGuide label={t("liveness.ovalLabel")} />
               {view.kind === "running" && view.moment && view.moment.phase !== "done" && (
-                <span aria-hidden="true" className="absolute right-3 top-3 flex h-12 w-12 items-center justify-center rounded-full bg-white text-2xl font-bold text-slate-900">
-                  {view.moment.secondsLeft}
+                <span aria-hidden="true" className="absolute end-3 top-3 flex h-12 w-12 items-center justify-center rounded-full bg-white text-2xl font-bold text-slate-900">
+                  {t("liveness.countdown", { n: view.moment.secondsLeft })}
                 </span>
               )}
               {view.kind === "preparing" && (
                 <span className="absolute inset-x-0 bottom-4 text-center text-white">
-                  <Spinner label={t.camera.opening} />
+                  <Spinner label={t("camera.opening")} />
                 </span>
               )}
             </CameraPreview>
           </div>
           <Actions>
             <Button variant="secondary" onClick={stop}>
-              {t.liveness.stop}
+              {t("liveness.stop")}
             </Button>
           </Actions>
         </div>
@@ -205,7 +217,7 @@ export function LivenessStep({ step, api, onDone, handoff, newTabUrl, phone }: S
         <>
           <CameraProblemNotice problem={view.problem} newTabUrl={newTabUrl} phone={phone} handoff={Boolean(handoff)} />
           <Actions>
-            <Button onClick={() => start()}>{t.common.tryAgain}</Button>
+            <Button onClick={() => start()}>{t("common.tryAgain")}</Button>
           </Actions>
           {handoff}
         </>
@@ -214,37 +226,37 @@ export function LivenessStep({ step, api, onDone, handoff, newTabUrl, phone }: S
       {view.kind === "sending" && (
         <div className="mt-6">
           <LiveStatus>
-            <Spinner label={t.liveness.sending} />
+            <Spinner label={t("liveness.sending")} />
           </LiveStatus>
         </div>
       )}
 
       {view.kind === "passed" && (
         <>
-          <Notice tone="success">{t.liveness.passed}</Notice>
+          <Notice tone="success">{t("liveness.passed")}</Notice>
           <Actions>
-            <Button onClick={onDone}>{t.common.continue}</Button>
+            <Button onClick={onDone}>{t("common.continue")}</Button>
           </Actions>
         </>
       )}
 
       {view.kind === "review" && (
         <>
-          <Notice tone="info">{t.liveness.colourLight.review}</Notice>
+          <Notice tone="info">{t("liveness.colourLight.review")}</Notice>
           <Actions>
-            <Button onClick={onDone}>{t.common.continue}</Button>
+            <Button onClick={onDone}>{t("common.continue")}</Button>
           </Actions>
         </>
       )}
 
       {view.kind === "failed" && (
         <>
-          <Notice tone="error" title={t.liveness.failedHeading}>
+          <Notice tone="error" title={t("liveness.failedHeading")}>
             <p>{view.reason}</p>
-            <p className="mt-1">{t.common.attemptsLeft(attemptsLeft)}</p>
+            <p className="mt-1">{t("common.attemptsLeft", { n: attemptsLeft })}</p>
           </Notice>
           <Actions>
-            <Button onClick={() => start()}>{t.common.tryAgain}</Button>
+            <Button onClick={() => start()}>{t("common.tryAgain")}</Button>
           </Actions>
         </>
       )}
@@ -253,22 +265,22 @@ export function LivenessStep({ step, api, onDone, handoff, newTabUrl, phone }: S
         <>
           <Notice tone="error">
             <p>{view.reason}</p>
-            <p className="mt-1">{t.common.attemptsLeft(attemptsLeft)}</p>
+            <p className="mt-1">{t("common.attemptsLeft", { n: attemptsLeft })}</p>
           </Notice>
           <Actions>
-            <Button onClick={() => start()}>{t.common.tryAgain}</Button>
+            <Button onClick={() => start()}>{t("common.tryAgain")}</Button>
           </Actions>
         </>
       )}
 
       {view.kind === "exhausted" && (
         <>
-          <Notice tone="error" title={t.liveness.failedHeading}>
+          <Notice tone="error" title={t("liveness.failedHeading")}>
             {view.reason && <p>{view.reason}</p>}
-            <p className={view.reason ? "mt-1" : ""}>{t.common.noAttemptsLeft}</p>
+            <p className={view.reason ? "mt-1" : ""}>{t("common.noAttemptsLeft")}</p>
           </Notice>
           <Actions>
-            <Button onClick={onDone}>{t.common.continue}</Button>
+            <Button onClick={onDone}>{t("common.continue")}</Button>
           </Actions>
         </>
       )}
@@ -283,21 +295,21 @@ export function LivenessStep({ step, api, onDone, handoff, newTabUrl, phone }: S
  * and the seconds left (polite).
  */
 export function BurstInstructions({ challenge, moment }: { challenge: Pick<Challenge, "actions" | "instructions"> | null; moment: BurstMoment | null }) {
-  const t = useMessages();
+  const t = useTranslations("verify");
   let context = "";
-  let cue = t.liveness.getReady;
+  let cue = t("liveness.getReady");
   let seconds = "";
   if (challenge && moment) {
     if (moment.phase === "ready") {
-      seconds = t.liveness.secondsLeft(moment.secondsLeft);
+      seconds = t("liveness.secondsLeft", { n: moment.secondsLeft });
     } else if (moment.phase === "action") {
       const action = challenge.actions[moment.action] ?? "";
-      const instruction = t.liveness.actions[action] ?? challenge.instructions[moment.action]?.text ?? action;
-      context = `${t.liveness.movementOf(moment.action + 1, challenge.actions.length)}: ${instruction}`;
-      cue = t.liveness.cues[action]?.[moment.cue] ?? instruction;
-      seconds = t.liveness.secondsLeft(moment.secondsLeft);
+      const instruction = livenessText(t, `actions.${action}`) ?? challenge.instructions[moment.action]?.text ?? action;
+      context = t("liveness.movementWithInstruction", { i: moment.action + 1, n: challenge.actions.length, instruction });
+      cue = livenessText(t, `cues.${action}.${moment.cue}`) ?? instruction;
+      seconds = t("liveness.secondsLeft", { n: moment.secondsLeft });
     } else {
-      cue = t.liveness.sending;
+      cue = t("liveness.sending");
     }
   }
   return (

@@ -1,11 +1,11 @@
 "use client";
 
+import { useTranslations } from "next-intl";
 import { useState } from "react";
 import { isSessionProblem } from "../api/flow-api";
 import type { EndpointInput } from "../api/types";
 import { genericErrorMessage } from "../flow/api-error-message";
 import type { StepProps } from "../flow/step-props";
-import { useMessages } from "../i18n";
 import { Actions, Button } from "../ui/button";
 import { LiveStatus, Notice, Spinner } from "../ui/notice";
 import { StepHeading } from "../ui/step-heading";
@@ -26,7 +26,7 @@ type Phase =
   | { kind: "error"; message: string };
 
 export function LocationStep({ step, api, appName, onDone }: StepProps) {
-  const t = useMessages();
+  const t = useTranslations("verify");
   const input = step.input as unknown as EndpointInput;
   const [phase, setPhase] = useState<Phase>({ kind: "intro" });
 
@@ -47,35 +47,35 @@ export function LocationStep({ step, api, appName, onDone }: StepProps) {
 
   return (
     <section>
-      <StepHeading focusKey={phase.kind === "locating" ? "intro" : phase.kind}>{t.location.heading}</StepHeading>
-      <p className="mt-3 text-slate-700">{t.location.intro(appName)}</p>
+      <StepHeading focusKey={phase.kind === "locating" ? "intro" : phase.kind}>{t("location.heading")}</StepHeading>
+      <p className="mt-3 text-slate-700">{t("location.intro", { app: appName })}</p>
 
-      <LiveStatus className="mt-4">{phase.kind === "locating" ? <Spinner label={t.location.locating} /> : null}</LiveStatus>
+      <LiveStatus className="mt-4">{phase.kind === "locating" ? <Spinner label={t("location.locating")} /> : null}</LiveStatus>
 
       {phase.kind === "intro" && (
         <Actions>
-          <Button onClick={share}>{t.location.share}</Button>
+          <Button onClick={share}>{t("location.share")}</Button>
         </Actions>
       )}
 
       {phase.kind === "sent" && (
         <>
-          <Notice tone="success">{t.location.sent}</Notice>
+          <Notice tone="success">{t("location.sent")}</Notice>
           <Actions>
-            <Button onClick={onDone}>{t.common.continue}</Button>
+            <Button onClick={onDone}>{t("common.continue")}</Button>
           </Actions>
         </>
       )}
 
       {phase.kind === "no_fix" && (
         <>
-          <Notice tone="error" title={t.location.problems[phase.reason].title}>
-            <p>{t.location.problems[phase.reason].body}</p>
+          <Notice tone="error" title={t(`location.problems.${phase.reason}.title`)}>
+            <p>{t(`location.problems.${phase.reason}.body`)}</p>
           </Notice>
           <Actions>
-            <Button onClick={share}>{t.common.tryAgain}</Button>
+            <Button onClick={share}>{t("common.tryAgain")}</Button>
             <Button variant="secondary" onClick={onDone}>
-              {t.location.continueWithout}
+              {t("location.continueWithout")}
             </Button>
           </Actions>
         </>
@@ -85,7 +85,7 @@ export function LocationStep({ step, api, appName, onDone }: StepProps) {
         <>
           <Notice tone="error">{phase.message}</Notice>
           <Actions>
-            <Button onClick={share}>{t.common.tryAgain}</Button>
+            <Button onClick={share}>{t("common.tryAgain")}</Button>
           </Actions>
         </>
       )}

@@ -1,5 +1,6 @@
 "use client";
 
+import { useTranslations } from "next-intl";
 import { useEffect, useRef, useState } from "react";
 import { FlowApiError, isSessionProblem } from "../api/flow-api";
 import type { EndpointInput } from "../api/types";
@@ -12,7 +13,7 @@ import { openCamera, stopCamera } from "../camera/open-camera";
 import { MAX_UPLOAD_BYTES } from "../document/document-sides";
 import { genericErrorMessage } from "../flow/api-error-message";
 import type { StepProps } from "../flow/step-props";
-import { useMessages } from "../i18n";
+import type { VerifyTranslator } from "../i18n";
 import { Actions, Button, buttonClass } from "../ui/button";
 import { LiveStatus, Notice, Spinner } from "../ui/notice";
 import { StepHeading } from "../ui/step-heading";
@@ -29,8 +30,16 @@ type Phase =
   | { kind: "sending" }
   | { kind: "done" };
 
+type SelfieErrorKey = Extract<Parameters<VerifyTranslator["has"]>[0], `selfie.errors.${string}`>;
+
+/** A refused selfie in plain words: the message for its error code, else the one for errors any step can meet. */
+function selfieErrorOf(t: VerifyTranslator, err: unknown): string {
+  const key = err instanceof FlowApiError ? (`selfie.errors.${err.code}` as SelfieErrorKey) : null;
+  return key && t.has(key) ? t(key) : genericErrorMessage(t, err);
+}
+
 export function SelfieStep({ step, api, onDone, handoff, newTabUrl, phone }: StepProps) {
-  const t = useMessages();
+  const t = useTranslations("verify");
   const input = step.input as unknown as EndpointInput;
   const [phase, setPhase] = useState<Phase>({ kind: "intro" });
   const [stream, setStream] = useState<MediaStream | null>(null);
@@ -68,8 +77,7 @@ export function SelfieStep({ step, api, onDone, handoff, newTabUrl, phone }: Ste
       setPhase({ kind: "done" });
     } catch (err) {
       if (isSessionProblem(err)) return;
-      const specific = err instanceof FlowApiError ? t.selfie.errors[err.code] : undefined;
-      setPhase({ kind: "intro", error: specific ?? genericErrorMessage(t, err) });
+      setPhase({ kind: "intro", error: selfieErrorOf(t, err) });
     }
   }
 
@@ -84,27 +92,27 @@ export function SelfieStep({ step, api, onDone, handoff, newTabUrl, phone }: Ste
     const file = e.target.files?.[0];
     e.target.value = "";
     if (!file) return;
-    if (file.size > MAX_UPLOAD_BYTES) return setPhase({ kind: "intro", error: t.document.tooLarge });
+    if (file.size > MAX_UPLOAD_BYTES) return setPhase({ kind: "intro", error: t("document.tooLarge") });
     void send(file);
   }
 
   const uploadFallback = (
     <label className={buttonClass("secondary", "cursor-pointer focus-within:outline focus-within:outline-3 focus-within:outline-blue-700")}>
-      <input type="file" accept="image/*" className="sr-only" aria-label={t.selfie.upload} onChange={onFile} />
-      <span aria-hidden="true">{t.selfie.upload}</span>
+      <input type="file" accept="image/*" className="sr-only" aria-label={t("selfie.upload")} onChange={onFile} />
+      <span aria-hidden="true">{t("selfie.upload")}</span>
     </label>
   );
 
   return (
     <section>
-      <StepHeading focusKey={phase.kind === "camera" ? "intro" : phase.kind}>{t.selfie.heading}</StepHeading>
-      <p className="mt-3 text-slate-700">{t.selfie.intro}</p>
+      <StepHeading focusKey={phase.kind === "camera" ? "intro" : phase.kind}>{t("selfie.heading")}</StepHeading>
+      <p className="mt-3 text-slate-700">{t("selfie.intro")}</p>
 
       {phase.kind === "intro" && (
         <>
           {phase.error && <Notice tone="error">{phase.error}</Notice>}
           <Actions>
-            <Button onClick={startCamera}>{t.selfie.start}</Button>
+            <Button onClick={startCamera}>{t("selfie.start")}</Button>
           </Actions>
         </>
       )}
@@ -112,11 +120,11 @@ export function SelfieStep({ step, api, onDone, handoff, newTabUrl, phone }: Ste
       {phase.kind === "camera" && (
         <div className="mt-4">
           <CameraPreview ref={video} stream={stream} mirrored>
-            <OvalGuide label={t.liveness.ovalLabel} />
+            <OvalGuide label={t("liveness.ovalLabel")} />
           </CameraPreview>
           <Actions>
             <Button onClick={capture} disabled={!phase.ready}>
-              {t.selfie.capture}
+              {t("selfie.capture")}
             </Button>
             <Button
               variant="secondary"
@@ -125,7 +133,7 @@ export function SelfieStep({ step, api, onDone, handoff, newTabUrl, phone }: Ste
                 setPhase({ kind: "intro" });
               }}
             >
-              {t.common.cancel}
+              {t("common.cancel")}
             </Button>
           </Actions>
         </div>
@@ -135,8 +143,8 @@ export function SelfieStep({ step, api, onDone, handoff, newTabUrl, phone }: Ste
         <>
           <CameraProblemNotice problem={phase.problem} newTabUrl={newTabUrl} phone={phone} cameraApp={phone} handoff={Boolean(handoff)} />
           <Actions>
-            <Button onClick={startCamera}>{t.common.tryAgain}</Button>
-            {phone && <CameraAppPicker facing="user" label={t.camera.cameraApp.user} onChange={onFile} />}
+            <Button onClick={startCamera}>{t("common.tryAgain")}</Button>
+            {phone && <CameraAppPicker facing="user" label={t("camera.cameraApp.user")} onChange={onFile} />}
             {uploadFallback}
           </Actions>
           {handoff}
@@ -145,15 +153,15 @@ export function SelfieStep({ step, api, onDone, handoff, newTabUrl, phone }: Ste
 
       {phase.kind === "sending" && (
         <LiveStatus className="mt-6">
-          <Spinner label={t.selfie.sending} />
+          <Spinner label={t("selfie.sending")} />
         </LiveStatus>
       )}
 
       {phase.kind === "done" && (
         <>
-          <Notice tone="success">{t.selfie.received}</Notice>
+          <Notice tone="success">{t("selfie.received")}</Notice>
           <Actions>
-            <Button onClick={onDone}>{t.common.continue}</Button>
+            <Button onClick={onDone}>{t("common.continue")}</Button>
           </Actions>
         </>
       )}

@@ -69,6 +69,7 @@ const SessionSummary = z
     vendor_data: z.string().nullable(),
     redirect_url: z.string().nullable(),
     callback: z.string().nullable().meta({ description: "The per-session webhook destination, if one was given." }),
+    language: z.string().nullable().meta({ description: "The hosted pages' language the session was created with; null: the person's browser decides." }),
     metadata: z.record(z.string(), z.unknown()).meta({ description: "The free-form metadata the session was created with (`{}` when none)." }),
     svc_id: z.string().nullable().meta({ description: "The bound account's public id (svc_access_token); null when not bound." }),
     created_at: timestamp(),
