@@ -3,9 +3,10 @@ import type { PersonLocale } from "@/lib/i18n/locales";
 import { personMessages } from "@/lib/i18n/person-messages";
 
 /**
- * Gives the client components under it the person's language: its locale
- * and only that language's catalogue (messages/<locale>.json), so a page
- * never ships the other languages.
+ * Gives the client components under it one language that is not the
+ * request's (lib/i18n/request.ts): its locale and only its catalogue
+ * (messages/<locale>.json). The pages not yet translated use it to keep
+ * the face scan in English like the rest of the page.
  */
 export async function PersonTextProvider({ locale, children }: { locale: PersonLocale; children: React.ReactNode }) {
   const messages = await personMessages(locale);

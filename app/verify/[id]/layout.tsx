@@ -1,20 +1,17 @@
 import type { Metadata, Viewport } from "next";
-import { createTranslator } from "next-intl";
-import { headers } from "next/headers";
-import { PersonTextProvider } from "@/components/verify/person-text-provider";
-import { personLocaleOfRequest } from "@/lib/i18n/choose-person-locale";
-import { personMessages } from "@/lib/i18n/person-messages";
+import { NextIntlClientProvider } from "next-intl";
+import { getTranslations } from "next-intl/server";
 
 /**
  * The hosted verification pages (`/verify/<session_id>#token=...`), in the
- * language proxy.ts chose for the request; the page gets only that
- * language's messages. Nothing else is fetched on the server: the page
- * reads the session token from the link's fragment in the browser. Not
- * indexed; no referrer leaves the page.
+ * language proxy.ts chose for the request (lib/i18n/request.ts gives
+ * next-intl that language and its catalogue; the provider hands the client
+ * only that language's messages). Nothing else is fetched on the server:
+ * the page reads the session token from the link's fragment in the
+ * browser. Not indexed; no referrer leaves the page.
  */
 export async function generateMetadata(): Promise<Metadata> {
-  const locale = personLocaleOfRequest(await headers());
-  const t = createTranslator({ locale, messages: await personMessages(locale), namespace: "verify.meta" });
+  const t = await getTranslations("verify.meta");
   return {
     title: t("title"),
     description: t("description"),
@@ -29,11 +26,10 @@ export const viewport: Viewport = {
   themeColor: "#ffffff",
 };
 
-export default async function VerifyLayout({ children }: { children: React.ReactNode }) {
-  const locale = personLocaleOfRequest(await headers());
+export default function VerifyLayout({ children }: { children: React.ReactNode }) {
   return (
-    <PersonTextProvider locale={locale}>
+    <NextIntlClientProvider>
       <div className="bg-slate-50">{children}</div>
-    </PersonTextProvider>
+    </NextIntlClientProvider>
   );
 }
